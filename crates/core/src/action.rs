@@ -1,0 +1,84 @@
+//! Everything that can happen to a world from outside the engine: the user's buttons, the
+//! scripted faults of a scenario, and the faults the explorer branches on.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::Phase;
+use crate::topology::{MsgId, UserId};
+
+/// What a new logical operation asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OpKind {
+    /// `POST /charges` of this many cents.
+    Charge {
+        /// Cents.
+        amount_cents: u64,
+    },
+    /// `POST /debit` of this many dollars, by a client that read the account at `read_version`.
+    Debit {
+        /// Dollars.
+        amount: i64,
+        /// The version the client saw when it read the balance.
+        read_version: u64,
+    },
+    /// `POST /posts/{post}/likes`.
+    Like {
+        /// The post.
+        post: u32,
+    },
+}
+
+/// A logical operation a script starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpSpec {
+    /// Who asks.
+    pub user: UserId,
+    /// What.
+    pub kind: OpKind,
+}
+
+/// An input to the world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// The user starts a logical operation (the client makes its key now).
+    Start(OpSpec),
+    /// The user presses Retry on the latest unsettled operation.
+    RetryNow,
+    /// Drop a message in flight on the mobile link.
+    Drop(MsgId),
+    /// Lose the next response the API sends.
+    LoseNextAck,
+    /// The network delivers a message twice.
+    Duplicate(MsgId),
+    /// Hold a message up by some milliseconds.
+    Delay(MsgId, u64),
+    /// Crash the API the next time a handler is about to start this phase.
+    Crash(Phase),
+    /// Evict every key from the Redis store (memory pressure, or a restart without persistence).
+    EvictKeys,
+    /// Move the clock forward by this many milliseconds (the phone slept, the user came back).
+    AdvanceClock(u64),
+    /// A second request for the latest operation, with the same key, right now (double tap,
+    /// second device).
+    ConcurrentDuplicate,
+    /// A client bug: a new operation that reuses the first operation's key with another body.
+    ReuseKeyOtherBody,
+    /// Another user sends a request with the first operation's key.
+    OtherUserSameKey,
+}
+
+/// Why an action was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ActionError {
+    /// There is no message with this id.
+    NoSuchMessage(MsgId),
+    /// The message has already arrived or been lost.
+    NotInFlight(MsgId),
+    /// The message travels inside the data centre, where this model has no packet loss; crash
+    /// the API instead.
+    NotOnMobileLink(MsgId),
+    /// There is no unsettled operation to retry.
+    NothingToRetry,
+    /// There is no earlier operation whose key could be reused.
+    NoOperationYet,
+}

@@ -1,0 +1,628 @@
+//! The payment API: one handler per request, moving through named phases. Each phase is one
+//! round-trip to a backend, and the API can be crashed just before any of them.
+//!
+//! The charge handler, with every protection on, is the design of careful production systems:
+//! claim the key (409 if taken, 422 if the body differs, replay if completed), call the processor
+//! forwarding the key, commit the charge row and the key's response in one transaction, respond.
+//! With protections off it degrades step by step to the naive handler of the seed's first story.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::{Deserialize, Serialize};
+
+use crate::http::{ApiError, HttpRequest, HttpResponse, RequestBody, ResponseBody};
+use crate::ledger::{Returned, SqlBatch, Statement, StatementResult};
+use crate::net::Payload;
+use crate::note::Note;
+use crate::processor::{ChargeReply, ChargeRequest};
+use crate::protections::Protections;
+use crate::record::{KeyRecord, KeyStatus, StoredResponse};
+use crate::store::{RedisCommand, RedisReply};
+use crate::time::{SimTime, DAY, SECOND};
+use crate::topology::{HandlerRef, MsgId, Node};
+
+/// How long a key's response is kept (Stripe and the seed's ADR: 24 h).
+pub const KEY_TTL_MS: u64 = DAY;
+/// How long an in-progress claim holds before another request may take the key over.
+pub const CLAIM_LEASE_MS: u64 = 5 * SECOND;
+/// How long the API is down after a crash.
+pub const RESTART_MS: u64 = SECOND;
+
+/// A point in the handler where the API can be crashed: just before the phase starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// Look up or claim the Idempotency-Key.
+    ClaimKey,
+    /// Ask the card processor to charge.
+    CallProcessor,
+    /// Write the ledger (charge row, debit or like), with the key record when it shares the
+    /// transaction.
+    WriteLedger,
+    /// Write the key's response into Redis after the ledger commit.
+    RecordKey,
+    /// Send the answer to the client.
+    Respond,
+}
+
+impl Phase {
+    /// All phases in handler order.
+    pub const ALL: [Phase; 5] = [
+        Phase::ClaimKey,
+        Phase::CallProcessor,
+        Phase::WriteLedger,
+        Phase::RecordKey,
+        Phase::Respond,
+    ];
+
+    /// A stable lowercase name (URL spelling).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::ClaimKey => "claim-key",
+            Phase::CallProcessor => "call-processor",
+            Phase::WriteLedger => "write-ledger",
+            Phase::RecordKey => "record-key",
+            Phase::Respond => "respond",
+        }
+    }
+
+    /// The phase with this name.
+    pub fn from_name(name: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// What a handler waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+enum Await {
+    Claim,
+    Lookup,
+    Reclaim,
+    Processor,
+    LedgerCommit,
+    Record,
+    Debit,
+    Like,
+}
+
+/// A request being handled.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Handler {
+    /// The request message.
+    pub request_msg: MsgId,
+    /// The request.
+    pub request: HttpRequest,
+    /// SHA-256 of its canonical body.
+    pub fingerprint: String,
+    /// The key's name in the store (`idem:user_1:<uuid>`), when the key protection applies.
+    pub store_key: Option<String>,
+    /// The phase in progress.
+    pub phase: Phase,
+    awaiting: Await,
+    payment: Option<ChargeReply>,
+}
+
+/// A message for the API.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ApiInput {
+    /// A client request arrived.
+    Request(MsgId, HttpRequest),
+    /// A backend reply arrived.
+    Reply(Payload),
+}
+
+/// Something the API wants done.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ApiOutput {
+    /// Send to a node.
+    Send(Node, Payload),
+    /// Narrate.
+    Note(Note),
+}
+
+/// The API process.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Api {
+    epoch: u32,
+    next_handler: u32,
+    handlers: BTreeMap<u32, Handler>,
+    down_until: Option<SimTime>,
+    crash_armed: Option<Phase>,
+    outbox: VecDeque<ApiOutput>,
+}
+
+impl Api {
+    /// Drains what the API wants done.
+    pub fn poll(&mut self) -> Option<ApiOutput> {
+        self.outbox.pop_front()
+    }
+
+    /// Requests in progress, by handler number.
+    pub fn handlers(&self) -> impl Iterator<Item = (HandlerRef, &Handler)> {
+        let epoch = self.epoch;
+        self.handlers.iter().map(move |(id, h)| (HandlerRef { epoch, id: *id }, h))
+    }
+
+    /// When a crashed API comes back, if it is down.
+    pub fn down_until(&self) -> Option<SimTime> {
+        self.down_until
+    }
+
+    /// The armed crash, if any.
+    pub fn crash_armed(&self) -> Option<Phase> {
+        self.crash_armed
+    }
+
+    /// Arms a crash for the next time any handler is about to start `phase`.
+    pub fn arm_crash(&mut self, phase: Phase) {
+        self.crash_armed = Some(phase);
+    }
+
+    /// Whether the API is up and accepting connections.
+    pub fn is_up(&self) -> bool {
+        self.down_until.is_none()
+    }
+
+    /// Brings a crashed API back with an empty memory.
+    pub fn restart(&mut self) {
+        self.down_until = None;
+        self.outbox.push_back(ApiOutput::Note(Note::ApiRestarted));
+    }
+
+    /// Handles a request or a backend reply at `now` under protections `p`.
+    pub fn handle(&mut self, now: SimTime, input: ApiInput, p: &Protections) {
+        match input {
+            ApiInput::Request(msg, request) => self.on_request(now, msg, request, p),
+            ApiInput::Reply(payload) => self.on_reply(now, payload, p),
+        }
+    }
+
+    fn on_request(&mut self, now: SimTime, msg: MsgId, request: HttpRequest, p: &Protections) {
+        let id = self.next_handler;
+        self.next_handler += 1;
+        let keyed = p.idempotency_key && request.idempotency_key.is_some();
+        let store_key = match (&request.idempotency_key, keyed) {
+            (Some(key), true) if p.scope_by_user => Some(format!("idem:user_{}:{key}", request.user.0)),
+            (Some(key), true) => Some(format!("idem:{key}")),
+            _ => None,
+        };
+        let handler = Handler {
+            request_msg: msg,
+            fingerprint: request.body.fingerprint(),
+            request,
+            store_key,
+            phase: Phase::ClaimKey,
+            awaiting: Await::Claim,
+            payment: None,
+        };
+        let is_charge = matches!(handler.request.body, RequestBody::Charge { .. });
+        let missing_key = handler.request.idempotency_key.is_none();
+        self.handlers.insert(id, handler);
+        if is_charge && p.idempotency_key && p.require_key && missing_key {
+            self.note(Note::ApiRejectsMissingKey);
+            self.respond_error(now, id, ApiError::MissingKey);
+        } else if is_charge && keyed {
+            self.enter(now, id, Phase::ClaimKey, p);
+        } else if is_charge {
+            self.enter(now, id, Phase::CallProcessor, p);
+        } else {
+            self.enter(now, id, Phase::WriteLedger, p);
+        }
+    }
+
+    fn on_reply(&mut self, now: SimTime, payload: Payload, p: &Protections) {
+        let handler_ref = match &payload {
+            Payload::RedisReply(h, _) | Payload::SqlResults(h, _) | Payload::ChargeReply(h, _) => *h,
+            _ => return,
+        };
+        let id = handler_ref.id;
+        let Some(awaiting) = self
+            .handlers
+            .get(&id)
+            .filter(|_| handler_ref.epoch == self.epoch)
+            .map(|h| h.awaiting)
+        else {
+            self.note(Note::ApiDiscardsOrphanReply);
+            return;
+        };
+        match (awaiting, payload) {
+            (Await::Claim, Payload::RedisReply(_, reply)) => self.after_claim(now, id, reply == RedisReply::Ok, p),
+            (Await::Claim, Payload::SqlResults(_, rows)) => self.after_claim(now, id, first_rows(&rows) == 1, p),
+            (Await::Lookup, Payload::RedisReply(_, reply)) => {
+                let record = match reply {
+                    RedisReply::Value(record) => Some((record, None)),
+                    _ => None,
+                };
+                self.after_lookup(now, id, record, p);
+            }
+            (Await::Lookup, Payload::SqlResults(_, rows)) => {
+                let record = match rows.first().map(|r| &r.returned) {
+                    Some(Returned::Key(row)) => Some((row.stored.record.clone(), Some(row.locked_until))),
+                    _ => None,
+                };
+                self.after_lookup(now, id, record, p);
+            }
+            (Await::Reclaim, Payload::SqlResults(_, rows)) => {
+                if first_rows(&rows) == 1 {
+                    self.enter(now, id, Phase::CallProcessor, p);
+                } else {
+                    self.note(Note::ApiKeyInProgress);
+                    self.respond_error(now, id, ApiError::InProgress);
+                }
+            }
+            (Await::Processor, Payload::ChargeReply(_, reply)) => {
+                if let Some(h) = self.handlers.get_mut(&id) {
+                    h.payment = Some(reply);
+                }
+                self.enter(now, id, Phase::WriteLedger, p);
+            }
+            (Await::LedgerCommit, Payload::SqlResults(..)) => {
+                let needs_record = self.handlers.get(&id).is_some_and(|h| h.store_key.is_some()) && !p.key_in_ledger_tx;
+                let next = if needs_record { Phase::RecordKey } else { Phase::Respond };
+                self.enter(now, id, next, p);
+            }
+            (Await::Record, Payload::RedisReply(..)) => self.enter(now, id, Phase::Respond, p),
+            (Await::Debit, Payload::SqlResults(_, rows)) => {
+                let applied = first_rows(&rows) == 1;
+                let state = rows.iter().find_map(|r| match r.returned {
+                    Returned::Account { balance, version } => Some((balance, version)),
+                    _ => None,
+                });
+                let (balance, version) = state.unwrap_or_default();
+                if applied {
+                    self.respond(now, id, 200, ResponseBody::Debited { balance, version }, false, p);
+                } else {
+                    self.note(Note::ApiCasRejected);
+                    self.respond(now, id, 412, ResponseBody::PreconditionFailed { balance, version }, false, p);
+                }
+            }
+            (Await::Like, Payload::SqlResults(_, rows)) => {
+                let deduped = rows.len() > 1 && first_rows(&rows) == 0;
+                if deduped {
+                    self.note(Note::ApiLikeSkipped);
+                }
+                let likes = rows
+                    .iter()
+                    .rev()
+                    .find_map(|r| match r.returned {
+                        Returned::Likes(n) => Some(n),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                self.respond(now, id, 200, ResponseBody::Liked { likes }, false, p);
+            }
+            _ => self.note(Note::ApiDiscardsOrphanReply),
+        }
+    }
+
+    fn after_claim(&mut self, now: SimTime, id: u32, won: bool, p: &Protections) {
+        if won {
+            self.note(Note::ApiKeyIsNew);
+            self.enter(now, id, Phase::CallProcessor, p);
+            return;
+        }
+        self.note(Note::ApiKeyTaken);
+        self.send_lookup(id, p);
+    }
+
+    fn after_lookup(&mut self, now: SimTime, id: u32, found: Option<(KeyRecord, Option<SimTime>)>, p: &Protections) {
+        let Some(fingerprint) = self.handlers.get(&id).map(|h| h.fingerprint.clone()) else { return };
+        let Some((record, locked_until)) = found else {
+            if p.lock {
+                // Claimed a moment ago by someone whose lease just ran out: let the client retry.
+                self.note(Note::ApiKeyInProgress);
+                self.respond_error(now, id, ApiError::InProgress);
+            } else {
+                self.note(Note::ApiKeyIsNew);
+                self.enter(now, id, Phase::CallProcessor, p);
+            }
+            return;
+        };
+        if p.fingerprint && record.fingerprint != fingerprint {
+            self.note(Note::ApiKeyReused);
+            self.respond_error(now, id, ApiError::KeyReused);
+            return;
+        }
+        match record.status {
+            KeyStatus::Completed(stored) => {
+                self.note(Note::ApiReplays { status: stored.status });
+                self.respond(now, id, stored.status, stored.body, true, p);
+            }
+            KeyStatus::InProgress => match locked_until {
+                Some(until) if until <= now => {
+                    self.note(Note::ApiReclaimsKey);
+                    let Some(h) = self.handlers.get_mut(&id) else { return };
+                    h.awaiting = Await::Reclaim;
+                    let statement = Statement::ReclaimKey {
+                        user: h.request.user,
+                        key: raw_key(h),
+                        now,
+                        locked_until: now.plus(CLAIM_LEASE_MS),
+                    };
+                    self.send_sql(id, vec![statement], false);
+                }
+                _ => {
+                    self.note(Note::ApiKeyInProgress);
+                    self.respond_error(now, id, ApiError::InProgress);
+                }
+            },
+        }
+    }
+
+    /// Starts `phase` for handler `id`, unless a crash is armed for it.
+    fn enter(&mut self, now: SimTime, id: u32, phase: Phase, p: &Protections) {
+        if self.crash_armed == Some(phase) {
+            self.crash(now, phase);
+            return;
+        }
+        let Some(h) = self.handlers.get_mut(&id) else { return };
+        h.phase = phase;
+        match phase {
+            Phase::ClaimKey => {
+                if p.lock {
+                    self.note(Note::ApiClaimsKey);
+                    self.send_claim(now, id, p);
+                } else {
+                    self.note(Note::ApiLooksUpKey);
+                    self.send_lookup(id, p);
+                }
+            }
+            Phase::CallProcessor => {
+                h.awaiting = Await::Processor;
+                let RequestBody::Charge { amount_cents, .. } = h.request.body else { return };
+                let forwarded = p.forward_key && h.store_key.is_some();
+                let request = ChargeRequest {
+                    user: h.request.user,
+                    amount_cents,
+                    idempotency_key: if forwarded { h.store_key.clone() } else { None },
+                    op: h.request.op,
+                };
+                let handler = self.handler_ref(id);
+                self.note(Note::ApiCallsProcessor { forwarded });
+                self.send(Node::Processor, Payload::Charge(handler, request));
+            }
+            Phase::WriteLedger => self.write_ledger(now, id, p),
+            Phase::RecordKey => {
+                h.awaiting = Await::Record;
+                let Some(key) = h.store_key.clone() else { return };
+                let record = KeyRecord {
+                    user: h.request.user,
+                    fingerprint: h.fingerprint.clone(),
+                    status: KeyStatus::Completed(charge_response(h)),
+                };
+                let handler = self.handler_ref(id);
+                self.note(Note::ApiRecordsKey);
+                let command = RedisCommand::Set {
+                    key,
+                    value: record,
+                    nx: false,
+                    ttl_ms: KEY_TTL_MS,
+                };
+                self.send(Node::Store, Payload::Redis(handler, command));
+            }
+            Phase::Respond => {
+                let response = charge_response(h);
+                self.respond(now, id, response.status, response.body, false, p);
+            }
+        }
+    }
+
+    fn write_ledger(&mut self, now: SimTime, id: u32, p: &Protections) {
+        let Some(h) = self.handlers.get_mut(&id) else { return };
+        match h.request.body.clone() {
+            RequestBody::Charge { amount_cents, .. } => {
+                h.awaiting = Await::LedgerCommit;
+                let payment_id = h.payment.as_ref().map(|c| c.payment_id.clone()).unwrap_or_default();
+                let mut statements = vec![Statement::InsertCharge {
+                    payment_id,
+                    user: h.request.user,
+                    amount_cents,
+                    idempotency_key: h.request.idempotency_key.clone(),
+                }];
+                let with_key = h.store_key.is_some() && p.key_in_ledger_tx;
+                if with_key {
+                    let response = charge_response(h);
+                    statements.push(if p.lock {
+                        Statement::CompleteKey {
+                            user: h.request.user,
+                            key: raw_key(h),
+                            response,
+                        }
+                    } else {
+                        Statement::ClaimKey {
+                            key: raw_key(h),
+                            record: KeyRecord {
+                                user: h.request.user,
+                                fingerprint: h.fingerprint.clone(),
+                                status: KeyStatus::Completed(response),
+                            },
+                            locked_until: now,
+                            expires_at: now.plus(KEY_TTL_MS),
+                        }
+                    });
+                }
+                self.note(Note::ApiWritesLedger { with_key });
+                self.send_sql(id, statements, with_key);
+            }
+            RequestBody::Debit {
+                account,
+                amount,
+                expected_version,
+            } => {
+                h.awaiting = Await::Debit;
+                let expected_version = if p.cas { expected_version } else { None };
+                self.note(Note::ApiDebits {
+                    cas: expected_version.is_some(),
+                });
+                let statements = vec![
+                    Statement::Debit {
+                        account,
+                        amount,
+                        expected_version,
+                    },
+                    Statement::SelectAccount { account },
+                ];
+                self.send_sql(id, statements, false);
+            }
+            RequestBody::Like { post, op_id } => {
+                h.awaiting = Await::Like;
+                let dedup = p.op_dedup && op_id.is_some();
+                self.note(Note::ApiLikes { dedup });
+                match op_id.filter(|_| dedup) {
+                    Some(op_id) => {
+                        let statements = vec![
+                            Statement::InsertLikeOp { op_id },
+                            Statement::IncrementLikes {
+                                post,
+                                only_if_inserted: true,
+                            },
+                            Statement::SelectLikes { post },
+                        ];
+                        self.send_sql(id, statements, true);
+                    }
+                    None => {
+                        let statements = vec![Statement::IncrementLikes {
+                            post,
+                            only_if_inserted: false,
+                        }];
+                        self.send_sql(id, statements, false);
+                    }
+                }
+            }
+        }
+    }
+
+    fn send_claim(&mut self, now: SimTime, id: u32, p: &Protections) {
+        let Some(h) = self.handlers.get_mut(&id) else { return };
+        h.awaiting = Await::Claim;
+        let record = KeyRecord {
+            user: h.request.user,
+            fingerprint: h.fingerprint.clone(),
+            status: KeyStatus::InProgress,
+        };
+        if p.key_in_ledger_tx {
+            let statement = Statement::ClaimKey {
+                key: raw_key(h),
+                record,
+                locked_until: now.plus(CLAIM_LEASE_MS),
+                expires_at: now.plus(KEY_TTL_MS),
+            };
+            self.send_sql(id, vec![statement], false);
+        } else {
+            let Some(key) = h.store_key.clone() else { return };
+            let handler = self.handler_ref(id);
+            let command = RedisCommand::Set {
+                key,
+                value: record,
+                nx: true,
+                ttl_ms: CLAIM_LEASE_MS,
+            };
+            self.send(Node::Store, Payload::Redis(handler, command));
+        }
+    }
+
+    fn send_lookup(&mut self, id: u32, p: &Protections) {
+        let Some(h) = self.handlers.get_mut(&id) else { return };
+        h.awaiting = Await::Lookup;
+        if p.key_in_ledger_tx {
+            let statement = Statement::SelectKey {
+                user: h.request.user,
+                key: raw_key(h),
+            };
+            self.send_sql(id, vec![statement], false);
+        } else {
+            let Some(key) = h.store_key.clone() else { return };
+            let handler = self.handler_ref(id);
+            self.send(Node::Store, Payload::Redis(handler, RedisCommand::Get { key }));
+        }
+    }
+
+    fn send_sql(&mut self, id: u32, statements: Vec<Statement>, transaction: bool) {
+        let op = self.handlers.get(&id).map(|h| h.request.op);
+        let batch = SqlBatch {
+            statements,
+            transaction,
+            op,
+        };
+        let handler = self.handler_ref(id);
+        self.send(Node::Ledger, Payload::Sql(handler, batch));
+    }
+
+    fn respond_error(&mut self, now: SimTime, id: u32, error: ApiError) {
+        // Errors are answered straight away: no phase, so no crash point, and nothing to record.
+        let _ = now;
+        let Some(h) = self.handlers.remove(&id) else { return };
+        let response = HttpResponse {
+            status: error.status(),
+            replayed: false,
+            body: ResponseBody::Error(error),
+            in_reply_to: h.request_msg,
+            user: h.request.user,
+            op: h.request.op,
+        };
+        self.note(Note::ApiResponds { status: response.status });
+        self.send(Node::Client, Payload::Response(response));
+    }
+
+    fn respond(&mut self, now: SimTime, id: u32, status: u16, body: ResponseBody, replayed: bool, p: &Protections) {
+        let _ = (now, p);
+        if self.crash_armed == Some(Phase::Respond) {
+            self.crash(now, Phase::Respond);
+            return;
+        }
+        let Some(h) = self.handlers.remove(&id) else { return };
+        let response = HttpResponse {
+            status,
+            replayed,
+            body,
+            in_reply_to: h.request_msg,
+            user: h.request.user,
+            op: h.request.op,
+        };
+        self.note(Note::ApiResponds { status });
+        self.send(Node::Client, Payload::Response(response));
+    }
+
+    fn crash(&mut self, now: SimTime, phase: Phase) {
+        self.handlers.clear();
+        self.epoch += 1;
+        self.crash_armed = None;
+        self.down_until = Some(now.plus(RESTART_MS));
+        self.note(Note::ApiCrashed { phase });
+    }
+
+    fn handler_ref(&self, id: u32) -> HandlerRef {
+        HandlerRef { epoch: self.epoch, id }
+    }
+
+    fn note(&mut self, note: Note) {
+        self.outbox.push_back(ApiOutput::Note(note));
+    }
+
+    fn send(&mut self, to: Node, payload: Payload) {
+        self.outbox.push_back(ApiOutput::Send(to, payload));
+    }
+}
+
+fn first_rows(results: &[StatementResult]) -> u64 {
+    results.first().map_or(0, |r| r.rows)
+}
+
+fn raw_key(h: &Handler) -> String {
+    h.request.idempotency_key.clone().unwrap_or_default()
+}
+
+/// The 201 a charge handler answers with (and stores for replays).
+fn charge_response(h: &Handler) -> StoredResponse {
+    let amount_cents = match h.request.body {
+        RequestBody::Charge { amount_cents, .. } => amount_cents,
+        _ => 0,
+    };
+    StoredResponse {
+        status: 201,
+        body: ResponseBody::Charged {
+            payment_id: h.payment.as_ref().map(|c| c.payment_id.clone()).unwrap_or_default(),
+            amount_cents,
+            customer: h.request.user,
+        },
+    }
+}

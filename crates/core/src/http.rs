@@ -1,0 +1,284 @@
+//! The HTTP layer between the mobile client and the API: requests with their Idempotency-Key,
+//! responses with the IETF draft's status codes, and the SHA-256 request fingerprint.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::topology::{MsgId, OpId, UserId};
+
+/// The header that carries the key (Stripe's spelling, adopted by the IETF draft).
+pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
+/// The header a server adds when it answers from its stored response instead of running again.
+pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
+
+/// What a request asks the API to do. Every variant is a mutating POST.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RequestBody {
+    /// `POST /charges`: take money from the user's card.
+    Charge {
+        /// Amount in cents ($100 = 10 000).
+        amount_cents: u64,
+        /// ISO currency code, lowercase as Stripe writes it.
+        currency: String,
+    },
+    /// `POST /debit`: take money from an account balance, optionally only at a known version.
+    Debit {
+        /// The account's id.
+        account: u32,
+        /// Amount to take, in dollars.
+        amount: i64,
+        /// The version the client read; `None` makes an unconditional debit.
+        expected_version: Option<u64>,
+    },
+    /// `POST /posts/{post}/likes`: add one like, optionally tagged with an op_id.
+    Like {
+        /// The post's id.
+        post: u32,
+        /// Client-generated id of this like; `None` for the naive endpoint.
+        op_id: Option<String>,
+    },
+}
+
+impl RequestBody {
+    /// The request path.
+    pub fn path(&self) -> String {
+        match self {
+            RequestBody::Charge { .. } => "/charges".to_owned(),
+            RequestBody::Debit { .. } => "/debit".to_owned(),
+            RequestBody::Like { post, .. } => format!("/posts/{post}/likes"),
+        }
+    }
+
+    /// The body as a JSON value. Keys come out sorted (serde_json's default map is ordered),
+    /// which makes [`RequestBody::canonical_json`] canonical without extra work.
+    pub fn to_json(&self) -> Value {
+        match self {
+            RequestBody::Charge {
+                amount_cents,
+                currency,
+            } => json!({ "amount": amount_cents, "currency": currency }),
+            RequestBody::Debit {
+                account,
+                amount,
+                expected_version,
+            } => json!({ "account": account, "amount": amount, "expected_version": expected_version }),
+            RequestBody::Like { op_id, .. } => json!({ "op_id": op_id }),
+        }
+    }
+
+    /// Compact JSON with sorted keys: equal bodies give equal bytes, whatever order the client
+    /// wrote its fields in.
+    pub fn canonical_json(&self) -> String {
+        self.to_json().to_string()
+    }
+
+    /// Lowercase hex SHA-256 of the canonical JSON: the fingerprint stored beside a key, so a
+    /// key reused for a different request is caught (422).
+    pub fn fingerprint(&self) -> String {
+        let digest = Sha256::digest(self.canonical_json().as_bytes());
+        digest.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// A request on the client↔API link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HttpRequest {
+    /// The authenticated caller (from the bearer token).
+    pub user: UserId,
+    /// The `Idempotency-Key` header, if the client sent one.
+    pub idempotency_key: Option<String>,
+    /// What to do.
+    pub body: RequestBody,
+    /// 1 for the first try, 2 for the first retry, …
+    pub attempt: u32,
+    /// Ground truth for the invariant checks; the API never looks at it.
+    pub op: OpId,
+}
+
+impl HttpRequest {
+    /// The request line, e.g. `POST /charges HTTP/1.1`.
+    pub fn request_line(&self) -> String {
+        format!("POST {} HTTP/1.1", self.body.path())
+    }
+
+    /// The headers as a client would send them, in a stable order.
+    pub fn headers(&self) -> Vec<(String, String)> {
+        let mut headers = vec![
+            ("Authorization".to_owned(), format!("Bearer tok_user_{}", self.user.0)),
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+        ];
+        if let Some(key) = &self.idempotency_key {
+            headers.push((IDEMPOTENCY_KEY.to_owned(), key.clone()));
+        }
+        headers
+    }
+}
+
+/// Why the API refused a request. Each maps to one status code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ApiError {
+    /// 400: the endpoint requires an Idempotency-Key and the request has none.
+    MissingKey,
+    /// 422: the key was used before with a different request body.
+    KeyReused,
+    /// 409: a request with this key is still being processed.
+    InProgress,
+}
+
+impl ApiError {
+    /// The HTTP status code the IETF draft assigns.
+    pub fn status(self) -> u16 {
+        match self {
+            ApiError::MissingKey => 400,
+            ApiError::KeyReused => 422,
+            ApiError::InProgress => 409,
+        }
+    }
+}
+
+/// What a response says, beyond its status.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResponseBody {
+    /// 201: a payment exists.
+    Charged {
+        /// The processor's payment id, e.g. `pay_abc`.
+        payment_id: String,
+        /// Amount in cents.
+        amount_cents: u64,
+        /// The customer the payment belongs to.
+        customer: UserId,
+    },
+    /// 200: the debit was applied; the new balance and version.
+    Debited {
+        /// Balance after the debit.
+        balance: i64,
+        /// Version after the debit.
+        version: u64,
+    },
+    /// 412: the expected version did not match; the current state so the client can re-read.
+    PreconditionFailed {
+        /// Current balance.
+        balance: i64,
+        /// Current version.
+        version: u64,
+    },
+    /// 200: the like counter after this request.
+    Liked {
+        /// Current number of likes.
+        likes: i64,
+    },
+    /// 4xx with a problem description.
+    Error(ApiError),
+}
+
+/// A response on the client↔API link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct HttpResponse {
+    /// HTTP status code.
+    pub status: u16,
+    /// `Idempotent-Replayed: true`: answered from the stored response.
+    pub replayed: bool,
+    /// The payload.
+    pub body: ResponseBody,
+    /// The request this answers.
+    pub in_reply_to: MsgId,
+    /// The user the request came from.
+    pub user: UserId,
+    /// Ground truth: the logical operation of the request this answers.
+    pub op: OpId,
+}
+
+impl HttpResponse {
+    /// 2xx.
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// The status line, e.g. `HTTP/1.1 201 Created`.
+    pub fn status_line(&self) -> String {
+        format!("HTTP/1.1 {} {}", self.status, reason_phrase(self.status))
+    }
+
+    /// The response body as JSON, as a server would write it.
+    pub fn body_json(&self) -> Value {
+        match &self.body {
+            ResponseBody::Charged {
+                payment_id,
+                amount_cents,
+                customer,
+            } => json!({ "id": payment_id, "amount": amount_cents, "customer": format!("user_{}", customer.0) }),
+            ResponseBody::Debited { balance, version } => json!({ "balance": balance, "version": version }),
+            ResponseBody::PreconditionFailed { balance, version } => {
+                json!({ "error": "version_mismatch", "balance": balance, "version": version })
+            }
+            ResponseBody::Liked { likes } => json!({ "likes": likes }),
+            ResponseBody::Error(e) => json!({ "error": error_code(*e) }),
+        }
+    }
+}
+
+/// The standard reason phrase of the status codes the lesson uses.
+pub fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        400 => "Bad Request",
+        409 => "Conflict",
+        412 => "Precondition Failed",
+        422 => "Unprocessable Content",
+        _ => "",
+    }
+}
+
+fn error_code(e: ApiError) -> &'static str {
+    match e {
+        ApiError::MissingKey => "idempotency_key_missing",
+        ApiError::KeyReused => "idempotency_key_reused",
+        ApiError::InProgress => "request_in_progress",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn charge(amount: u64) -> RequestBody {
+        RequestBody::Charge {
+            amount_cents: amount,
+            currency: "usd".to_owned(),
+        }
+    }
+
+    #[test]
+    fn canonical_json_sorts_keys() {
+        let body = RequestBody::Debit {
+            account: 1,
+            amount: 20,
+            expected_version: Some(5),
+        };
+        assert_eq!(
+            body.canonical_json(),
+            r#"{"account":1,"amount":20,"expected_version":5}"#
+        );
+    }
+
+    #[test]
+    fn fingerprint_is_sha256_of_canonical_body() {
+        // SHA-256 of the bytes {"amount":10000,"currency":"usd"}, computed independently.
+        assert_eq!(charge(10_000).canonical_json(), r#"{"amount":10000,"currency":"usd"}"#);
+        let fp = charge(10_000).fingerprint();
+        assert_eq!(
+            fp,
+            "2e116f471289a487f4da2ebd3240154dc088ef9c0357b6f4558afb8d511b5842"
+        );
+        assert_ne!(fp, charge(15_000).fingerprint());
+    }
+
+    #[test]
+    fn status_codes_follow_the_ietf_draft() {
+        assert_eq!(ApiError::MissingKey.status(), 400);
+        assert_eq!(ApiError::KeyReused.status(), 422);
+        assert_eq!(ApiError::InProgress.status(), 409);
+    }
+}

@@ -1,0 +1,231 @@
+//! The network: every message ever sent, in id order, with its fate. In-flight messages form a
+//! priority queue ordered by (delivery time, id); time never runs backwards.
+
+use serde::{Deserialize, Serialize};
+
+use crate::http::{HttpRequest, HttpResponse};
+use crate::ledger::{SqlBatch, StatementResult};
+use crate::processor::{ChargeReply, ChargeRequest};
+use crate::store::{RedisCommand, RedisReply};
+use crate::time::SimTime;
+use crate::topology::{HandlerRef, Link, MsgId, Node};
+
+/// One-way delays of the links, in milliseconds. Lesson-scale, not production-scale: the slow
+/// mobile link is what makes the ack's loss believable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Latencies {
+    /// Client ↔ API.
+    pub client_api: u64,
+    /// API ↔ store.
+    pub api_store: u64,
+    /// API ↔ ledger.
+    pub api_ledger: u64,
+    /// API ↔ processor.
+    pub api_processor: u64,
+}
+
+impl Default for Latencies {
+    fn default() -> Self {
+        Self {
+            client_api: 300,
+            api_store: 100,
+            api_ledger: 100,
+            api_processor: 200,
+        }
+    }
+}
+
+impl Latencies {
+    /// The delay of `link`.
+    pub fn of(&self, link: Link) -> u64 {
+        match link {
+            Link::ClientApi => self.client_api,
+            Link::ApiStore => self.api_store,
+            Link::ApiLedger => self.api_ledger,
+            Link::ApiProcessor => self.api_processor,
+        }
+    }
+}
+
+/// What a message carries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Payload {
+    /// Client → API.
+    Request(HttpRequest),
+    /// API → client: the ack.
+    Response(HttpResponse),
+    /// API → store.
+    Redis(HandlerRef, RedisCommand),
+    /// Store → API.
+    RedisReply(HandlerRef, RedisReply),
+    /// API → ledger.
+    Sql(HandlerRef, SqlBatch),
+    /// Ledger → API.
+    SqlResults(HandlerRef, Vec<StatementResult>),
+    /// API → processor.
+    Charge(HandlerRef, ChargeRequest),
+    /// Processor → API.
+    ChargeReply(HandlerRef, ChargeReply),
+}
+
+impl Payload {
+    /// Requests go towards the far node; replies (responses, acks) come back.
+    pub fn is_reply(&self) -> bool {
+        matches!(
+            self,
+            Payload::Response(_) | Payload::RedisReply(..) | Payload::SqlResults(..) | Payload::ChargeReply(..)
+        )
+    }
+}
+
+/// Why a message never arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DropReason {
+    /// Someone (the student, a script, the explorer) dropped it in flight.
+    Dropped,
+    /// "Lose the next ack" was armed when it was sent.
+    LostAck,
+    /// It reached the API while the API was down.
+    ApiDown,
+}
+
+/// What became of a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Fate {
+    /// Still travelling.
+    InFlight,
+    /// Arrived at the given time.
+    Delivered(SimTime),
+    /// Lost at the given time.
+    Lost(SimTime, DropReason),
+}
+
+/// A message on a link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Message {
+    /// Unique id (its index in [`Network::messages`]).
+    pub id: MsgId,
+    /// Sender.
+    pub from: Node,
+    /// Receiver.
+    pub to: Node,
+    /// The link it travels.
+    pub link: Link,
+    /// When it left.
+    pub sent_at: SimTime,
+    /// When it is due to arrive.
+    pub deliver_at: SimTime,
+    /// Contents.
+    pub payload: Payload,
+    /// Whether it will be lost on arrival ("lose the next ack").
+    pub doomed: bool,
+    /// The copy this message was duplicated from, if any.
+    pub duplicate_of: Option<MsgId>,
+    /// In flight, delivered or lost.
+    pub fate: Fate,
+}
+
+impl Message {
+    /// Only the mobile link loses, duplicates or delays packets in this model; inside the data
+    /// centre, failures are modelled as API crashes.
+    pub fn is_faultable(&self) -> bool {
+        self.link == Link::ClientApi
+    }
+}
+
+/// All messages of a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Network {
+    messages: Vec<Message>,
+    in_flight: Vec<MsgId>,
+}
+
+impl Network {
+    /// Puts a new message on `link` at `now`, due after `delay_ms`; returns its id.
+    pub fn send(&mut self, now: SimTime, from: Node, to: Node, payload: Payload, delay_ms: u64, doomed: bool) -> MsgId {
+        let id = MsgId(self.messages.len() as u32);
+        let link = Link::to(if from == Node::Api { to } else { from }).unwrap_or(Link::ClientApi);
+        self.messages.push(Message {
+            id,
+            from,
+            to,
+            link,
+            sent_at: now,
+            deliver_at: now.plus(delay_ms),
+            payload,
+            doomed,
+            duplicate_of: None,
+            fate: Fate::InFlight,
+        });
+        self.in_flight.push(id);
+        id
+    }
+
+    /// Every message so far, indexed by id.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// One message.
+    pub fn get(&self, id: MsgId) -> Option<&Message> {
+        self.messages.get(id.0 as usize)
+    }
+
+    /// Messages still travelling, in sending order.
+    pub fn in_flight(&self) -> impl Iterator<Item = &Message> {
+        self.in_flight.iter().filter_map(|id| self.get(*id))
+    }
+
+    /// The next message due: earliest delivery time, then lowest id.
+    pub fn next_due(&self) -> Option<(SimTime, MsgId)> {
+        self.in_flight()
+            .map(|m| (m.deliver_at, m.id))
+            .min()
+    }
+
+    /// Takes a message out of flight with the given fate; returns it.
+    pub fn settle(&mut self, id: MsgId, fate: Fate) -> Option<&Message> {
+        let pos = self.in_flight.iter().position(|m| *m == id)?;
+        self.in_flight.remove(pos);
+        let message = self.messages.get_mut(id.0 as usize)?;
+        message.fate = fate;
+        Some(message)
+    }
+
+    /// Postpones an in-flight message.
+    pub fn delay(&mut self, id: MsgId, ms: u64) -> bool {
+        if !self.in_flight.contains(&id) {
+            return false;
+        }
+        match self.messages.get_mut(id.0 as usize) {
+            Some(m) => {
+                m.deliver_at = m.deliver_at.plus(ms);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Makes the network deliver a second copy of an in-flight message `lag_ms` after the first.
+    pub fn duplicate(&mut self, id: MsgId, lag_ms: u64) -> Option<MsgId> {
+        if !self.in_flight.contains(&id) {
+            return None;
+        }
+        let original = self.messages.get(id.0 as usize)?.clone();
+        let copy_id = MsgId(self.messages.len() as u32);
+        self.messages.push(Message {
+            id: copy_id,
+            deliver_at: original.deliver_at.plus(lag_ms),
+            duplicate_of: Some(id),
+            doomed: false,
+            ..original
+        });
+        self.in_flight.push(copy_id);
+        Some(copy_id)
+    }
+
+    /// Whether anything is still travelling.
+    pub fn is_idle(&self) -> bool {
+        self.in_flight.is_empty()
+    }
+}

@@ -1,0 +1,313 @@
+//! Narration keys: what happened in a step, as data. The page turns each note into a sentence
+//! from its message catalog (one per language); the core never writes prose.
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::Phase;
+use crate::net::DropReason;
+use crate::topology::{MsgId, OpId};
+
+/// One thing that happened in a step, with the numbers a sentence about it needs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Note {
+    /// The client sent attempt `attempt` of `op` (1 = first try).
+    ClientSends {
+        /// Operation.
+        op: OpId,
+        /// Attempt number.
+        attempt: u32,
+        /// Whether an Idempotency-Key header is on it.
+        with_key: bool,
+    },
+    /// No answer within the timeout.
+    ClientTimedOut {
+        /// Operation.
+        op: OpId,
+        /// The attempt that timed out.
+        attempt: u32,
+    },
+    /// The client will retry after a backoff.
+    ClientBacksOff {
+        /// Operation.
+        op: OpId,
+        /// Milliseconds until the retry.
+        wait_ms: u64,
+    },
+    /// The user pressed Retry.
+    ClientRetryPressed {
+        /// Operation.
+        op: OpId,
+    },
+    /// The client got its answer and shows it.
+    ClientGotAnswer {
+        /// Operation.
+        op: OpId,
+        /// HTTP status.
+        status: u16,
+        /// Answered from the stored response.
+        replayed: bool,
+    },
+    /// An answer arrived for an operation that was already settled, and was ignored.
+    ClientIgnoredLateAnswer {
+        /// Operation.
+        op: OpId,
+        /// HTTP status.
+        status: u16,
+    },
+    /// The client stopped retrying (attempts used up or retry deadline passed).
+    ClientGaveUp {
+        /// Operation.
+        op: OpId,
+    },
+    /// A 409 told the client to come back later.
+    ClientToldToWait {
+        /// Operation.
+        op: OpId,
+    },
+    /// The API refused a charge without a key (400).
+    ApiRejectsMissingKey,
+    /// The API tries to claim the key (SET NX / INSERT … ON CONFLICT DO NOTHING).
+    ApiClaimsKey,
+    /// The API only looks the key up (no lock).
+    ApiLooksUpKey,
+    /// The claim succeeded or the lookup found nothing: this is a new request.
+    ApiKeyIsNew,
+    /// The claim failed: someone has the key; the API reads the record.
+    ApiKeyTaken,
+    /// The key was completed before: the stored response is replayed.
+    ApiReplays {
+        /// The stored status.
+        status: u16,
+    },
+    /// Same key, different body: 422.
+    ApiKeyReused,
+    /// Same key, still in progress: 409.
+    ApiKeyInProgress,
+    /// The holder of an in-progress claim is gone (lease over): the API takes the key over.
+    ApiReclaimsKey,
+    /// The API calls the processor.
+    ApiCallsProcessor {
+        /// Whether the key is forwarded.
+        forwarded: bool,
+    },
+    /// The API writes the ledger.
+    ApiWritesLedger {
+        /// Whether the key record commits in the same transaction.
+        with_key: bool,
+    },
+    /// The API records the key's response in Redis after the commit.
+    ApiRecordsKey,
+    /// The API answers the client.
+    ApiResponds {
+        /// HTTP status.
+        status: u16,
+    },
+    /// The API process died before the named phase.
+    ApiCrashed {
+        /// The phase it did not reach.
+        phase: Phase,
+    },
+    /// The API is back, with no memory of requests in progress.
+    ApiRestarted,
+    /// A backend reply reached a handler that died in a crash, and was discarded.
+    ApiDiscardsOrphanReply,
+    /// The store answered `OK` (a SET went through: for SET NX, the claim is ours).
+    StoreOk,
+    /// The store answered `(nil)`: no such key, or SET NX found one already.
+    StoreNil,
+    /// The store answered with a stored record.
+    StoreValue,
+    /// The ledger ran statements; rows affected per statement.
+    LedgerRan {
+        /// Rows affected, in statement order.
+        rows: Vec<u64>,
+    },
+    /// The processor moved money.
+    ProcessorCharged {
+        /// The new payment.
+        payment_id: String,
+    },
+    /// The processor recognised the forwarded key and moved no money.
+    ProcessorDeduplicated {
+        /// The earlier payment.
+        payment_id: String,
+    },
+    /// A message never arrived.
+    MessageLost {
+        /// Which one.
+        msg: MsgId,
+        /// Why.
+        reason: DropReason,
+    },
+    /// The network delivered a second copy of a message.
+    MessageDuplicated {
+        /// The original.
+        msg: MsgId,
+        /// The copy.
+        copy: MsgId,
+    },
+    /// A message was held up.
+    MessageDelayed {
+        /// Which one.
+        msg: MsgId,
+        /// By how long.
+        ms: u64,
+    },
+    /// "Lose the next ack" was armed.
+    NextAckWillBeLost,
+    /// A crash was armed for the next time a handler reaches `phase`.
+    CrashArmed {
+        /// Where.
+        phase: Phase,
+    },
+    /// Store keys were evicted.
+    KeysEvicted {
+        /// How many.
+        count: usize,
+    },
+    /// Keys reached their TTL and disappeared.
+    KeysExpired {
+        /// How many.
+        count: usize,
+    },
+    /// The clock jumped forward.
+    ClockAdvanced {
+        /// By how long.
+        ms: u64,
+    },
+    /// A new logical operation began.
+    OperationStarted {
+        /// Its id.
+        op: OpId,
+    },
+    /// The API debits the account, conditionally (`cas`) or blindly.
+    ApiDebits {
+        /// Whether the update carries `WHERE version = $expected`.
+        cas: bool,
+    },
+    /// The conditional update matched 0 rows: the API answers 412 with the current version.
+    ApiCasRejected,
+    /// The API counts a like, deduplicating by op_id or not.
+    ApiLikes {
+        /// Whether it inserts into like_ops first.
+        dedup: bool,
+    },
+    /// like_ops already had the op_id (0 rows): the increment was skipped.
+    ApiLikeSkipped,
+    /// The action could not apply here (for example, evicting from a store not in use).
+    NothingToDo,
+}
+
+impl Note {
+    /// The message-catalog key of this note.
+    pub fn key(&self) -> &'static str {
+        match self {
+            Note::ClientSends { attempt: 1, .. } => "client.sends",
+            Note::ClientSends { .. } => "client.resends",
+            Note::ClientTimedOut { .. } => "client.timed_out",
+            Note::ClientBacksOff { .. } => "client.backs_off",
+            Note::ClientRetryPressed { .. } => "client.retry_pressed",
+            Note::ClientGotAnswer { replayed: true, .. } => "client.got_replay",
+            Note::ClientGotAnswer { status, .. } if (200..300).contains(status) => "client.got_success",
+            Note::ClientGotAnswer { .. } => "client.got_error",
+            Note::ClientIgnoredLateAnswer { .. } => "client.ignored_late",
+            Note::ClientGaveUp { .. } => "client.gave_up",
+            Note::ClientToldToWait { .. } => "client.told_to_wait",
+            Note::ApiRejectsMissingKey => "api.missing_key",
+            Note::ApiClaimsKey => "api.claims_key",
+            Note::ApiLooksUpKey => "api.looks_up_key",
+            Note::ApiKeyIsNew => "api.key_new",
+            Note::ApiKeyTaken => "api.key_taken",
+            Note::ApiReplays { .. } => "api.replays",
+            Note::ApiKeyReused => "api.key_reused",
+            Note::ApiKeyInProgress => "api.key_in_progress",
+            Note::ApiReclaimsKey => "api.reclaims_key",
+            Note::ApiCallsProcessor { forwarded: true } => "api.calls_processor_with_key",
+            Note::ApiCallsProcessor { .. } => "api.calls_processor",
+            Note::ApiWritesLedger { with_key: true } => "api.writes_ledger_with_key",
+            Note::ApiWritesLedger { .. } => "api.writes_ledger",
+            Note::ApiRecordsKey => "api.records_key",
+            Note::ApiResponds { .. } => "api.responds",
+            Note::ApiCrashed { .. } => "api.crashed",
+            Note::ApiRestarted => "api.restarted",
+            Note::ApiDiscardsOrphanReply => "api.orphan_reply",
+            Note::StoreOk => "store.ok",
+            Note::StoreNil => "store.nil",
+            Note::StoreValue => "store.value",
+            Note::LedgerRan { .. } => "ledger.ran",
+            Note::ProcessorCharged { .. } => "processor.charged",
+            Note::ProcessorDeduplicated { .. } => "processor.deduplicated",
+            Note::MessageLost { reason: DropReason::LostAck, .. } => "net.ack_lost",
+            Note::MessageLost { reason: DropReason::ApiDown, .. } => "net.api_down",
+            Note::MessageLost { .. } => "net.dropped",
+            Note::MessageDuplicated { .. } => "net.duplicated",
+            Note::MessageDelayed { .. } => "net.delayed",
+            Note::NextAckWillBeLost => "fault.lose_next_ack",
+            Note::CrashArmed { .. } => "fault.crash_armed",
+            Note::KeysEvicted { .. } => "fault.evicted",
+            Note::KeysExpired { .. } => "store.expired",
+            Note::ClockAdvanced { .. } => "fault.clock_advanced",
+            Note::OperationStarted { .. } => "client.op_started",
+            Note::NothingToDo => "fault.nothing_to_do",
+            Note::ApiDebits { .. } => "api.debits",
+            Note::ApiCasRejected => "api.cas_rejected",
+            Note::ApiLikes { .. } => "api.likes",
+            Note::ApiLikeSkipped => "api.like_skipped",
+        }
+    }
+
+    /// Every catalog key a note can produce, so catalogs can be checked for completeness.
+    pub const KEYS: [&'static str; 51] = [
+        "client.sends",
+        "client.resends",
+        "client.timed_out",
+        "client.backs_off",
+        "client.retry_pressed",
+        "client.got_replay",
+        "client.got_success",
+        "client.got_error",
+        "client.ignored_late",
+        "client.gave_up",
+        "client.told_to_wait",
+        "api.missing_key",
+        "api.claims_key",
+        "api.looks_up_key",
+        "api.key_new",
+        "api.key_taken",
+        "api.replays",
+        "api.key_reused",
+        "api.key_in_progress",
+        "api.reclaims_key",
+        "api.calls_processor_with_key",
+        "api.calls_processor",
+        "api.writes_ledger_with_key",
+        "api.writes_ledger",
+        "api.records_key",
+        "api.responds",
+        "api.crashed",
+        "api.restarted",
+        "api.orphan_reply",
+        "store.ok",
+        "store.nil",
+        "store.value",
+        "ledger.ran",
+        "processor.charged",
+        "processor.deduplicated",
+        "net.ack_lost",
+        "net.api_down",
+        "net.dropped",
+        "net.duplicated",
+        "net.delayed",
+        "fault.lose_next_ack",
+        "fault.crash_armed",
+        "fault.evicted",
+        "store.expired",
+        "fault.clock_advanced",
+        "client.op_started",
+        "fault.nothing_to_do",
+        "api.debits",
+        "api.cas_rejected",
+        "api.likes",
+        "api.like_skipped",
+    ];
+}

@@ -1,0 +1,285 @@
+//! Scenarios as data: initial state, protections, the client's retry policy and a timed script
+//! of operations and faults. The same engine runs all of them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, OpKind, OpSpec};
+use crate::api::Phase;
+use crate::client::ClientConfig;
+use crate::net::Latencies;
+use crate::protections::Protections;
+use crate::time::{SimTime, HOUR};
+use crate::topology::UserId;
+
+/// Which of the seed's stories a scenario belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Story {
+    /// 1. Naive POST → double charge.
+    NaivePost,
+    /// 2. Idempotency-Key and its mechanics (fingerprint, lock, TTL, scope, transactions).
+    IdempotencyKey,
+    /// 3. Conditional update (compare-and-set).
+    CompareAndSet,
+    /// 4. Counter increment and op_id dedup.
+    Counter,
+}
+
+/// A timed input of a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Scripted {
+    /// When it happens.
+    pub at: SimTime,
+    /// What happens.
+    pub action: Action,
+}
+
+/// A complete description of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Scenario {
+    /// URL id, e.g. `naive`.
+    pub id: String,
+    /// The seed story it belongs to.
+    pub story: Story,
+    /// Protections in force.
+    pub protections: Protections,
+    /// The client's retry policy (the deadline is filled in from the protections).
+    pub client: ClientConfig,
+    /// Link delays.
+    pub latencies: Latencies,
+    /// The client forgets the Idempotency-Key header (a client bug).
+    pub client_omits_key: bool,
+    /// Opening balance of account 1.
+    pub balance: i64,
+    /// Opening version of account 1.
+    pub version: u64,
+    /// Opening likes of post 7.
+    pub likes: i64,
+    /// Timed inputs.
+    pub script: Vec<Scripted>,
+    /// Seed of every random choice (keys, jitter).
+    pub seed: u64,
+}
+
+/// Why a scenario could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ScenarioError {
+    /// No scenario has this id.
+    UnknownId(String),
+}
+
+/// The user of most stories.
+pub const ALICE: UserId = UserId(1);
+/// The other user (key-scope stories).
+pub const BOB: UserId = UserId(2);
+/// The account of the compare-and-set story.
+pub const ACCOUNT: u32 = 1;
+/// The post of the counter story.
+pub const POST: u32 = 7;
+
+/// The seed's $100 charge.
+pub const CHARGE_100: OpSpec = OpSpec {
+    user: ALICE,
+    kind: OpKind::Charge { amount_cents: 10_000 },
+};
+/// The seed's debit of 20 by a client that read version 5.
+pub const DEBIT_20: OpSpec = OpSpec {
+    user: ALICE,
+    kind: OpKind::Debit {
+        amount: 20,
+        read_version: 5,
+    },
+};
+/// A like of post 7.
+pub const LIKE: OpSpec = OpSpec {
+    user: ALICE,
+    kind: OpKind::Like { post: POST },
+};
+
+/// Every scenario id, in menu order. The first five are the seed's four stories.
+pub const IDS: [&str; 21] = [
+    "naive",
+    "key",
+    "cas",
+    "counter-naive",
+    "counter",
+    "cas-naive",
+    "counter-no-index",
+    "missing-key",
+    "key-reuse",
+    "key-reuse-no-fingerprint",
+    "concurrent",
+    "concurrent-no-lock",
+    "ttl",
+    "scope",
+    "scope-off",
+    "evict",
+    "crash-window",
+    "crash-no-forward",
+    "crash-one-tx",
+    "cas-race",
+    "fully-protected",
+];
+
+fn at(ms: u64, action: Action) -> Scripted {
+    Scripted {
+        at: SimTime(ms),
+        action,
+    }
+}
+
+impl Scenario {
+    /// The scenario with this id.
+    pub fn by_id(id: &str) -> Result<Scenario, ScenarioError> {
+        use Action::*;
+        let key = Protections::SEED_KEY;
+        let lost_ack = vec![at(0, LoseNextAck), at(0, Start(CHARGE_100))];
+        let (story, protections, script) = match id {
+            "naive" => (Story::NaivePost, Protections::NONE, lost_ack),
+            "key" => (Story::IdempotencyKey, key, lost_ack),
+            "cas" => (
+                Story::CompareAndSet,
+                Protections { cas: true, ..Protections::NONE },
+                vec![at(0, LoseNextAck), at(0, Start(DEBIT_20))],
+            ),
+            "cas-naive" => (
+                Story::CompareAndSet,
+                Protections::NONE,
+                vec![at(0, LoseNextAck), at(0, Start(DEBIT_20))],
+            ),
+            "counter-naive" => (Story::Counter, Protections::NONE, vec![at(0, LoseNextAck), at(0, Start(LIKE))]),
+            "counter" => (
+                Story::Counter,
+                Protections {
+                    op_dedup: true,
+                    unique_index: true,
+                    ..Protections::NONE
+                },
+                vec![at(0, LoseNextAck), at(0, Start(LIKE))],
+            ),
+            "counter-no-index" => (
+                Story::Counter,
+                Protections {
+                    op_dedup: true,
+                    ..Protections::NONE
+                },
+                vec![at(0, LoseNextAck), at(0, Start(LIKE))],
+            ),
+            "missing-key" => (Story::IdempotencyKey, key, vec![at(0, Start(CHARGE_100))]),
+            "key-reuse" => (
+                Story::IdempotencyKey,
+                key,
+                vec![at(0, Start(CHARGE_100)), at(2_500, ReuseKeyOtherBody)],
+            ),
+            "key-reuse-no-fingerprint" => (
+                Story::IdempotencyKey,
+                Protections {
+                    fingerprint: false,
+                    ..key
+                },
+                vec![at(0, Start(CHARGE_100)), at(2_500, ReuseKeyOtherBody)],
+            ),
+            "concurrent" => (
+                Story::IdempotencyKey,
+                key,
+                vec![at(0, Start(CHARGE_100)), at(50, ConcurrentDuplicate)],
+            ),
+            "concurrent-no-lock" => (
+                Story::IdempotencyKey,
+                Protections { lock: false, ..key },
+                vec![at(0, Start(CHARGE_100)), at(50, ConcurrentDuplicate)],
+            ),
+            "ttl" => (
+                Story::IdempotencyKey,
+                key,
+                vec![
+                    at(0, LoseNextAck),
+                    at(0, Start(CHARGE_100)),
+                    at(2_000, AdvanceClock(25 * HOUR)),
+                ],
+            ),
+            "scope" => (
+                Story::IdempotencyKey,
+                key,
+                vec![at(0, Start(CHARGE_100)), at(2_500, OtherUserSameKey)],
+            ),
+            "scope-off" => (
+                Story::IdempotencyKey,
+                Protections {
+                    scope_by_user: false,
+                    ..key
+                },
+                vec![at(0, Start(CHARGE_100)), at(2_500, OtherUserSameKey)],
+            ),
+            "evict" => (
+                Story::IdempotencyKey,
+                key,
+                vec![at(0, LoseNextAck), at(0, Start(CHARGE_100)), at(2_000, EvictKeys)],
+            ),
+            "crash-window" => (
+                Story::IdempotencyKey,
+                key,
+                vec![at(0, Crash(Phase::RecordKey)), at(0, Start(CHARGE_100))],
+            ),
+            "crash-no-forward" => (
+                Story::IdempotencyKey,
+                Protections {
+                    key_in_ledger_tx: true,
+                    ..key
+                },
+                vec![at(0, Crash(Phase::WriteLedger)), at(0, Start(CHARGE_100))],
+            ),
+            "crash-one-tx" => (
+                Story::IdempotencyKey,
+                Protections {
+                    key_in_ledger_tx: true,
+                    forward_key: true,
+                    ..key
+                },
+                vec![at(0, Crash(Phase::WriteLedger)), at(0, Start(CHARGE_100))],
+            ),
+            "cas-race" => (
+                Story::CompareAndSet,
+                Protections { cas: true, ..Protections::NONE },
+                vec![
+                    at(0, Start(DEBIT_20)),
+                    at(
+                        0,
+                        Start(OpSpec {
+                            user: ALICE,
+                            kind: OpKind::Debit {
+                                amount: 30,
+                                read_version: 5,
+                            },
+                        }),
+                    ),
+                ],
+            ),
+            "fully-protected" => (Story::IdempotencyKey, Protections::ALL, lost_ack),
+            other => return Err(ScenarioError::UnknownId(other.to_owned())),
+        };
+        Ok(Scenario {
+            id: id.to_owned(),
+            story,
+            protections,
+            client: ClientConfig::default(),
+            latencies: Latencies::default(),
+            client_omits_key: id == "missing-key",
+            balance: 100,
+            version: 5,
+            likes: 100,
+            script,
+            seed: 1,
+        })
+    }
+
+    /// All scenarios, in menu order.
+    pub fn all() -> Vec<Scenario> {
+        IDS.iter().filter_map(|id| Scenario::by_id(id).ok()).collect()
+    }
+
+    /// The same scenario with other protections.
+    pub fn with_protections(mut self, protections: Protections) -> Scenario {
+        self.protections = protections;
+        self
+    }
+}

@@ -1,0 +1,184 @@
+//! A model of the Redis idempotency store: a key → record map with per-key expiry, `SET … NX`
+//! for an atomic claim, and eviction.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::{KeyRecord, StoredKey};
+use crate::time::SimTime;
+
+/// A command the API sends to Redis.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RedisCommand {
+    /// `SET key value [NX] PX ttl`: store `value` for `ttl_ms`; with `nx`, only when the key
+    /// does not exist (the atomic claim).
+    Set {
+        /// The Redis key (already scoped by user when the protection is on).
+        key: String,
+        /// The record to store.
+        value: KeyRecord,
+        /// Only set when absent.
+        nx: bool,
+        /// Time to live in milliseconds.
+        ttl_ms: u64,
+    },
+    /// `GET key`.
+    Get {
+        /// The Redis key.
+        key: String,
+    },
+}
+
+impl RedisCommand {
+    /// The command as `redis-cli` would show it.
+    pub fn render(&self) -> String {
+        match self {
+            RedisCommand::Set {
+                key,
+                value,
+                nx,
+                ttl_ms,
+            } => format!(
+                "SET {key} '{}'{} PX {ttl_ms}",
+                value.to_json(12),
+                if *nx { " NX" } else { "" }
+            ),
+            RedisCommand::Get { key } => format!("GET {key}"),
+        }
+    }
+}
+
+/// Redis's reply.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RedisReply {
+    /// `OK`.
+    Ok,
+    /// `(nil)`: no such key, or `SET NX` found one.
+    Nil,
+    /// A stored value.
+    Value(KeyRecord),
+}
+
+/// The store's state: what `KEYS *` would list, with expiry times.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Store {
+    entries: BTreeMap<String, StoredKey>,
+}
+
+impl Store {
+    /// Runs one command at `now`. Expired keys are invisible, as in Redis.
+    pub fn execute(&mut self, now: SimTime, command: &RedisCommand) -> RedisReply {
+        self.expire(now);
+        match command {
+            RedisCommand::Set {
+                key,
+                value,
+                nx,
+                ttl_ms,
+            } => {
+                if *nx && self.entries.contains_key(key) {
+                    return RedisReply::Nil;
+                }
+                self.entries.insert(
+                    key.clone(),
+                    StoredKey {
+                        record: value.clone(),
+                        expires_at: now.plus(*ttl_ms),
+                    },
+                );
+                RedisReply::Ok
+            }
+            RedisCommand::Get { key } => match self.entries.get(key) {
+                Some(entry) => RedisReply::Value(entry.record.clone()),
+                None => RedisReply::Nil,
+            },
+        }
+    }
+
+    /// Removes every key whose TTL has run out by `now`; returns their names.
+    pub fn expire(&mut self, now: SimTime) -> Vec<String> {
+        let gone: Vec<String> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.expires_at <= now)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in &gone {
+            self.entries.remove(key);
+        }
+        gone
+    }
+
+    /// Drops a key as `maxmemory` eviction would. Returns whether it existed.
+    pub fn evict(&mut self, key: &str) -> bool {
+        self.entries.remove(key).is_some()
+    }
+
+    /// Drops every key (a Redis restart without persistence). Returns how many there were.
+    pub fn evict_all(&mut self) -> usize {
+        let n = self.entries.len();
+        self.entries.clear();
+        n
+    }
+
+    /// The live entries, ordered by key.
+    pub fn entries(&self) -> impl Iterator<Item = (&String, &StoredKey)> {
+        self.entries.iter()
+    }
+
+    /// The earliest expiry among live keys, so the world can show keys vanish on time.
+    pub fn next_expiry(&self) -> Option<SimTime> {
+        self.entries.values().map(|e| e.expires_at).min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::KeyStatus;
+    use crate::topology::UserId;
+
+    fn record() -> KeyRecord {
+        KeyRecord {
+            user: UserId(1),
+            fingerprint: "ab".into(),
+            status: KeyStatus::InProgress,
+        }
+    }
+
+    fn set_nx(ttl_ms: u64) -> RedisCommand {
+        RedisCommand::Set {
+            key: "k".into(),
+            value: record(),
+            nx: true,
+            ttl_ms,
+        }
+    }
+
+    #[test]
+    fn set_nx_claims_once() {
+        let mut s = Store::default();
+        assert_eq!(s.execute(SimTime(0), &set_nx(100)), RedisReply::Ok);
+        assert_eq!(s.execute(SimTime(1), &set_nx(100)), RedisReply::Nil);
+    }
+
+    #[test]
+    fn keys_expire_after_ttl() {
+        let mut s = Store::default();
+        s.execute(SimTime(0), &set_nx(100));
+        let get = RedisCommand::Get { key: "k".into() };
+        assert_eq!(s.execute(SimTime(99), &get), RedisReply::Value(record()));
+        assert_eq!(s.execute(SimTime(100), &get), RedisReply::Nil);
+        assert_eq!(s.execute(SimTime(100), &set_nx(100)), RedisReply::Ok);
+    }
+
+    #[test]
+    fn eviction_forgets_the_key() {
+        let mut s = Store::default();
+        s.execute(SimTime(0), &set_nx(100));
+        assert!(s.evict("k"));
+        assert!(!s.evict("k"));
+        assert_eq!(s.execute(SimTime(1), &set_nx(100)), RedisReply::Ok);
+    }
+}

@@ -1,0 +1,106 @@
+//! The five nodes, the four links between them, and the identifiers that name things on them.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the five boxes of the lesson.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Node {
+    /// The mobile app: sends requests, loses acks, retries.
+    Client,
+    /// The payment API: the only node that talks to the other three, and the owner of idempotency.
+    Api,
+    /// The idempotency store (a Redis model).
+    Store,
+    /// The payments ledger (a PostgreSQL model).
+    Ledger,
+    /// The card processor (PSP): really moves money.
+    Processor,
+}
+
+impl Node {
+    /// All nodes, in the order the lesson draws them.
+    pub const ALL: [Node; 5] = [Node::Client, Node::Api, Node::Store, Node::Ledger, Node::Processor];
+
+    /// A stable lowercase name (used in test ids and URLs).
+    pub fn name(self) -> &'static str {
+        match self {
+            Node::Client => "client",
+            Node::Api => "api",
+            Node::Store => "store",
+            Node::Ledger => "ledger",
+            Node::Processor => "processor",
+        }
+    }
+}
+
+/// A link of the topology. There is no other path: the client never talks to the ledger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Link {
+    /// Mobile network between the client and the API: slow and lossy.
+    ClientApi,
+    /// Data-centre link between the API and the idempotency store.
+    ApiStore,
+    /// Data-centre link between the API and the ledger.
+    ApiLedger,
+    /// Internet link between the API and the card processor.
+    ApiProcessor,
+}
+
+impl Link {
+    /// All links.
+    pub const ALL: [Link; 4] = [Link::ClientApi, Link::ApiStore, Link::ApiLedger, Link::ApiProcessor];
+
+    /// The link that joins the API with `node`, or `None` for the API itself.
+    pub fn to(node: Node) -> Option<Link> {
+        match node {
+            Node::Client => Some(Link::ClientApi),
+            Node::Store => Some(Link::ApiStore),
+            Node::Ledger => Some(Link::ApiLedger),
+            Node::Processor => Some(Link::ApiProcessor),
+            Node::Api => None,
+        }
+    }
+
+    /// The node at the far end from the API.
+    pub fn peer(self) -> Node {
+        match self {
+            Link::ClientApi => Node::Client,
+            Link::ApiStore => Node::Store,
+            Link::ApiLedger => Node::Ledger,
+            Link::ApiProcessor => Node::Processor,
+        }
+    }
+
+    /// A stable lowercase name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Link::ClientApi => "client-api",
+            Link::ApiStore => "api-store",
+            Link::ApiLedger => "api-ledger",
+            Link::ApiProcessor => "api-processor",
+        }
+    }
+}
+
+/// The id of a message, unique within one run; the UI uses it to point at a packet ("drop #7").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct MsgId(pub u32);
+
+/// One logical operation the user wants done once ("pay $100", "like post 7"). Ground truth for
+/// the invariant checks only: the API never reads it, it sees keys, versions and op_ids.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct OpId(pub u32);
+
+/// An authenticated user of the payment API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct UserId(pub u32);
+
+/// Names the request handler inside the API that a backend reply belongs to. The epoch changes
+/// when the API restarts, so replies addressed to a handler that died in a crash are recognised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct HandlerRef {
+    /// How many times the API process has started before this one.
+    pub epoch: u32,
+    /// The handler's number within that process.
+    pub id: u32,
+}

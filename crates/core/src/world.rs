@@ -1,0 +1,551 @@
+//! The world: five machines, the network between them, a clock and a seeded RNG, as one value.
+//! [`World::step`] processes the next due event; [`World::apply`] injects an action now.
+//! Cloning a world and stepping both copies gives equal results: that is time travel and the
+//! explorer's branching.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, ActionError, OpKind, OpSpec};
+use crate::api::{Api, ApiInput, ApiOutput};
+use crate::client::{Client, ClientOutput, RETRY_DEADLINE_MS};
+use crate::http::RequestBody;
+use crate::ledger::{AccountRow, Ledger, PostRow};
+use crate::net::{DropReason, Fate, Network, Payload};
+use crate::note::Note;
+use crate::processor::Processor;
+use crate::rng::SimRng;
+use crate::scenario::{Scenario, ACCOUNT, BOB, POST};
+use crate::store::{RedisReply, Store};
+use crate::time::SimTime;
+use crate::topology::{Link, MsgId, Node, OpId};
+
+/// What made a step happen.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Cause {
+    /// A message arrived (or was lost on arrival).
+    Deliver(MsgId),
+    /// A client timer fired for this operation.
+    ClientTimer(OpId),
+    /// The crashed API came back.
+    ApiRestart,
+    /// The scenario's script.
+    Scripted(Action),
+    /// Someone injected an action (the student, a deep link, the explorer).
+    Injected(Action),
+}
+
+/// One step of a run: its cause, the narration notes, and the messages it sent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Step {
+    /// 0-based position in the run.
+    pub index: u32,
+    /// Simulated time of the step.
+    pub at: SimTime,
+    /// What triggered it.
+    pub cause: Cause,
+    /// What happened, in order, for the narration.
+    pub notes: Vec<Note>,
+    /// Messages put on the wire in this step.
+    pub sent: Vec<MsgId>,
+}
+
+/// How a bounded run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RunEnd {
+    /// Nothing left to happen.
+    Quiescent,
+    /// The step bound was reached first.
+    BoundReached,
+}
+
+/// The whole simulation.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct World {
+    scenario: Scenario,
+    now: SimTime,
+    rng: SimRng,
+    net: Network,
+    client: Client,
+    api: Api,
+    store: Store,
+    ledger: Ledger,
+    processor: Processor,
+    script_pos: usize,
+    lose_next_ack: bool,
+    next_op: u32,
+    steps: Vec<Step>,
+    injected: Vec<(u32, Action)>,
+}
+
+enum Event {
+    Script,
+    Restart,
+    Deliver(MsgId),
+    Timer(OpId),
+}
+
+impl World {
+    /// A world at time zero for `scenario`.
+    pub fn new(scenario: &Scenario) -> World {
+        let p = scenario.protections;
+        let mut client_config = scenario.client.clone();
+        client_config.retry_deadline_ms = p.retry_deadline.then_some(RETRY_DEADLINE_MS);
+        World {
+            scenario: scenario.clone(),
+            now: SimTime::ZERO,
+            rng: SimRng::new(scenario.seed),
+            net: Network::default(),
+            client: Client::new(client_config),
+            api: Api::default(),
+            store: Store::default(),
+            ledger: Ledger::new(
+                AccountRow {
+                    id: ACCOUNT,
+                    balance: scenario.balance,
+                    version: scenario.version,
+                },
+                PostRow {
+                    id: POST,
+                    likes: scenario.likes,
+                },
+                p.unique_index,
+                p.scope_by_user,
+            ),
+            processor: Processor::default(),
+            script_pos: 0,
+            lose_next_ack: false,
+            next_op: 0,
+            steps: Vec::new(),
+            injected: Vec::new(),
+        }
+    }
+
+    /// The scenario this world runs.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+    /// The simulated clock.
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+    /// Every message so far.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+    /// The mobile client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+    /// The payment API.
+    pub fn api(&self) -> &Api {
+        &self.api
+    }
+    /// The Redis idempotency store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+    /// The PostgreSQL ledger.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+    /// The card processor.
+    pub fn processor(&self) -> &Processor {
+        &self.processor
+    }
+    /// The steps so far.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+    /// Actions injected so far, each with the number of steps taken before it: with the
+    /// scenario, this is everything needed to rebuild the run (a deep link).
+    pub fn injected(&self) -> &[(u32, Action)] {
+        &self.injected
+    }
+    /// Whether "lose the next ack" is armed.
+    pub fn next_ack_will_be_lost(&self) -> bool {
+        self.lose_next_ack
+    }
+
+    /// When the next event is due, if anything is left to happen.
+    pub fn next_wakeup(&self) -> Option<SimTime> {
+        self.next_event().map(|(t, _)| t.max(self.now))
+    }
+
+    /// Nothing is in flight, no timer is set, the API is up and the script is done.
+    pub fn is_quiescent(&self) -> bool {
+        self.next_event().is_none()
+    }
+
+    /// Processes the next due event and returns the step it made, or `None` when quiescent.
+    pub fn step(&mut self) -> Option<&Step> {
+        let (time, event) = self.next_event()?;
+        self.now = self.now.max(time);
+        let mut notes = self.expire_keys();
+        let mut sent = Vec::new();
+        let cause = match event {
+            Event::Script => {
+                let action = self.scenario.script[self.script_pos].action;
+                self.script_pos += 1;
+                self.perform(action, &mut notes, &mut sent);
+                Cause::Scripted(action)
+            }
+            Event::Restart => {
+                self.api.restart();
+                Cause::ApiRestart
+            }
+            Event::Deliver(id) => {
+                self.deliver(id, &mut notes, &mut sent);
+                Cause::Deliver(id)
+            }
+            Event::Timer(op) => {
+                self.client.on_timeout(self.now, op, &mut self.rng);
+                Cause::ClientTimer(op)
+            }
+        };
+        self.flush(&mut notes, &mut sent);
+        Some(self.push_step(cause, notes, sent))
+    }
+
+    /// Applies an action now, as its own step.
+    pub fn apply(&mut self, action: Action) -> Result<&Step, ActionError> {
+        self.check(action)?;
+        self.injected.push((self.steps.len() as u32, action));
+        let mut notes = Vec::new();
+        let mut sent = Vec::new();
+        self.perform(action, &mut notes, &mut sent);
+        self.flush(&mut notes, &mut sent);
+        Ok(self.push_step(Cause::Injected(action), notes, sent))
+    }
+
+    /// Steps until quiescent or until `max_steps` more steps have run.
+    pub fn run(&mut self, max_steps: usize) -> RunEnd {
+        for _ in 0..max_steps {
+            if self.step().is_none() {
+                return RunEnd::Quiescent;
+            }
+        }
+        if self.is_quiescent() {
+            RunEnd::Quiescent
+        } else {
+            RunEnd::BoundReached
+        }
+    }
+
+    /// Rebuilds a run: the scenario, then `injected` actions at their step counts, stepping
+    /// until `steps` steps exist (or nothing is left). Deterministic: same inputs, same world.
+    pub fn replay(scenario: &Scenario, injected: &[(u32, Action)], steps: u32) -> Result<World, ActionError> {
+        let mut world = World::new(scenario);
+        let mut pending = injected.iter().peekable();
+        while (world.steps.len() as u32) < steps {
+            let due = pending.peek().is_some_and(|(at, _)| *at as usize <= world.steps.len());
+            if due || world.is_quiescent() {
+                let Some((_, action)) = pending.next() else { break };
+                world.apply(*action)?;
+            } else {
+                world.step();
+            }
+        }
+        Ok(world)
+    }
+
+    fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
+        let index = self.steps.len() as u32;
+        self.steps.push(Step {
+            index,
+            at: self.now,
+            cause,
+            notes,
+            sent,
+        });
+        &self.steps[self.steps.len() - 1]
+    }
+
+    fn next_event(&self) -> Option<(SimTime, Event)> {
+        let mut best: Option<(SimTime, u8, Event)> = None;
+        let mut consider = |t: SimTime, rank: u8, e: Event| {
+            if best.as_ref().is_none_or(|(bt, br, _)| (t, rank) < (*bt, *br)) {
+                best = Some((t, rank, e));
+            }
+        };
+        if let Some(s) = self.scenario.script.get(self.script_pos) {
+            consider(s.at, 0, Event::Script);
+        }
+        if let Some(t) = self.api.down_until() {
+            consider(t, 1, Event::Restart);
+        }
+        if let Some((t, id)) = self.net.next_due() {
+            consider(t, 2, Event::Deliver(id));
+        }
+        if let Some((t, op)) = self.client.next_wakeup() {
+            consider(t, 3, Event::Timer(op));
+        }
+        best.map(|(t, _, e)| (t, e))
+    }
+
+    fn expire_keys(&mut self) -> Vec<Note> {
+        let count = self.store.expire(self.now).len() + self.ledger.expire(self.now).len();
+        if count > 0 {
+            vec![Note::KeysExpired { count }]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn check(&self, action: Action) -> Result<(), ActionError> {
+        let in_flight = |id: MsgId| -> Result<(), ActionError> {
+            let message = self.net.get(id).ok_or(ActionError::NoSuchMessage(id))?;
+            if message.fate != Fate::InFlight {
+                return Err(ActionError::NotInFlight(id));
+            }
+            if !message.is_faultable() {
+                return Err(ActionError::NotOnMobileLink(id));
+            }
+            Ok(())
+        };
+        match action {
+            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => in_flight(id),
+            Action::RetryNow if self.client.retryable_op().is_none() => Err(ActionError::NothingToRetry),
+            Action::ConcurrentDuplicate | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
+                if self.client.ops().is_empty() =>
+            {
+                Err(ActionError::NoOperationYet)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn perform(&mut self, action: Action, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
+        let now = self.now;
+        match action {
+            Action::Start(spec) => self.start_op(spec, None, None),
+            Action::RetryNow => {
+                if let Some(op) = self.client.retryable_op() {
+                    self.client.retry_now(now, op);
+                }
+            }
+            Action::Drop(id) => {
+                if self.net.settle(id, Fate::Lost(now, DropReason::Dropped)).is_some() {
+                    notes.push(Note::MessageLost {
+                        msg: id,
+                        reason: DropReason::Dropped,
+                    });
+                }
+            }
+            Action::LoseNextAck => {
+                self.lose_next_ack = true;
+                notes.push(Note::NextAckWillBeLost);
+            }
+            Action::Duplicate(id) => {
+                if let Some(copy) = self.net.duplicate(id, 60) {
+                    notes.push(Note::MessageDuplicated { msg: id, copy });
+                    sent.push(copy);
+                }
+            }
+            Action::Delay(id, ms) => {
+                if self.net.delay(id, ms) {
+                    notes.push(Note::MessageDelayed { msg: id, ms });
+                }
+            }
+            Action::Crash(phase) => {
+                self.api.arm_crash(phase);
+                notes.push(Note::CrashArmed { phase });
+            }
+            Action::EvictKeys => {
+                let count = self.store.evict_all();
+                notes.push(if count > 0 {
+                    Note::KeysEvicted { count }
+                } else {
+                    Note::NothingToDo
+                });
+            }
+            Action::AdvanceClock(ms) => {
+                self.now = self.now.plus(ms);
+                notes.push(Note::ClockAdvanced { ms });
+                notes.extend(self.expire_keys());
+            }
+            Action::ConcurrentDuplicate => {
+                if let Some(op) = self.client.ops().last().map(|o| o.op) {
+                    self.client.send_copy(now, op);
+                }
+            }
+            Action::ReuseKeyOtherBody => {
+                if let Some(first) = self.client.ops().first().cloned() {
+                    let kind = match first.body {
+                        RequestBody::Charge { amount_cents, .. } => OpKind::Charge {
+                            amount_cents: amount_cents + 5_000,
+                        },
+                        RequestBody::Debit { amount, .. } => OpKind::Debit {
+                            amount: amount + 10,
+                            read_version: self.scenario.version,
+                        },
+                        RequestBody::Like { post, .. } => OpKind::Like { post: post + 1 },
+                    };
+                    let spec = OpSpec { user: first.user, kind };
+                    self.start_op(spec, Some(first.key), None);
+                }
+            }
+            Action::OtherUserSameKey => {
+                if let Some(first) = self.client.ops().first().cloned() {
+                    let spec = OpSpec {
+                        user: BOB,
+                        kind: kind_of(&first.body, self.scenario.version),
+                    };
+                    self.start_op(spec, Some(first.key), None);
+                }
+            }
+        }
+    }
+
+    /// Starts an operation; `key` overrides the fresh key (`Some(None)` = no key).
+    fn start_op(&mut self, spec: OpSpec, key: Option<Option<String>>, op_id: Option<String>) {
+        let p = self.scenario.protections;
+        let op = OpId(self.next_op);
+        self.next_op += 1;
+        let key = match key {
+            Some(k) => k,
+            None if p.idempotency_key && !self.scenario.client_omits_key => Some(self.uuid()),
+            None => None,
+        };
+        let body = match spec.kind {
+            OpKind::Charge { amount_cents } => RequestBody::Charge {
+                amount_cents,
+                currency: "usd".to_owned(),
+            },
+            OpKind::Debit { amount, read_version } => RequestBody::Debit {
+                account: ACCOUNT,
+                amount,
+                expected_version: p.cas.then_some(read_version),
+            },
+            OpKind::Like { post } => RequestBody::Like {
+                post,
+                op_id: op_id.or_else(|| p.op_dedup.then(|| self.uuid())),
+            },
+        };
+        self.client.start(self.now, op, spec.user, body, key);
+    }
+
+    fn uuid(&mut self) -> String {
+        uuid::Builder::from_random_bytes(self.rng.bytes16())
+            .into_uuid()
+            .to_string()
+    }
+
+    fn deliver(&mut self, id: MsgId, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
+        let now = self.now;
+        let Some(message) = self.net.get(id) else { return };
+        let (to, doomed, payload) = (message.to, message.doomed, message.payload.clone());
+        if doomed {
+            self.net.settle(id, Fate::Lost(now, DropReason::LostAck));
+            notes.push(Note::MessageLost {
+                msg: id,
+                reason: DropReason::LostAck,
+            });
+            return;
+        }
+        if to == Node::Api && !self.api.is_up() {
+            self.net.settle(id, Fate::Lost(now, DropReason::ApiDown));
+            notes.push(Note::MessageLost {
+                msg: id,
+                reason: DropReason::ApiDown,
+            });
+            return;
+        }
+        self.net.settle(id, Fate::Delivered(now));
+        let p = self.scenario.protections;
+        match (to, payload) {
+            (Node::Client, Payload::Response(response)) => self.client.on_response(now, &response, &mut self.rng),
+            (Node::Api, Payload::Request(request)) => self.api.handle(now, ApiInput::Request(id, request), &p),
+            (Node::Api, reply) => self.api.handle(now, ApiInput::Reply(reply), &p),
+            (Node::Store, Payload::Redis(handler, command)) => {
+                let reply = self.store.execute(now, &command);
+                notes.push(match reply {
+                    RedisReply::Ok => Note::StoreOk,
+                    RedisReply::Nil => Note::StoreNil,
+                    RedisReply::Value(_) => Note::StoreValue,
+                });
+                self.reply(Node::Store, Payload::RedisReply(handler, reply), sent);
+            }
+            (Node::Ledger, Payload::Sql(handler, batch)) => {
+                let results = self.ledger.execute(now, &batch);
+                notes.push(Note::LedgerRan {
+                    rows: results.iter().map(|r| r.rows).collect(),
+                });
+                self.reply(Node::Ledger, Payload::SqlResults(handler, results), sent);
+            }
+            (Node::Processor, Payload::Charge(handler, request)) => {
+                let reply = self.processor.charge(now, &request);
+                notes.push(if reply.replayed {
+                    Note::ProcessorDeduplicated {
+                        payment_id: reply.payment_id.clone(),
+                    }
+                } else {
+                    Note::ProcessorCharged {
+                        payment_id: reply.payment_id.clone(),
+                    }
+                });
+                self.reply(Node::Processor, Payload::ChargeReply(handler, reply), sent);
+            }
+            _ => {}
+        }
+    }
+
+    /// A backend answers the API over its link.
+    fn reply(&mut self, from: Node, payload: Payload, sent: &mut Vec<MsgId>) {
+        let link = Link::to(from).unwrap_or(Link::ClientApi);
+        let delay = self.scenario.latencies.of(link);
+        let id = self.net.send(self.now, from, Node::Api, payload, delay, false);
+        sent.push(id);
+    }
+
+    /// Moves what the client and the API want sent onto the network, and their notes into
+    /// the step.
+    fn flush(&mut self, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
+        loop {
+            let mut progressed = false;
+            while let Some(output) = self.client.poll() {
+                progressed = true;
+                match output {
+                    ClientOutput::Note(note) => notes.push(note),
+                    ClientOutput::Send(request) => {
+                        let delay = self.scenario.latencies.client_api;
+                        let id = self.net.send(self.now, Node::Client, Node::Api, Payload::Request(request), delay, false);
+                        sent.push(id);
+                    }
+                }
+            }
+            while let Some(output) = self.api.poll() {
+                progressed = true;
+                match output {
+                    ApiOutput::Note(note) => notes.push(note),
+                    ApiOutput::Send(to, payload) => {
+                        let link = Link::to(to).unwrap_or(Link::ClientApi);
+                        let doomed = matches!(payload, Payload::Response(_)) && std::mem::take(&mut self.lose_next_ack);
+                        let delay = self.scenario.latencies.of(link);
+                        let id = self.net.send(self.now, Node::Api, to, payload, delay, doomed);
+                        sent.push(id);
+                    }
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+    }
+}
+
+fn kind_of(body: &RequestBody, read_version: u64) -> OpKind {
+    match body {
+        RequestBody::Charge { amount_cents, .. } => OpKind::Charge {
+            amount_cents: *amount_cents,
+        },
+        RequestBody::Debit {
+            amount,
+            expected_version,
+            ..
+        } => OpKind::Debit {
+            amount: *amount,
+            read_version: expected_version.unwrap_or(read_version),
+        },
+        RequestBody::Like { post, .. } => OpKind::Like { post: *post },
+    }
+}

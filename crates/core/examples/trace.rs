@@ -3,7 +3,9 @@
 use idem_core::{Scenario, World};
 
 fn main() {
-    let id = std::env::args().nth(1).unwrap_or_else(|| "naive".to_owned());
+    let id = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "naive".to_owned());
     let scenario = match Scenario::by_id(&id) {
         Ok(s) => s,
         Err(e) => {
@@ -14,7 +16,14 @@ fn main() {
     let mut world = World::new(&scenario);
     while let Some(step) = world.step() {
         let keys: Vec<&str> = step.notes.iter().map(|n| n.key()).collect();
-        println!("#{:<3} t={:<9} {:?} {:?} sent={:?}", step.index, step.at.ms(), step.cause, keys, step.sent);
+        println!(
+            "#{:<3} t={:<9} {:?} {:?} sent={:?}",
+            step.index,
+            step.at.ms(),
+            step.cause,
+            keys,
+            step.sent
+        );
     }
     let verdict = world.verdict();
     println!("money: {:?}", verdict.money);
@@ -23,6 +32,9 @@ fn main() {
         println!("  {:<28} {:?}", invariant.name(), status);
     }
     for op in world.client().ops() {
-        println!("op {:?}: attempts={} view={:?}", op.op, op.attempts, op.view);
+        println!(
+            "op {:?}: attempts={} view={:?}",
+            op.op, op.attempts, op.view
+        );
     }
 }

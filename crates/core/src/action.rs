@@ -56,7 +56,8 @@ pub enum Action {
     Crash(Phase),
     /// Evict every key from the Redis store (memory pressure, or a restart without persistence).
     EvictKeys,
-    /// Move the clock forward by this many milliseconds (the phone slept, the user came back).
+    /// Let this many milliseconds pass with the phone offline (asleep, no signal): the servers
+    /// finish what they were doing and their keys age; the phone's retry comes after.
     AdvanceClock(u64),
     /// A second request for the latest operation, with the same key, right now (double tap,
     /// second device).
@@ -81,4 +82,6 @@ pub enum ActionError {
     NothingToRetry,
     /// There is no earlier operation whose key could be reused.
     NoOperationYet,
+    /// The phone is offline until the clock reaches its wake-up time.
+    ClientOffline,
 }

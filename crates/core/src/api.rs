@@ -87,8 +87,9 @@ enum Await {
 /// A request being handled.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Handler {
-    /// The request message.
-    pub request_msg: MsgId,
+    /// The request message; `None` for an operation re-driven by the recovery job, which has
+    /// no client connection to answer.
+    pub request_msg: Option<MsgId>,
     /// The request.
     pub request: HttpRequest,
     /// SHA-256 of its canonical body.
@@ -127,6 +128,8 @@ pub struct Api {
     handlers: BTreeMap<u32, Handler>,
     down_until: Option<SimTime>,
     crash_armed: Option<Phase>,
+    sweep_at: Option<SimTime>,
+    sweeper: Option<u32>,
     outbox: VecDeque<ApiOutput>,
 }
 
@@ -139,7 +142,9 @@ impl Api {
     /// Requests in progress, by handler number.
     pub fn handlers(&self) -> impl Iterator<Item = (HandlerRef, &Handler)> {
         let epoch = self.epoch;
-        self.handlers.iter().map(move |(id, h)| (HandlerRef { epoch, id: *id }, h))
+        self.handlers
+            .iter()
+            .map(move |(id, h)| (HandlerRef { epoch, id: *id }, h))
     }
 
     /// When a crashed API comes back, if it is down.
@@ -162,10 +167,69 @@ impl Api {
         self.down_until.is_none()
     }
 
-    /// Brings a crashed API back with an empty memory.
-    pub fn restart(&mut self) {
+    /// Brings a crashed API back with an empty memory. With the recovery protection, it
+    /// schedules a sweep for when the dead handlers' leases have run out.
+    pub fn restart(&mut self, now: SimTime, p: &Protections) {
         self.down_until = None;
+        if recovery_applies(p) {
+            self.sweep_at = Some(now.plus(CLAIM_LEASE_MS));
+        }
         self.outbox.push_back(ApiOutput::Note(Note::ApiRestarted));
+    }
+
+    /// When the recovery job runs next, if it is scheduled.
+    pub fn sweep_at(&self) -> Option<SimTime> {
+        self.sweep_at
+    }
+
+    /// Runs the recovery job: asks the ledger for in-progress keys whose lease ran out.
+    pub fn sweep(&mut self, now: SimTime) {
+        self.sweep_at = None;
+        let id = self.next_handler;
+        self.next_handler += 1;
+        self.note(Note::ApiRecoverySweep);
+        let handler = self.handler_ref(id);
+        self.sweeper = Some(id);
+        let batch = SqlBatch {
+            statements: vec![Statement::SelectStaleKeys { now }],
+            transaction: false,
+            op: None,
+        };
+        self.send(Node::Ledger, Payload::Sql(handler, batch));
+    }
+
+    fn on_sweep_result(&mut self, now: SimTime, rows: Vec<StatementResult>, p: &Protections) {
+        self.sweeper = None;
+        let stale: Vec<HttpRequest> = rows
+            .into_iter()
+            .flat_map(|r| match r.returned {
+                Returned::Keys(keys) => keys,
+                _ => Vec::new(),
+            })
+            .filter_map(|row| row.request)
+            .collect();
+        self.note(Note::ApiRecovers { count: stale.len() });
+        for request in stale {
+            let id = self.next_handler;
+            self.next_handler += 1;
+            let handler = Handler {
+                request_msg: None,
+                fingerprint: request.body.fingerprint(),
+                store_key: store_key(&request, p),
+                request,
+                phase: Phase::ClaimKey,
+                awaiting: Await::Reclaim,
+                payment: None,
+            };
+            let statement = Statement::ReclaimKey {
+                user: handler.request.user,
+                key: raw_key(&handler),
+                now,
+                locked_until: now.plus(CLAIM_LEASE_MS),
+            };
+            self.handlers.insert(id, handler);
+            self.send_sql(id, vec![statement], false);
+        }
     }
 
     /// Handles a request or a backend reply at `now` under protections `p`.
@@ -180,13 +244,9 @@ impl Api {
         let id = self.next_handler;
         self.next_handler += 1;
         let keyed = p.idempotency_key && request.idempotency_key.is_some();
-        let store_key = match (&request.idempotency_key, keyed) {
-            (Some(key), true) if p.scope_by_user => Some(format!("idem:user_{}:{key}", request.user.0)),
-            (Some(key), true) => Some(format!("idem:{key}")),
-            _ => None,
-        };
+        let store_key = store_key(&request, p);
         let handler = Handler {
-            request_msg: msg,
+            request_msg: Some(msg),
             fingerprint: request.body.fingerprint(),
             request,
             store_key,
@@ -211,10 +271,18 @@ impl Api {
 
     fn on_reply(&mut self, now: SimTime, payload: Payload, p: &Protections) {
         let handler_ref = match &payload {
-            Payload::RedisReply(h, _) | Payload::SqlResults(h, _) | Payload::ChargeReply(h, _) => *h,
+            Payload::RedisReply(h, _) | Payload::SqlResults(h, _) | Payload::ChargeReply(h, _) => {
+                *h
+            }
             _ => return,
         };
         let id = handler_ref.id;
+        if handler_ref.epoch == self.epoch && self.sweeper == Some(id) {
+            if let Payload::SqlResults(_, rows) = payload {
+                self.on_sweep_result(now, rows, p);
+            }
+            return;
+        }
         let Some(awaiting) = self
             .handlers
             .get(&id)
@@ -225,8 +293,12 @@ impl Api {
             return;
         };
         match (awaiting, payload) {
-            (Await::Claim, Payload::RedisReply(_, reply)) => self.after_claim(now, id, reply == RedisReply::Ok, p),
-            (Await::Claim, Payload::SqlResults(_, rows)) => self.after_claim(now, id, first_rows(&rows) == 1, p),
+            (Await::Claim, Payload::RedisReply(_, reply)) => {
+                self.after_claim(now, id, reply == RedisReply::Ok, p)
+            }
+            (Await::Claim, Payload::SqlResults(_, rows)) => {
+                self.after_claim(now, id, first_rows(&rows) == 1, p)
+            }
             (Await::Lookup, Payload::RedisReply(_, reply)) => {
                 let record = match reply {
                     RedisReply::Value(record) => Some((record, None)),
@@ -236,7 +308,9 @@ impl Api {
             }
             (Await::Lookup, Payload::SqlResults(_, rows)) => {
                 let record = match rows.first().map(|r| &r.returned) {
-                    Some(Returned::Key(row)) => Some((row.stored.record.clone(), Some(row.locked_until))),
+                    Some(Returned::Key(row)) => {
+                        Some((row.stored.record.clone(), Some(row.locked_until)))
+                    }
                     _ => None,
                 };
                 self.after_lookup(now, id, record, p);
@@ -244,6 +318,13 @@ impl Api {
             (Await::Reclaim, Payload::SqlResults(_, rows)) => {
                 if first_rows(&rows) == 1 {
                     self.enter(now, id, Phase::CallProcessor, p);
+                } else if self
+                    .handlers
+                    .get(&id)
+                    .is_some_and(|h| h.request_msg.is_none())
+                {
+                    // Someone else (a client's retry) took the key over first: nothing to do.
+                    self.handlers.remove(&id);
                 } else {
                     self.note(Note::ApiKeyInProgress);
                     self.respond_error(now, id, ApiError::InProgress);
@@ -256,8 +337,16 @@ impl Api {
                 self.enter(now, id, Phase::WriteLedger, p);
             }
             (Await::LedgerCommit, Payload::SqlResults(..)) => {
-                let needs_record = self.handlers.get(&id).is_some_and(|h| h.store_key.is_some()) && !p.key_in_ledger_tx;
-                let next = if needs_record { Phase::RecordKey } else { Phase::Respond };
+                let needs_record = self
+                    .handlers
+                    .get(&id)
+                    .is_some_and(|h| h.store_key.is_some())
+                    && !p.key_in_ledger_tx;
+                let next = if needs_record {
+                    Phase::RecordKey
+                } else {
+                    Phase::Respond
+                };
                 self.enter(now, id, next, p);
             }
             (Await::Record, Payload::RedisReply(..)) => self.enter(now, id, Phase::Respond, p),
@@ -269,10 +358,24 @@ impl Api {
                 });
                 let (balance, version) = state.unwrap_or_default();
                 if applied {
-                    self.respond(now, id, 200, ResponseBody::Debited { balance, version }, false, p);
+                    self.respond(
+                        now,
+                        id,
+                        200,
+                        ResponseBody::Debited { balance, version },
+                        false,
+                        p,
+                    );
                 } else {
                     self.note(Note::ApiCasRejected);
-                    self.respond(now, id, 412, ResponseBody::PreconditionFailed { balance, version }, false, p);
+                    self.respond(
+                        now,
+                        id,
+                        412,
+                        ResponseBody::PreconditionFailed { balance, version },
+                        false,
+                        p,
+                    );
                 }
             }
             (Await::Like, Payload::SqlResults(_, rows)) => {
@@ -304,8 +407,16 @@ impl Api {
         self.send_lookup(id, p);
     }
 
-    fn after_lookup(&mut self, now: SimTime, id: u32, found: Option<(KeyRecord, Option<SimTime>)>, p: &Protections) {
-        let Some(fingerprint) = self.handlers.get(&id).map(|h| h.fingerprint.clone()) else { return };
+    fn after_lookup(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        found: Option<(KeyRecord, Option<SimTime>)>,
+        p: &Protections,
+    ) {
+        let Some(fingerprint) = self.handlers.get(&id).map(|h| h.fingerprint.clone()) else {
+            return;
+        };
         let Some((record, locked_until)) = found else {
             if p.lock {
                 // Claimed a moment ago by someone whose lease just ran out: let the client retry.
@@ -324,13 +435,17 @@ impl Api {
         }
         match record.status {
             KeyStatus::Completed(stored) => {
-                self.note(Note::ApiReplays { status: stored.status });
+                self.note(Note::ApiReplays {
+                    status: stored.status,
+                });
                 self.respond(now, id, stored.status, stored.body, true, p);
             }
             KeyStatus::InProgress => match locked_until {
                 Some(until) if until <= now => {
                     self.note(Note::ApiReclaimsKey);
-                    let Some(h) = self.handlers.get_mut(&id) else { return };
+                    let Some(h) = self.handlers.get_mut(&id) else {
+                        return;
+                    };
                     h.awaiting = Await::Reclaim;
                     let statement = Statement::ReclaimKey {
                         user: h.request.user,
@@ -354,7 +469,9 @@ impl Api {
             self.crash(now, phase);
             return;
         }
-        let Some(h) = self.handlers.get_mut(&id) else { return };
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
         h.phase = phase;
         match phase {
             Phase::ClaimKey => {
@@ -368,7 +485,9 @@ impl Api {
             }
             Phase::CallProcessor => {
                 h.awaiting = Await::Processor;
-                let RequestBody::Charge { amount_cents, .. } = h.request.body else { return };
+                let RequestBody::Charge { amount_cents, .. } = h.request.body else {
+                    return;
+                };
                 let forwarded = p.forward_key && h.store_key.is_some();
                 let request = ChargeRequest {
                     user: h.request.user,
@@ -383,7 +502,9 @@ impl Api {
             Phase::WriteLedger => self.write_ledger(now, id, p),
             Phase::RecordKey => {
                 h.awaiting = Await::Record;
-                let Some(key) = h.store_key.clone() else { return };
+                let Some(key) = h.store_key.clone() else {
+                    return;
+                };
                 let record = KeyRecord {
                     user: h.request.user,
                     fingerprint: h.fingerprint.clone(),
@@ -407,11 +528,17 @@ impl Api {
     }
 
     fn write_ledger(&mut self, now: SimTime, id: u32, p: &Protections) {
-        let Some(h) = self.handlers.get_mut(&id) else { return };
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
         match h.request.body.clone() {
             RequestBody::Charge { amount_cents, .. } => {
                 h.awaiting = Await::LedgerCommit;
-                let payment_id = h.payment.as_ref().map(|c| c.payment_id.clone()).unwrap_or_default();
+                let payment_id = h
+                    .payment
+                    .as_ref()
+                    .map(|c| c.payment_id.clone())
+                    .unwrap_or_default();
                 let mut statements = vec![Statement::InsertCharge {
                     payment_id,
                     user: h.request.user,
@@ -437,6 +564,7 @@ impl Api {
                             },
                             locked_until: now,
                             expires_at: now.plus(KEY_TTL_MS),
+                            request: None,
                         }
                     });
                 }
@@ -492,7 +620,9 @@ impl Api {
     }
 
     fn send_claim(&mut self, now: SimTime, id: u32, p: &Protections) {
-        let Some(h) = self.handlers.get_mut(&id) else { return };
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
         h.awaiting = Await::Claim;
         let record = KeyRecord {
             user: h.request.user,
@@ -505,10 +635,13 @@ impl Api {
                 record,
                 locked_until: now.plus(CLAIM_LEASE_MS),
                 expires_at: now.plus(KEY_TTL_MS),
+                request: recovery_applies(p).then(|| h.request.clone()),
             };
             self.send_sql(id, vec![statement], false);
         } else {
-            let Some(key) = h.store_key.clone() else { return };
+            let Some(key) = h.store_key.clone() else {
+                return;
+            };
             let handler = self.handler_ref(id);
             let command = RedisCommand::Set {
                 key,
@@ -521,7 +654,9 @@ impl Api {
     }
 
     fn send_lookup(&mut self, id: u32, p: &Protections) {
-        let Some(h) = self.handlers.get_mut(&id) else { return };
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
         h.awaiting = Await::Lookup;
         if p.key_in_ledger_tx {
             let statement = Statement::SelectKey {
@@ -530,9 +665,14 @@ impl Api {
             };
             self.send_sql(id, vec![statement], false);
         } else {
-            let Some(key) = h.store_key.clone() else { return };
+            let Some(key) = h.store_key.clone() else {
+                return;
+            };
             let handler = self.handler_ref(id);
-            self.send(Node::Store, Payload::Redis(handler, RedisCommand::Get { key }));
+            self.send(
+                Node::Store,
+                Payload::Redis(handler, RedisCommand::Get { key }),
+            );
         }
     }
 
@@ -550,31 +690,52 @@ impl Api {
     fn respond_error(&mut self, now: SimTime, id: u32, error: ApiError) {
         // Errors are answered straight away: no phase, so no crash point, and nothing to record.
         let _ = now;
-        let Some(h) = self.handlers.remove(&id) else { return };
+        let Some(h) = self.handlers.remove(&id) else {
+            return;
+        };
+        let Some(request_msg) = h.request_msg else {
+            return;
+        };
         let response = HttpResponse {
             status: error.status(),
             replayed: false,
             body: ResponseBody::Error(error),
-            in_reply_to: h.request_msg,
+            in_reply_to: request_msg,
             user: h.request.user,
             op: h.request.op,
         };
-        self.note(Note::ApiResponds { status: response.status });
+        self.note(Note::ApiResponds {
+            status: response.status,
+        });
         self.send(Node::Client, Payload::Response(response));
     }
 
-    fn respond(&mut self, now: SimTime, id: u32, status: u16, body: ResponseBody, replayed: bool, p: &Protections) {
+    fn respond(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        status: u16,
+        body: ResponseBody,
+        replayed: bool,
+        p: &Protections,
+    ) {
         let _ = (now, p);
         if self.crash_armed == Some(Phase::Respond) {
             self.crash(now, Phase::Respond);
             return;
         }
-        let Some(h) = self.handlers.remove(&id) else { return };
+        let Some(h) = self.handlers.remove(&id) else {
+            return;
+        };
+        let Some(request_msg) = h.request_msg else {
+            self.note(Note::ApiRecovered);
+            return;
+        };
         let response = HttpResponse {
             status,
             replayed,
             body,
-            in_reply_to: h.request_msg,
+            in_reply_to: request_msg,
             user: h.request.user,
             op: h.request.op,
         };
@@ -584,6 +745,8 @@ impl Api {
 
     fn crash(&mut self, now: SimTime, phase: Phase) {
         self.handlers.clear();
+        self.sweeper = None;
+        self.sweep_at = None;
         self.epoch += 1;
         self.crash_armed = None;
         self.down_until = Some(now.plus(RESTART_MS));
@@ -591,7 +754,10 @@ impl Api {
     }
 
     fn handler_ref(&self, id: u32) -> HandlerRef {
-        HandlerRef { epoch: self.epoch, id }
+        HandlerRef {
+            epoch: self.epoch,
+            id,
+        }
     }
 
     fn note(&mut self, note: Note) {
@@ -601,6 +767,25 @@ impl Api {
     fn send(&mut self, to: Node, payload: Payload) {
         self.outbox.push_back(ApiOutput::Send(to, payload));
     }
+}
+
+/// Recovery needs the request stored with an in-progress claim, which only the PostgreSQL
+/// key table with a lock provides.
+fn recovery_applies(p: &Protections) -> bool {
+    p.recovery && p.idempotency_key && p.key_in_ledger_tx && p.lock
+}
+
+/// The key's name in the store: `idem:user_1:<key>` when scoped, `idem:<key>` when not.
+fn store_key(request: &HttpRequest, p: &Protections) -> Option<String> {
+    let key = request
+        .idempotency_key
+        .as_ref()
+        .filter(|_| p.idempotency_key)?;
+    Some(if p.scope_by_user {
+        format!("idem:user_{}:{key}", request.user.0)
+    } else {
+        format!("idem:{key}")
+    })
 }
 
 fn first_rows(results: &[StatementResult]) -> u64 {
@@ -620,7 +805,11 @@ fn charge_response(h: &Handler) -> StoredResponse {
     StoredResponse {
         status: 201,
         body: ResponseBody::Charged {
-            payment_id: h.payment.as_ref().map(|c| c.payment_id.clone()).unwrap_or_default(),
+            payment_id: h
+                .payment
+                .as_ref()
+                .map(|c| c.payment_id.clone())
+                .unwrap_or_default(),
             amount_cents,
             customer: h.request.user,
         },

@@ -148,7 +148,14 @@ impl Client {
     }
 
     /// Starts a logical operation and sends its first attempt.
-    pub fn start(&mut self, now: SimTime, op: OpId, user: UserId, body: RequestBody, key: Option<String>) {
+    pub fn start(
+        &mut self,
+        now: SimTime,
+        op: OpId,
+        user: UserId,
+        body: RequestBody,
+        key: Option<String>,
+    ) {
         self.ops.push(ClientOp {
             op,
             user,
@@ -159,7 +166,8 @@ impl Client {
             wait: Wait::Nothing,
             view: UserView::Waiting,
         });
-        self.outbox.push_back(ClientOutput::Note(Note::OperationStarted { op }));
+        self.outbox
+            .push_back(ClientOutput::Note(Note::OperationStarted { op }));
         self.send_attempt(now, op);
     }
 
@@ -183,14 +191,21 @@ impl Client {
                 self.note(Note::ClientTimedOut { op, attempt });
                 self.schedule_retry(now, index, rng);
             }
-            Wait::Backoff { .. } => self.send_attempt(now, op),
+            Wait::Backoff { .. } if self.within_deadline(now, index) => self.send_attempt(now, op),
+            Wait::Backoff { .. } => {
+                self.ops[index].wait = Wait::Nothing;
+                self.ops[index].view = UserView::GaveUp;
+                self.note(Note::ClientGaveUp { op });
+            }
             Wait::Nothing => {}
         }
     }
 
     /// Handles an answer from the API.
     pub fn on_response(&mut self, now: SimTime, response: &HttpResponse, rng: &mut SimRng) {
-        let Some(index) = self.index(response.op) else { return };
+        let Some(index) = self.index(response.op) else {
+            return;
+        };
         let op = response.op;
         if self.ops[index].view.is_settled() {
             self.note(Note::ClientIgnoredLateAnswer {
@@ -222,7 +237,9 @@ impl Client {
     /// Returns whether anything was sent.
     pub fn retry_now(&mut self, now: SimTime, op: OpId) -> bool {
         match self.index(op) {
-            Some(index) if !self.ops[index].view.is_settled() => {
+            Some(index)
+                if !self.ops[index].view.is_settled() && self.within_deadline(now, index) =>
+            {
                 self.note(Note::ClientRetryPressed { op });
                 self.send_attempt(now, op);
                 true
@@ -233,8 +250,11 @@ impl Client {
 
     /// Sends one more request for `op` at once, as a second tap or a second device would,
     /// without touching the timers of the attempt already in flight.
+    /// Past the retry deadline nothing is sent: the key may be gone on the server.
     pub fn send_copy(&mut self, now: SimTime, op: OpId) {
-        let Some(index) = self.index(op) else { return };
+        let Some(index) = self.index(op).filter(|i| self.within_deadline(now, *i)) else {
+            return;
+        };
         let wait = self.ops[index].wait;
         let view = self.ops[index].view.clone();
         self.send_attempt(now, op);
@@ -245,9 +265,19 @@ impl Client {
         }
     }
 
-    /// The latest operation the user could still retry.
-    pub fn retryable_op(&self) -> Option<OpId> {
-        self.ops.iter().rev().find(|o| !o.view.is_settled()).map(|o| o.op)
+    /// The latest operation the user could still retry at `now`.
+    pub fn retryable_op(&self, now: SimTime) -> Option<OpId> {
+        (0..self.ops.len())
+            .rev()
+            .find(|i| !self.ops[*i].view.is_settled() && self.within_deadline(now, *i))
+            .map(|i| self.ops[i].op)
+    }
+
+    /// Whether operation `index` is young enough to be sent again (always, without a deadline).
+    fn within_deadline(&self, now: SimTime, index: usize) -> bool {
+        self.config
+            .retry_deadline_ms
+            .is_none_or(|d| now.since(self.ops[index].started_at) <= d)
     }
 
     fn index(&self, op: OpId) -> Option<usize> {
@@ -259,12 +289,9 @@ impl Client {
     }
 
     fn schedule_retry(&mut self, now: SimTime, index: usize, rng: &mut SimRng) {
+        let past_deadline = !self.within_deadline(now, index);
         let entry = &self.ops[index];
         let op = entry.op;
-        let past_deadline = self
-            .config
-            .retry_deadline_ms
-            .is_some_and(|d| now.since(entry.started_at) > d);
         if entry.attempts >= self.config.max_attempts || past_deadline {
             self.ops[index].wait = Wait::Nothing;
             self.ops[index].view = UserView::GaveUp;

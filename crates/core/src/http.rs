@@ -62,7 +62,9 @@ impl RequestBody {
                 account,
                 amount,
                 expected_version,
-            } => json!({ "account": account, "amount": amount, "expected_version": expected_version }),
+            } => {
+                json!({ "account": account, "amount": amount, "expected_version": expected_version })
+            }
             RequestBody::Like { op_id, .. } => json!({ "op_id": op_id }),
         }
     }
@@ -105,7 +107,10 @@ impl HttpRequest {
     /// The headers as a client would send them, in a stable order.
     pub fn headers(&self) -> Vec<(String, String)> {
         let mut headers = vec![
-            ("Authorization".to_owned(), format!("Bearer tok_user_{}", self.user.0)),
+            (
+                "Authorization".to_owned(),
+                format!("Bearer tok_user_{}", self.user.0),
+            ),
             ("Content-Type".to_owned(), "application/json".to_owned()),
         ];
         if let Some(key) = &self.idempotency_key {
@@ -207,8 +212,12 @@ impl HttpResponse {
                 payment_id,
                 amount_cents,
                 customer,
-            } => json!({ "id": payment_id, "amount": amount_cents, "customer": format!("user_{}", customer.0) }),
-            ResponseBody::Debited { balance, version } => json!({ "balance": balance, "version": version }),
+            } => {
+                json!({ "id": payment_id, "amount": amount_cents, "customer": format!("user_{}", customer.0) })
+            }
+            ResponseBody::Debited { balance, version } => {
+                json!({ "balance": balance, "version": version })
+            }
             ResponseBody::PreconditionFailed { balance, version } => {
                 json!({ "error": "version_mismatch", "balance": balance, "version": version })
             }
@@ -266,7 +275,10 @@ mod tests {
     #[test]
     fn fingerprint_is_sha256_of_canonical_body() {
         // SHA-256 of the bytes {"amount":10000,"currency":"usd"}, computed independently.
-        assert_eq!(charge(10_000).canonical_json(), r#"{"amount":10000,"currency":"usd"}"#);
+        assert_eq!(
+            charge(10_000).canonical_json(),
+            r#"{"amount":10000,"currency":"usd"}"#
+        );
         let fp = charge(10_000).fingerprint();
         assert_eq!(
             fp,

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::http::HttpRequest;
 use crate::record::{KeyRecord, KeyStatus, StoredKey, StoredResponse};
 use crate::time::SimTime;
 use crate::topology::{OpId, UserId};
@@ -56,6 +57,8 @@ pub struct KeyRow {
     pub stored: StoredKey,
     /// An in-progress claim may be taken over after this time (recovery of a crashed handler).
     pub locked_until: SimTime,
+    /// The request that claimed the key (`request_params`), so a recovery job can finish it.
+    pub request: Option<HttpRequest>,
 }
 
 /// One SQL statement the API can run. Field values are the statement's parameters.
@@ -116,6 +119,14 @@ pub enum Statement {
         locked_until: SimTime,
         /// Row expiry (TTL).
         expires_at: SimTime,
+        /// The request, stored for recovery.
+        request: Option<HttpRequest>,
+    },
+    /// `SELECT … FROM idempotency_keys WHERE status = 'in_progress' AND locked_until <= $now`:
+    /// the recovery job's query for claims whose holder died.
+    SelectStaleKeys {
+        /// The current time.
+        now: SimTime,
     },
     /// `SELECT … FROM idempotency_keys WHERE [user_id = $1 AND] key = $2`.
     SelectKey {
@@ -174,6 +185,8 @@ pub enum Returned {
     Likes(i64),
     /// An idempotency_keys row.
     Key(Box<KeyRow>),
+    /// Several idempotency_keys rows.
+    Keys(Vec<KeyRow>),
 }
 
 /// The outcome of one statement: PostgreSQL's command tag count and any returned row.
@@ -219,7 +232,12 @@ pub struct Ledger {
 
 impl Ledger {
     /// A ledger with one account and one post.
-    pub fn new(account: AccountRow, post: PostRow, like_ops_unique: bool, keys_scoped: bool) -> Self {
+    pub fn new(
+        account: AccountRow,
+        post: PostRow,
+        like_ops_unique: bool,
+        keys_scoped: bool,
+    ) -> Self {
         Self {
             charges: Vec::new(),
             accounts: vec![account],
@@ -260,7 +278,10 @@ impl Ledger {
 
     /// The earliest expiry among key rows.
     pub fn next_expiry(&self) -> Option<SimTime> {
-        self.idempotency_keys.iter().map(|r| r.stored.expires_at).min()
+        self.idempotency_keys
+            .iter()
+            .map(|r| r.stored.expires_at)
+            .min()
     }
 
     fn key_index(&self, user: UserId, key: &str) -> Option<usize> {
@@ -269,7 +290,13 @@ impl Ledger {
             .position(|r| r.key == key && (!self.keys_scoped || r.stored.record.user == user))
     }
 
-    fn run(&mut self, now: SimTime, statement: &Statement, previous_rows: Option<u64>, op: Option<OpId>) -> StatementResult {
+    fn run(
+        &mut self,
+        now: SimTime,
+        statement: &Statement,
+        previous_rows: Option<u64>,
+        op: Option<OpId>,
+    ) -> StatementResult {
         let op = op.unwrap_or(OpId(u32::MAX));
         let done = |rows: u64| StatementResult {
             rows,
@@ -311,19 +338,24 @@ impl Ledger {
                     balance: row.balance,
                     version: row.version,
                 };
-                self.debits.push(Effect { op, amount: *amount });
+                self.debits.push(Effect {
+                    op,
+                    amount: *amount,
+                });
                 StatementResult { rows: 1, returned }
             }
-            Statement::SelectAccount { account } => match self.accounts.iter().find(|a| a.id == *account) {
-                Some(row) => StatementResult {
-                    rows: 1,
-                    returned: Returned::Account {
-                        balance: row.balance,
-                        version: row.version,
+            Statement::SelectAccount { account } => {
+                match self.accounts.iter().find(|a| a.id == *account) {
+                    Some(row) => StatementResult {
+                        rows: 1,
+                        returned: Returned::Account {
+                            balance: row.balance,
+                            version: row.version,
+                        },
                     },
-                },
-                None => done(0),
-            },
+                    None => done(0),
+                }
+            }
             Statement::InsertLikeOp { op_id } => {
                 if self.like_ops_unique && self.like_ops.contains(op_id) {
                     return done(0);
@@ -331,7 +363,10 @@ impl Ledger {
                 self.like_ops.push(op_id.clone());
                 done(1)
             }
-            Statement::IncrementLikes { post, only_if_inserted } => {
+            Statement::IncrementLikes {
+                post,
+                only_if_inserted,
+            } => {
                 if *only_if_inserted && previous_rows == Some(0) {
                     return done(0);
                 }
@@ -358,6 +393,7 @@ impl Ledger {
                 record,
                 locked_until,
                 expires_at,
+                request,
             } => {
                 if self.key_index(record.user, key).is_some() {
                     return done(0);
@@ -369,8 +405,23 @@ impl Ledger {
                         expires_at: *expires_at,
                     },
                     locked_until: *locked_until,
+                    request: request.clone(),
                 });
                 done(1)
+            }
+            Statement::SelectStaleKeys { now: at } => {
+                let rows: Vec<KeyRow> = self
+                    .idempotency_keys
+                    .iter()
+                    .filter(|r| {
+                        r.stored.record.status == KeyStatus::InProgress && r.locked_until <= *at
+                    })
+                    .cloned()
+                    .collect();
+                StatementResult {
+                    rows: rows.len() as u64,
+                    returned: Returned::Keys(rows),
+                }
             }
             Statement::SelectKey { user, key } => match self.key_index(*user, key) {
                 Some(i) => StatementResult {
@@ -395,7 +446,11 @@ impl Ledger {
                 row.locked_until = *locked_until;
                 done(1)
             }
-            Statement::CompleteKey { user, key, response } => {
+            Statement::CompleteKey {
+                user,
+                key,
+                response,
+            } => {
                 let Some(i) = self.key_index(*user, key) else {
                     return done(0);
                 };

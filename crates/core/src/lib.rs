@@ -24,7 +24,7 @@
 //!     let _ = step;
 //! }
 //! let verdict = world.verdict();
-//! assert_eq!(verdict.money.statement_cents, 200_00); // the ack was lost: charged twice
+//! assert_eq!(verdict.money.statement_cents, 20_000); // the ack was lost: charged twice
 //! assert!(!verdict.ok());
 //! ```
 //!
@@ -43,6 +43,7 @@ pub mod protections;
 pub mod record;
 pub mod rng;
 pub mod scenario;
+pub mod sql;
 pub mod store;
 pub mod time;
 pub mod topology;

@@ -73,7 +73,10 @@ impl Payload {
     pub fn is_reply(&self) -> bool {
         matches!(
             self,
-            Payload::Response(_) | Payload::RedisReply(..) | Payload::SqlResults(..) | Payload::ChargeReply(..)
+            Payload::Response(_)
+                | Payload::RedisReply(..)
+                | Payload::SqlResults(..)
+                | Payload::ChargeReply(..)
         )
     }
 }
@@ -87,6 +90,8 @@ pub enum DropReason {
     LostAck,
     /// It reached the API while the API was down.
     ApiDown,
+    /// It reached the phone while the phone was offline.
+    ClientOffline,
 }
 
 /// What became of a message.
@@ -142,7 +147,15 @@ pub struct Network {
 
 impl Network {
     /// Puts a new message on `link` at `now`, due after `delay_ms`; returns its id.
-    pub fn send(&mut self, now: SimTime, from: Node, to: Node, payload: Payload, delay_ms: u64, doomed: bool) -> MsgId {
+    pub fn send(
+        &mut self,
+        now: SimTime,
+        from: Node,
+        to: Node,
+        payload: Payload,
+        delay_ms: u64,
+        doomed: bool,
+    ) -> MsgId {
         let id = MsgId(self.messages.len() as u32);
         let link = Link::to(if from == Node::Api { to } else { from }).unwrap_or(Link::ClientApi);
         self.messages.push(Message {
@@ -178,9 +191,7 @@ impl Network {
 
     /// The next message due: earliest delivery time, then lowest id.
     pub fn next_due(&self) -> Option<(SimTime, MsgId)> {
-        self.in_flight()
-            .map(|m| (m.deliver_at, m.id))
-            .min()
+        self.in_flight().map(|m| (m.deliver_at, m.id)).min()
     }
 
     /// Takes a message out of flight with the given fate; returns it.

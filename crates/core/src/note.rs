@@ -170,7 +170,7 @@ pub enum Note {
         /// How many.
         count: usize,
     },
-    /// The clock jumped forward.
+    /// The phone went offline while the clock runs on.
     ClockAdvanced {
         /// By how long.
         ms: u64,
@@ -194,6 +194,17 @@ pub enum Note {
     },
     /// like_ops already had the op_id (0 rows): the increment was skipped.
     ApiLikeSkipped,
+    /// The recovery job looks for in-progress keys whose lease ran out.
+    ApiRecoverySweep,
+    /// The recovery job found stale claims and re-drives them.
+    ApiRecovers {
+        /// How many.
+        count: usize,
+    },
+    /// A recovered operation is complete; there is no client connection to answer.
+    ApiRecovered,
+    /// The phone came back online.
+    ClientWoke,
     /// The action could not apply here (for example, evicting from a store not in use).
     NothingToDo,
 }
@@ -208,7 +219,9 @@ impl Note {
             Note::ClientBacksOff { .. } => "client.backs_off",
             Note::ClientRetryPressed { .. } => "client.retry_pressed",
             Note::ClientGotAnswer { replayed: true, .. } => "client.got_replay",
-            Note::ClientGotAnswer { status, .. } if (200..300).contains(status) => "client.got_success",
+            Note::ClientGotAnswer { status, .. } if (200..300).contains(status) => {
+                "client.got_success"
+            }
             Note::ClientGotAnswer { .. } => "client.got_error",
             Note::ClientIgnoredLateAnswer { .. } => "client.ignored_late",
             Note::ClientGaveUp { .. } => "client.gave_up",
@@ -237,8 +250,18 @@ impl Note {
             Note::LedgerRan { .. } => "ledger.ran",
             Note::ProcessorCharged { .. } => "processor.charged",
             Note::ProcessorDeduplicated { .. } => "processor.deduplicated",
-            Note::MessageLost { reason: DropReason::LostAck, .. } => "net.ack_lost",
-            Note::MessageLost { reason: DropReason::ApiDown, .. } => "net.api_down",
+            Note::MessageLost {
+                reason: DropReason::LostAck,
+                ..
+            } => "net.ack_lost",
+            Note::MessageLost {
+                reason: DropReason::ApiDown,
+                ..
+            } => "net.api_down",
+            Note::MessageLost {
+                reason: DropReason::ClientOffline,
+                ..
+            } => "net.client_offline",
             Note::MessageLost { .. } => "net.dropped",
             Note::MessageDuplicated { .. } => "net.duplicated",
             Note::MessageDelayed { .. } => "net.delayed",
@@ -249,6 +272,10 @@ impl Note {
             Note::ClockAdvanced { .. } => "fault.clock_advanced",
             Note::OperationStarted { .. } => "client.op_started",
             Note::NothingToDo => "fault.nothing_to_do",
+            Note::ApiRecoverySweep => "api.recovery_sweep",
+            Note::ApiRecovers { .. } => "api.recovers",
+            Note::ApiRecovered => "api.recovered",
+            Note::ClientWoke => "client.woke",
             Note::ApiDebits { .. } => "api.debits",
             Note::ApiCasRejected => "api.cas_rejected",
             Note::ApiLikes { .. } => "api.likes",
@@ -257,7 +284,7 @@ impl Note {
     }
 
     /// Every catalog key a note can produce, so catalogs can be checked for completeness.
-    pub const KEYS: [&'static str; 51] = [
+    pub const KEYS: [&'static str; 56] = [
         "client.sends",
         "client.resends",
         "client.timed_out",
@@ -309,5 +336,10 @@ impl Note {
         "api.cas_rejected",
         "api.likes",
         "api.like_skipped",
+        "api.recovery_sweep",
+        "api.recovers",
+        "api.recovered",
+        "client.woke",
+        "net.client_offline",
     ];
 }

@@ -77,8 +77,10 @@ impl Processor {
             op: request.op,
         });
         if let Some(key) = &request.idempotency_key {
-            self.keys
-                .insert(key.clone(), (payment_id.clone(), now.plus(PROCESSOR_KEY_TTL_MS)));
+            self.keys.insert(
+                key.clone(),
+                (payment_id.clone(), now.plus(PROCESSOR_KEY_TTL_MS)),
+            );
         }
         ChargeReply {
             payment_id,
@@ -88,7 +90,11 @@ impl Processor {
 
     /// Total charged to `user`, in cents.
     pub fn total_for(&self, user: UserId) -> u64 {
-        self.statement.iter().filter(|l| l.user == user).map(|l| l.amount_cents).sum()
+        self.statement
+            .iter()
+            .filter(|l| l.user == user)
+            .map(|l| l.amount_cents)
+            .sum()
     }
 }
 

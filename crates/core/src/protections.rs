@@ -30,6 +30,9 @@ pub struct Protections {
     pub op_dedup: bool,
     /// `like_ops.op_id` has a unique index (without it, ON CONFLICT never fires).
     pub unique_index: bool,
+    /// After a crash, a recovery job finishes in-progress keys whose lease ran out, re-driving
+    /// them from the request stored with the key (needs the key in PostgreSQL).
+    pub recovery: bool,
     /// The client stops retrying after one hour, well inside the 24 h key TTL, and asks the
     /// user to check instead of risking a retry the server no longer recognises.
     pub retry_deadline: bool,
@@ -48,6 +51,7 @@ impl Protections {
         cas: false,
         op_dedup: false,
         unique_index: false,
+        recovery: false,
         retry_deadline: false,
     };
 
@@ -74,11 +78,12 @@ impl Protections {
         cas: true,
         op_dedup: true,
         unique_index: true,
+        recovery: true,
         retry_deadline: true,
     };
 
     /// Names of the switches, in display order (also the URL spelling).
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "key",
         "require-key",
         "fingerprint",
@@ -89,6 +94,7 @@ impl Protections {
         "cas",
         "op-id",
         "unique-index",
+        "recovery",
         "deadline",
     ];
 
@@ -105,6 +111,7 @@ impl Protections {
             "cas" => self.cas,
             "op-id" => self.op_dedup,
             "unique-index" => self.unique_index,
+            "recovery" => self.recovery,
             "deadline" => self.retry_deadline,
             _ => return None,
         })
@@ -123,6 +130,7 @@ impl Protections {
             "cas" => &mut self.cas,
             "op-id" => &mut self.op_dedup,
             "unique-index" => &mut self.unique_index,
+            "recovery" => &mut self.recovery,
             "deadline" => &mut self.retry_deadline,
             _ => return false,
         };
@@ -141,7 +149,10 @@ mod tests {
             let mut p = Protections::NONE;
             assert!(p.set(name, true));
             assert_eq!(p.get(name), Some(true));
-            let others = Protections::NAMES.iter().filter(|n| **n != name && p.get(n) == Some(true)).count();
+            let others = Protections::NAMES
+                .iter()
+                .filter(|n| **n != name && p.get(n) == Some(true))
+                .count();
             assert_eq!(others, 0, "{name} flipped another switch");
         }
         assert_eq!(Protections::NONE.get("nope"), None);

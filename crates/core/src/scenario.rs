@@ -79,7 +79,9 @@ pub const POST: u32 = 7;
 /// The seed's $100 charge.
 pub const CHARGE_100: OpSpec = OpSpec {
     user: ALICE,
-    kind: OpKind::Charge { amount_cents: 10_000 },
+    kind: OpKind::Charge {
+        amount_cents: 10_000,
+    },
 };
 /// The seed's debit of 20 by a client that read version 5.
 pub const DEBIT_20: OpSpec = OpSpec {
@@ -138,7 +140,10 @@ impl Scenario {
             "key" => (Story::IdempotencyKey, key, lost_ack),
             "cas" => (
                 Story::CompareAndSet,
-                Protections { cas: true, ..Protections::NONE },
+                Protections {
+                    cas: true,
+                    ..Protections::NONE
+                },
                 vec![at(0, LoseNextAck), at(0, Start(DEBIT_20))],
             ),
             "cas-naive" => (
@@ -146,7 +151,11 @@ impl Scenario {
                 Protections::NONE,
                 vec![at(0, LoseNextAck), at(0, Start(DEBIT_20))],
             ),
-            "counter-naive" => (Story::Counter, Protections::NONE, vec![at(0, LoseNextAck), at(0, Start(LIKE))]),
+            "counter-naive" => (
+                Story::Counter,
+                Protections::NONE,
+                vec![at(0, LoseNextAck), at(0, Start(LIKE))],
+            ),
             "counter" => (
                 Story::Counter,
                 Protections {
@@ -213,7 +222,11 @@ impl Scenario {
             "evict" => (
                 Story::IdempotencyKey,
                 key,
-                vec![at(0, LoseNextAck), at(0, Start(CHARGE_100)), at(2_000, EvictKeys)],
+                vec![
+                    at(0, LoseNextAck),
+                    at(0, Start(CHARGE_100)),
+                    at(2_000, EvictKeys),
+                ],
             ),
             "crash-window" => (
                 Story::IdempotencyKey,
@@ -239,7 +252,10 @@ impl Scenario {
             ),
             "cas-race" => (
                 Story::CompareAndSet,
-                Protections { cas: true, ..Protections::NONE },
+                Protections {
+                    cas: true,
+                    ..Protections::NONE
+                },
                 vec![
                     at(0, Start(DEBIT_20)),
                     at(
@@ -274,7 +290,9 @@ impl Scenario {
 
     /// All scenarios, in menu order.
     pub fn all() -> Vec<Scenario> {
-        IDS.iter().filter_map(|id| Scenario::by_id(id).ok()).collect()
+        IDS.iter()
+            .filter_map(|id| Scenario::by_id(id).ok())
+            .collect()
     }
 
     /// The same scenario with other protections.

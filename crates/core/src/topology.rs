@@ -19,7 +19,13 @@ pub enum Node {
 
 impl Node {
     /// All nodes, in the order the lesson draws them.
-    pub const ALL: [Node; 5] = [Node::Client, Node::Api, Node::Store, Node::Ledger, Node::Processor];
+    pub const ALL: [Node; 5] = [
+        Node::Client,
+        Node::Api,
+        Node::Store,
+        Node::Ledger,
+        Node::Processor,
+    ];
 
     /// A stable lowercase name (used in test ids and URLs).
     pub fn name(self) -> &'static str {
@@ -48,7 +54,12 @@ pub enum Link {
 
 impl Link {
     /// All links.
-    pub const ALL: [Link; 4] = [Link::ClientApi, Link::ApiStore, Link::ApiLedger, Link::ApiProcessor];
+    pub const ALL: [Link; 4] = [
+        Link::ClientApi,
+        Link::ApiStore,
+        Link::ApiLedger,
+        Link::ApiProcessor,
+    ];
 
     /// The link that joins the API with `node`, or `None` for the API itself.
     pub fn to(node: Node) -> Option<Link> {

@@ -146,7 +146,10 @@ impl Verdict {
 
     /// The status of one invariant.
     pub fn status(&self, invariant: Invariant) -> Option<&Status> {
-        self.checks.iter().find(|(i, _)| *i == invariant).map(|(_, s)| s)
+        self.checks
+            .iter()
+            .find(|(i, _)| *i == invariant)
+            .map(|(_, s)| s)
     }
 
     /// The most effects any single operation had (2 = "charged twice").
@@ -166,16 +169,25 @@ impl World {
         checks.push((
             Invariant::AtMostOnce,
             match repeated {
-                Some((op, times)) => Status::Violated(Violation::Repeated { op: *op, times: *times }),
+                Some((op, times)) => Status::Violated(Violation::Repeated {
+                    op: *op,
+                    times: *times,
+                }),
                 None => Status::Holds,
             },
         ));
 
-        checks.push((Invariant::LedgerMatchesProcessor, ledger_matches(self, quiescent)));
+        checks.push((
+            Invariant::LedgerMatchesProcessor,
+            ledger_matches(self, quiescent),
+        ));
         checks.push((Invariant::BalanceMatchesDebits, balance_matches(self)));
         checks.push((Invariant::LikesMatchOperations, likes_match(self)));
         checks.push((Invariant::NoCrossUserReplay, no_leak(self)));
-        checks.push((Invariant::SuccessMeansDone, success_means_done(self, &effects)));
+        checks.push((
+            Invariant::SuccessMeansDone,
+            success_means_done(self, &effects),
+        ));
 
         let first_user = self.client().ops().first().map_or(UserId(1), |o| o.user);
         let ledger = self.ledger();
@@ -195,7 +207,8 @@ impl World {
 }
 
 fn effects_per_op(world: &World) -> BTreeMap<OpId, usize> {
-    let mut counts: BTreeMap<OpId, usize> = world.client().ops().iter().map(|o| (o.op, 0)).collect();
+    let mut counts: BTreeMap<OpId, usize> =
+        world.client().ops().iter().map(|o| (o.op, 0)).collect();
     let ops = world.client().ops();
     let is = |op: OpId, f: fn(&RequestBody) -> bool| ops.iter().any(|o| o.op == op && f(&o.body));
     for line in &world.processor().statement {
@@ -218,20 +231,43 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     if !quiescent {
         return Status::Pending;
     }
-    let charged: Vec<&String> = world.processor().statement.iter().map(|l| &l.payment_id).collect();
-    let recorded: Vec<&String> = world.ledger().charges.iter().map(|c| &c.payment_id).collect();
-    let unrecorded: Vec<String> = charged.iter().filter(|p| !recorded.contains(p)).map(|p| (*p).clone()).collect();
-    let phantom: Vec<String> = recorded.iter().filter(|p| !charged.contains(p)).map(|p| (*p).clone()).collect();
+    let charged: Vec<&String> = world
+        .processor()
+        .statement
+        .iter()
+        .map(|l| &l.payment_id)
+        .collect();
+    let recorded: Vec<&String> = world
+        .ledger()
+        .charges
+        .iter()
+        .map(|c| &c.payment_id)
+        .collect();
+    let unrecorded: Vec<String> = charged
+        .iter()
+        .filter(|p| !recorded.contains(p))
+        .map(|p| (*p).clone())
+        .collect();
+    let phantom: Vec<String> = recorded
+        .iter()
+        .filter(|p| !charged.contains(p))
+        .map(|p| (*p).clone())
+        .collect();
     if unrecorded.is_empty() && phantom.is_empty() {
         Status::Holds
     } else {
-        Status::Violated(Violation::Mismatch { unrecorded, phantom })
+        Status::Violated(Violation::Mismatch {
+            unrecorded,
+            phantom,
+        })
     }
 }
 
 fn balance_matches(world: &World) -> Status {
     let ledger = world.ledger();
-    let Some(account) = ledger.accounts.first() else { return Status::Holds };
+    let Some(account) = ledger.accounts.first() else {
+        return Status::Holds;
+    };
     let mut seen = Vec::new();
     let mut expected = world.scenario().balance;
     for effect in &ledger.debits {
@@ -252,7 +288,9 @@ fn balance_matches(world: &World) -> Status {
 
 fn likes_match(world: &World) -> Status {
     let ledger = world.ledger();
-    let Some(post) = ledger.posts.first() else { return Status::Holds };
+    let Some(post) = ledger.posts.first() else {
+        return Status::Holds;
+    };
     let mut distinct: Vec<OpId> = ledger.likes.iter().map(|e| e.op).collect();
     distinct.sort();
     distinct.dedup();
@@ -269,7 +307,8 @@ fn likes_match(world: &World) -> Status {
 
 fn no_leak(world: &World) -> Status {
     for message in world.network().messages() {
-        let (Payload::Response(response), Fate::Delivered(_)) = (&message.payload, message.fate) else {
+        let (Payload::Response(response), Fate::Delivered(_)) = (&message.payload, message.fate)
+        else {
             continue;
         };
         if let ResponseBody::Charged { customer, .. } = response.body {
@@ -289,7 +328,10 @@ fn success_means_done(world: &World, effects: &BTreeMap<OpId, usize>) -> Status 
         if let UserView::Succeeded(_) = op.view {
             let n = effects.get(&op.op).copied().unwrap_or(0);
             if n != 1 {
-                return Status::Violated(Violation::FalseSuccess { op: op.op, effects: n });
+                return Status::Violated(Violation::FalseSuccess {
+                    op: op.op,
+                    effects: n,
+                });
             }
         }
     }

@@ -28,6 +28,10 @@ pub enum Cause {
     ClientTimer(OpId),
     /// The crashed API came back.
     ApiRestart,
+    /// The API's recovery job ran.
+    RecoverySweep,
+    /// The phone came back online after an "advance the clock" fault.
+    ClientWake,
     /// The scenario's script.
     Scripted(Action),
     /// Someone injected an action (the student, a deep link, the explorer).
@@ -72,6 +76,7 @@ pub struct World {
     processor: Processor,
     script_pos: usize,
     lose_next_ack: bool,
+    client_offline_until: Option<SimTime>,
     next_op: u32,
     steps: Vec<Step>,
     injected: Vec<(u32, Action)>,
@@ -79,7 +84,9 @@ pub struct World {
 
 enum Event {
     Script,
+    Wake,
     Restart,
+    Sweep,
     Deliver(MsgId),
     Timer(OpId),
 }
@@ -114,6 +121,7 @@ impl World {
             processor: Processor::default(),
             script_pos: 0,
             lose_next_ack: false,
+            client_offline_until: None,
             next_op: 0,
             steps: Vec::new(),
             injected: Vec::new(),
@@ -161,6 +169,10 @@ impl World {
     pub fn injected(&self) -> &[(u32, Action)] {
         &self.injected
     }
+    /// Until when the phone is offline, after an "advance the clock" fault.
+    pub fn client_offline_until(&self) -> Option<SimTime> {
+        self.client_offline_until
+    }
     /// Whether "lose the next ack" is armed.
     pub fn next_ack_will_be_lost(&self) -> bool {
         self.lose_next_ack
@@ -189,9 +201,19 @@ impl World {
                 self.perform(action, &mut notes, &mut sent);
                 Cause::Scripted(action)
             }
+            Event::Wake => {
+                self.client_offline_until = None;
+                notes.push(Note::ClientWoke);
+                Cause::ClientWake
+            }
             Event::Restart => {
-                self.api.restart();
+                let p = self.scenario.protections;
+                self.api.restart(self.now, &p);
                 Cause::ApiRestart
+            }
+            Event::Sweep => {
+                self.api.sweep(self.now);
+                Cause::RecoverySweep
             }
             Event::Deliver(id) => {
                 self.deliver(id, &mut notes, &mut sent);
@@ -233,13 +255,21 @@ impl World {
 
     /// Rebuilds a run: the scenario, then `injected` actions at their step counts, stepping
     /// until `steps` steps exist (or nothing is left). Deterministic: same inputs, same world.
-    pub fn replay(scenario: &Scenario, injected: &[(u32, Action)], steps: u32) -> Result<World, ActionError> {
+    pub fn replay(
+        scenario: &Scenario,
+        injected: &[(u32, Action)],
+        steps: u32,
+    ) -> Result<World, ActionError> {
         let mut world = World::new(scenario);
         let mut pending = injected.iter().peekable();
         while (world.steps.len() as u32) < steps {
-            let due = pending.peek().is_some_and(|(at, _)| *at as usize <= world.steps.len());
+            let due = pending
+                .peek()
+                .is_some_and(|(at, _)| *at as usize <= world.steps.len());
             if due || world.is_quiescent() {
-                let Some((_, action)) = pending.next() else { break };
+                let Some((_, action)) = pending.next() else {
+                    break;
+                };
                 world.apply(*action)?;
             } else {
                 world.step();
@@ -263,21 +293,32 @@ impl World {
     fn next_event(&self) -> Option<(SimTime, Event)> {
         let mut best: Option<(SimTime, u8, Event)> = None;
         let mut consider = |t: SimTime, rank: u8, e: Event| {
-            if best.as_ref().is_none_or(|(bt, br, _)| (t, rank) < (*bt, *br)) {
+            if best
+                .as_ref()
+                .is_none_or(|(bt, br, _)| (t, rank) < (*bt, *br))
+            {
                 best = Some((t, rank, e));
             }
         };
         if let Some(s) = self.scenario.script.get(self.script_pos) {
             consider(s.at, 0, Event::Script);
         }
+        if let Some(t) = self.client_offline_until {
+            consider(t, 1, Event::Wake);
+        }
         if let Some(t) = self.api.down_until() {
-            consider(t, 1, Event::Restart);
+            consider(t, 2, Event::Restart);
+        }
+        if let Some(t) = self.api.sweep_at() {
+            consider(t, 3, Event::Sweep);
         }
         if let Some((t, id)) = self.net.next_due() {
-            consider(t, 2, Event::Deliver(id));
+            consider(t, 4, Event::Deliver(id));
         }
         if let Some((t, op)) = self.client.next_wakeup() {
-            consider(t, 3, Event::Timer(op));
+            // An offline phone's timers wait until it is back.
+            let t = self.client_offline_until.map_or(t, |wake| t.max(wake));
+            consider(t, 5, Event::Timer(op));
         }
         best.map(|(t, _, e)| (t, e))
     }
@@ -304,7 +345,17 @@ impl World {
         };
         match action {
             Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => in_flight(id),
-            Action::RetryNow if self.client.retryable_op().is_none() => Err(ActionError::NothingToRetry),
+            Action::RetryNow
+            | Action::ConcurrentDuplicate
+            | Action::ReuseKeyOtherBody
+            | Action::OtherUserSameKey
+                if self.client_offline_until.is_some() =>
+            {
+                Err(ActionError::ClientOffline)
+            }
+            Action::RetryNow if self.client.retryable_op(self.now).is_none() => {
+                Err(ActionError::NothingToRetry)
+            }
             Action::ConcurrentDuplicate | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
                 if self.client.ops().is_empty() =>
             {
@@ -319,12 +370,16 @@ impl World {
         match action {
             Action::Start(spec) => self.start_op(spec, None, None),
             Action::RetryNow => {
-                if let Some(op) = self.client.retryable_op() {
+                if let Some(op) = self.client.retryable_op(now) {
                     self.client.retry_now(now, op);
                 }
             }
             Action::Drop(id) => {
-                if self.net.settle(id, Fate::Lost(now, DropReason::Dropped)).is_some() {
+                if self
+                    .net
+                    .settle(id, Fate::Lost(now, DropReason::Dropped))
+                    .is_some()
+                {
                     notes.push(Note::MessageLost {
                         msg: id,
                         reason: DropReason::Dropped,
@@ -359,9 +414,12 @@ impl World {
                 });
             }
             Action::AdvanceClock(ms) => {
-                self.now = self.now.plus(ms);
+                // The phone goes offline for `ms`: the servers keep working on their own
+                // schedule, answers to the phone are lost, and its timers wait for it.
+                let wake = now.plus(ms);
+                self.client_offline_until =
+                    Some(self.client_offline_until.map_or(wake, |w| w.max(wake)));
                 notes.push(Note::ClockAdvanced { ms });
-                notes.extend(self.expire_keys());
             }
             Action::ConcurrentDuplicate => {
                 if let Some(op) = self.client.ops().last().map(|o| o.op) {
@@ -380,7 +438,10 @@ impl World {
                         },
                         RequestBody::Like { post, .. } => OpKind::Like { post: post + 1 },
                     };
-                    let spec = OpSpec { user: first.user, kind };
+                    let spec = OpSpec {
+                        user: first.user,
+                        kind,
+                    };
                     self.start_op(spec, Some(first.key), None);
                 }
             }
@@ -411,7 +472,10 @@ impl World {
                 amount_cents,
                 currency: "usd".to_owned(),
             },
-            OpKind::Debit { amount, read_version } => RequestBody::Debit {
+            OpKind::Debit {
+                amount,
+                read_version,
+            } => RequestBody::Debit {
                 account: ACCOUNT,
                 amount,
                 expected_version: p.cas.then_some(read_version),
@@ -432,13 +496,24 @@ impl World {
 
     fn deliver(&mut self, id: MsgId, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
         let now = self.now;
-        let Some(message) = self.net.get(id) else { return };
+        let Some(message) = self.net.get(id) else {
+            return;
+        };
         let (to, doomed, payload) = (message.to, message.doomed, message.payload.clone());
         if doomed {
             self.net.settle(id, Fate::Lost(now, DropReason::LostAck));
             notes.push(Note::MessageLost {
                 msg: id,
                 reason: DropReason::LostAck,
+            });
+            return;
+        }
+        if to == Node::Client && self.client_offline_until.is_some() {
+            self.net
+                .settle(id, Fate::Lost(now, DropReason::ClientOffline));
+            notes.push(Note::MessageLost {
+                msg: id,
+                reason: DropReason::ClientOffline,
             });
             return;
         }
@@ -453,8 +528,12 @@ impl World {
         self.net.settle(id, Fate::Delivered(now));
         let p = self.scenario.protections;
         match (to, payload) {
-            (Node::Client, Payload::Response(response)) => self.client.on_response(now, &response, &mut self.rng),
-            (Node::Api, Payload::Request(request)) => self.api.handle(now, ApiInput::Request(id, request), &p),
+            (Node::Client, Payload::Response(response)) => {
+                self.client.on_response(now, &response, &mut self.rng)
+            }
+            (Node::Api, Payload::Request(request)) => {
+                self.api.handle(now, ApiInput::Request(id, request), &p)
+            }
             (Node::Api, reply) => self.api.handle(now, ApiInput::Reply(reply), &p),
             (Node::Store, Payload::Redis(handler, command)) => {
                 let reply = self.store.execute(now, &command);
@@ -493,7 +572,9 @@ impl World {
     fn reply(&mut self, from: Node, payload: Payload, sent: &mut Vec<MsgId>) {
         let link = Link::to(from).unwrap_or(Link::ClientApi);
         let delay = self.scenario.latencies.of(link);
-        let id = self.net.send(self.now, from, Node::Api, payload, delay, false);
+        let id = self
+            .net
+            .send(self.now, from, Node::Api, payload, delay, false);
         sent.push(id);
     }
 
@@ -508,7 +589,14 @@ impl World {
                     ClientOutput::Note(note) => notes.push(note),
                     ClientOutput::Send(request) => {
                         let delay = self.scenario.latencies.client_api;
-                        let id = self.net.send(self.now, Node::Client, Node::Api, Payload::Request(request), delay, false);
+                        let id = self.net.send(
+                            self.now,
+                            Node::Client,
+                            Node::Api,
+                            Payload::Request(request),
+                            delay,
+                            false,
+                        );
                         sent.push(id);
                     }
                 }
@@ -519,9 +607,12 @@ impl World {
                     ApiOutput::Note(note) => notes.push(note),
                     ApiOutput::Send(to, payload) => {
                         let link = Link::to(to).unwrap_or(Link::ClientApi);
-                        let doomed = matches!(payload, Payload::Response(_)) && std::mem::take(&mut self.lose_next_ack);
+                        let doomed = matches!(payload, Payload::Response(_))
+                            && std::mem::take(&mut self.lose_next_ack);
                         let delay = self.scenario.latencies.of(link);
-                        let id = self.net.send(self.now, Node::Api, to, payload, delay, doomed);
+                        let id = self
+                            .net
+                            .send(self.now, Node::Api, to, payload, delay, doomed);
                         sent.push(id);
                     }
                 }

@@ -1,0 +1,65 @@
+//! Story 3: a conditional update. The retry of a debit matches 0 rows and changes nothing.
+
+mod support;
+
+use idem_core::http::ResponseBody;
+use idem_core::Invariant;
+use support::*;
+
+#[test]
+fn debit_at_version_5_applies_once_and_the_retry_matches_zero_rows() {
+    let world = run("cas");
+    let account = &world.ledger().accounts[0];
+    assert_eq!((account.balance, account.version), (80, 6));
+    // Each batch is [UPDATE … WHERE version = 5, SELECT]: 1 row the first time, 0 on the retry.
+    assert_eq!(ledger_rows(&world), vec![vec![1, 1], vec![0, 1]]);
+    assert!(world.verdict().ok());
+}
+
+#[test]
+fn the_retry_gets_412_with_the_current_version() {
+    let world = run("cas");
+    assert_eq!(statuses_sent(&world), vec![200, 412]);
+    let seen = delivered_responses(&world);
+    assert_eq!(seen.len(), 1);
+    assert_eq!(
+        seen[0].body,
+        ResponseBody::PreconditionFailed {
+            balance: 80,
+            version: 6
+        }
+    );
+}
+
+#[test]
+fn the_request_carries_the_expected_version() {
+    let world = run("cas");
+    let body = requests(&world)[0].body.canonical_json();
+    assert_eq!(body, r#"{"account":1,"amount":20,"expected_version":5}"#);
+}
+
+#[test]
+fn without_the_version_check_the_retry_debits_again() {
+    let world = run("cas-naive");
+    assert_eq!(world.ledger().accounts[0].balance, 60);
+    let verdict = world.verdict();
+    assert!(matches!(
+        verdict.status(Invariant::BalanceMatchesDebits),
+        Some(idem_core::Status::Violated(_))
+    ));
+}
+
+#[test]
+fn a_concurrent_writer_at_the_same_version_gets_412() {
+    let world = run("cas-race");
+    let mut statuses = statuses_sent(&world);
+    statuses.sort_unstable();
+    assert_eq!(statuses, vec![200, 412]);
+    let account = &world.ledger().accounts[0];
+    assert_eq!(
+        (account.balance, account.version),
+        (80, 6),
+        "the 20 won, the 30 was refused"
+    );
+    assert!(world.verdict().ok());
+}

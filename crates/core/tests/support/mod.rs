@@ -1,0 +1,121 @@
+//! Shared test harness: run a scenario to quiescence with a step bound, and read its log.
+#![allow(dead_code)]
+
+use idem_core::http::{HttpRequest, HttpResponse};
+use idem_core::net::{Fate, Payload};
+use idem_core::{Note, RunEnd, Scenario, World};
+
+/// Upper bound on steps for any scenario run in tests.
+pub const STEP_BOUND: usize = 2_000;
+
+/// The scenario with this id (panics with the id when unknown).
+pub fn scenario(id: &str) -> Scenario {
+    Scenario::by_id(id).unwrap_or_else(|e| panic!("scenario {id}: {e:?}"))
+}
+
+/// Runs `scenario` until nothing is left to happen; fails if the bound is hit.
+pub fn run_scenario(scenario: &Scenario) -> World {
+    let mut world = World::new(scenario);
+    assert_eq!(
+        world.run(STEP_BOUND),
+        RunEnd::Quiescent,
+        "{} did not settle",
+        scenario.id
+    );
+    world
+}
+
+/// Runs the scenario with this id to quiescence.
+pub fn run(id: &str) -> World {
+    run_scenario(&scenario(id))
+}
+
+/// Every request the client put on the wire, in order.
+pub fn requests(world: &World) -> Vec<&HttpRequest> {
+    world
+        .network()
+        .messages()
+        .iter()
+        .filter_map(|m| match &m.payload {
+            Payload::Request(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every response that reached the client, in order of arrival.
+pub fn delivered_responses(world: &World) -> Vec<&HttpResponse> {
+    let mut delivered: Vec<_> = world
+        .network()
+        .messages()
+        .iter()
+        .filter_map(|m| match (&m.payload, m.fate) {
+            (Payload::Response(r), Fate::Delivered(at)) => Some((at, m.id, r)),
+            _ => None,
+        })
+        .collect();
+    delivered.sort_by_key(|(at, id, _)| (*at, *id));
+    delivered.into_iter().map(|(_, _, r)| r).collect()
+}
+
+/// Every status code the API sent (delivered or not), in sending order.
+pub fn statuses_sent(world: &World) -> Vec<u16> {
+    world
+        .network()
+        .messages()
+        .iter()
+        .filter_map(|m| match &m.payload {
+            Payload::Response(r) => Some(r.status),
+            _ => None,
+        })
+        .collect()
+}
+
+/// All notes of the run, flattened, as catalog keys.
+pub fn note_keys(world: &World) -> Vec<&'static str> {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| s.notes.iter().map(Note::key))
+        .collect()
+}
+
+/// Rows affected of every ledger batch, in execution order.
+pub fn ledger_rows(world: &World) -> Vec<Vec<u64>> {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| s.notes.iter())
+        .filter_map(|n| match n {
+            Note::LedgerRan { rows } => Some(rows.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The trace as compact text: one line per step (time, cause kind, note keys, messages sent).
+pub fn trace_text(world: &World) -> String {
+    let mut out = String::new();
+    for step in world.steps() {
+        let cause = match &step.cause {
+            idem_core::Cause::Deliver(id) => format!("deliver #{}", id.0),
+            idem_core::Cause::ClientTimer(op) => format!("timer op{}", op.0),
+            idem_core::Cause::ApiRestart => "api restart".to_owned(),
+            idem_core::Cause::RecoverySweep => "recovery sweep".to_owned(),
+            idem_core::Cause::ClientWake => "phone back online".to_owned(),
+            idem_core::Cause::Scripted(a) => format!("script {a:?}"),
+            idem_core::Cause::Injected(a) => format!("inject {a:?}"),
+        };
+        let keys: Vec<&str> = step.notes.iter().map(Note::key).collect();
+        let sent: Vec<String> = step.sent.iter().map(|m| format!("#{}", m.0)).collect();
+        out.push_str(&format!(
+            "{:>3} t={:<10} {:<28} {} -> [{}]\n",
+            step.index,
+            step.at.ms(),
+            cause,
+            keys.join(", "),
+            sent.join(" ")
+        ));
+    }
+    out
+}

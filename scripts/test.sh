@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Sets everything up (scripts/setup.sh), then runs every check in order and
+# stops at the first failure. This is exactly what CI runs (.ci/run).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+echo "==> setup"
+bash scripts/setup.sh
+# shellcheck source=scripts/env.sh
+. scripts/env.sh
+
+# One target dir for every step (target/ unless CARGO_TARGET_DIR is set).
+# On a one-shot CI run, incremental state and full debug info only cost time
+# and disk (line tables still give file:line in panics and backtraces).
+if [[ "${CI:-}" == "true" ]]; then
+  export CARGO_INCREMENTAL=0
+  export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-line-tables-only}"
+fi
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+passed=0
+failed=0
+started=$SECONDS
+
+# step "name" command...: prints a heading, runs the command, stops on failure.
+step() {
+  local name="$1"
+  shift
+  local t0=$SECONDS
+  printf '\n==> [%d] %s\n    $ %s\n' "$((passed + 1))" "$name" "$*"
+  if "$@"; then
+    passed=$((passed + 1))
+    printf -- '--> ok: %s (%ds)\n' "$name" "$((SECONDS - t0))"
+  else
+    local rc=$?
+    failed=$((failed + 1))
+    printf -- '\n--> FAILED: %s (exit %d)\n' "$name" "$rc"
+    printf 'steps: %d passed, %d failed\n' "$passed" "$failed"
+    exit "$rc"
+  fi
+}
+
+step "rustfmt" \
+  cargo fmt --all -- --check
+step "clippy (native, whole workspace)" \
+  cargo clippy --workspace --all-targets -- -D warnings
+step "clippy (wasm32, idem-web)" \
+  cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "unit and property tests (idem-core, native)" \
+  cargo test -p idem-core
+step "idem-core builds for wasm32" \
+  cargo build -p idem-core --target wasm32-unknown-unknown
+step "trunk release build (dist/)" \
+  trunk build --release --offline
+step "browser tests (idem-web, wasm-bindgen-test in headless Chromium)" \
+  cargo test -p idem-web --target wasm32-unknown-unknown
+
+# ---------------------------------------------------------------------------
+# TODO(e2e): end-to-end browser tests against dist/ (crate idem-e2e, tests/)
+#            go here, e.g.:
+# step "end-to-end (headless Chromium against dist/)" cargo test -p idem-e2e
+# ---------------------------------------------------------------------------
+# TODO(conformance): conformance tests (start PostgreSQL / Redis first)
+#            go here.
+# ---------------------------------------------------------------------------
+
+printf '\nall checks passed in %ds\n' "$((SECONDS - started))"
+printf 'steps: %d passed, %d failed\n' "$passed" "$failed"

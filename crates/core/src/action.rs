@@ -68,6 +68,37 @@ pub enum Action {
     OtherUserSameKey,
 }
 
+impl Action {
+    /// Faults (and early retries) as opposed to the operations a story is about: the explorer
+    /// strips these from a scenario's script and injects its own.
+    /// A short stable name of the action's kind (URL spelling).
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Action::Start(_) => "start",
+            Action::RetryNow => "retry",
+            Action::Drop(_) => "drop",
+            Action::LoseNextAck => "lose-ack",
+            Action::Duplicate(_) => "dup",
+            Action::Delay(..) => "delay",
+            Action::Crash(_) => "crash",
+            Action::EvictKeys => "evict",
+            Action::AdvanceClock(_) => "clock",
+            Action::ConcurrentDuplicate => "concurrent",
+            Action::ReuseKeyOtherBody => "reuse-key",
+            Action::OtherUserSameKey => "other-user",
+        }
+    }
+
+    /// Faults (and early retries) as opposed to the operations a story is about: the explorer
+    /// strips these from a scenario's script and injects its own.
+    pub fn is_fault(&self) -> bool {
+        !matches!(
+            self,
+            Action::Start(_) | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
+        )
+    }
+}
+
 /// Why an action was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ActionError {

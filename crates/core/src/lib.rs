@@ -34,8 +34,10 @@
 pub mod action;
 pub mod api;
 pub mod client;
+pub mod explore;
 pub mod http;
 pub mod ledger;
+pub mod link;
 pub mod net;
 pub mod note;
 pub mod processor;
@@ -52,6 +54,8 @@ pub mod world;
 
 pub use action::{Action, ActionError, OpKind, OpSpec};
 pub use api::Phase;
+pub use explore::{Bounds, CounterExample, Explorer, Report};
+pub use link::{DeepLink, LinkError};
 pub use note::Note;
 pub use protections::Protections;
 pub use scenario::{Scenario, ScenarioError, Story};

@@ -108,7 +108,7 @@ pub enum Fate {
 /// A message on a link.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Message {
-    /// Unique id (its index in [`Network::messages`]).
+    /// Unique id, in sending order.
     pub id: MsgId,
     /// Sender.
     pub from: Node,
@@ -138,15 +138,35 @@ impl Message {
     }
 }
 
-/// All messages of a run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// All messages of a run (or, with history off, only those in flight).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Network {
     messages: Vec<Message>,
     in_flight: Vec<MsgId>,
+    next_id: u32,
+    keep_history: bool,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Self {
+            messages: Vec::new(),
+            in_flight: Vec::new(),
+            next_id: 0,
+            keep_history: true,
+        }
+    }
 }
 
 impl Network {
-    /// Puts a new message on `link` at `now`, due after `delay_ms`; returns its id.
+    /// Stops keeping settled messages (for the explorer, where only the future matters).
+    pub fn forget_history(&mut self) {
+        self.keep_history = false;
+        let in_flight = &self.in_flight;
+        self.messages.retain(|m| in_flight.contains(&m.id));
+    }
+
+    /// Puts a new message on the wire at `now`, due after `delay_ms`; returns its id.
     pub fn send(
         &mut self,
         now: SimTime,
@@ -156,7 +176,7 @@ impl Network {
         delay_ms: u64,
         doomed: bool,
     ) -> MsgId {
-        let id = MsgId(self.messages.len() as u32);
+        let id = self.fresh_id();
         let link = Link::to(if from == Node::Api { to } else { from }).unwrap_or(Link::ClientApi);
         self.messages.push(Message {
             id,
@@ -174,14 +194,15 @@ impl Network {
         id
     }
 
-    /// Every message so far, indexed by id.
+    /// Every message kept, in id order (all of them unless history is off).
     pub fn messages(&self) -> &[Message] {
         &self.messages
     }
 
     /// One message.
     pub fn get(&self, id: MsgId) -> Option<&Message> {
-        self.messages.get(id.0 as usize)
+        let index = self.index(id)?;
+        self.messages.get(index)
     }
 
     /// Messages still travelling, in sending order.
@@ -194,13 +215,21 @@ impl Network {
         self.in_flight().map(|m| (m.deliver_at, m.id)).min()
     }
 
-    /// Takes a message out of flight with the given fate; returns it.
-    pub fn settle(&mut self, id: MsgId, fate: Fate) -> Option<&Message> {
-        let pos = self.in_flight.iter().position(|m| *m == id)?;
+    /// Takes a message out of flight with the given fate; false if it was not in flight.
+    pub fn settle(&mut self, id: MsgId, fate: Fate) -> bool {
+        let Some(pos) = self.in_flight.iter().position(|m| *m == id) else {
+            return false;
+        };
         self.in_flight.remove(pos);
-        let message = self.messages.get_mut(id.0 as usize)?;
-        message.fate = fate;
-        Some(message)
+        let Some(index) = self.index(id) else {
+            return false;
+        };
+        if self.keep_history {
+            self.messages[index].fate = fate;
+        } else {
+            self.messages.remove(index);
+        }
+        true
     }
 
     /// Postpones an in-flight message.
@@ -208,8 +237,9 @@ impl Network {
         if !self.in_flight.contains(&id) {
             return false;
         }
-        match self.messages.get_mut(id.0 as usize) {
-            Some(m) => {
+        match self.index(id) {
+            Some(index) => {
+                let m = &mut self.messages[index];
                 m.deliver_at = m.deliver_at.plus(ms);
                 true
             }
@@ -222,8 +252,8 @@ impl Network {
         if !self.in_flight.contains(&id) {
             return None;
         }
-        let original = self.messages.get(id.0 as usize)?.clone();
-        let copy_id = MsgId(self.messages.len() as u32);
+        let original = self.get(id)?.clone();
+        let copy_id = self.fresh_id();
         self.messages.push(Message {
             id: copy_id,
             deliver_at: original.deliver_at.plus(lag_ms),
@@ -238,5 +268,15 @@ impl Network {
     /// Whether anything is still travelling.
     pub fn is_idle(&self) -> bool {
         self.in_flight.is_empty()
+    }
+
+    fn fresh_id(&mut self) -> MsgId {
+        let id = MsgId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    fn index(&self, id: MsgId) -> Option<usize> {
+        self.messages.binary_search_by_key(&id, |m| m.id).ok()
     }
 }

@@ -58,6 +58,8 @@ pub struct Scenario {
     pub script: Vec<Scripted>,
     /// Seed of every random choice (keys, jitter).
     pub seed: u64,
+    /// Whether the script still holds its faults (false for the explorer's fault-free base).
+    pub scripted_faults: bool,
 }
 
 /// Why a scenario could not be built.
@@ -285,6 +287,7 @@ impl Scenario {
             likes: 100,
             script,
             seed: 1,
+            scripted_faults: true,
         })
     }
 
@@ -293,6 +296,14 @@ impl Scenario {
         IDS.iter()
             .filter_map(|id| Scenario::by_id(id).ok())
             .collect()
+    }
+
+    /// The same operations without the scripted faults: the fault-free run the explorer
+    /// starts from.
+    pub fn without_scripted_faults(mut self) -> Scenario {
+        self.script.retain(|s| !s.action.is_fault());
+        self.scripted_faults = false;
+        self
     }
 
     /// The same scenario with other protections.

@@ -653,7 +653,7 @@ mod tests {
         assert_eq!(quote("it's"), "'it''s'");
         assert_eq!(
             quote("''; DROP TABLE charges; --"),
-            "''''''; DROP TABLE charges; --'"
+            "'''''; DROP TABLE charges; --'"
         );
         assert_eq!(quote(r"back\slash"), r"'back\slash'");
         let sql = one(

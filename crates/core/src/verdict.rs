@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
-use crate::net::{Fate, Payload};
 use crate::topology::{OpId, UserId};
 use crate::world::World;
 
@@ -306,15 +305,15 @@ fn likes_match(world: &World) -> Status {
 }
 
 fn no_leak(world: &World) -> Status {
-    for message in world.network().messages() {
-        let (Payload::Response(response), Fate::Delivered(_)) = (&message.payload, message.fate)
-        else {
+    // Judged on what users were shown (their screens), so the verdict depends on state only.
+    for op in world.client().ops() {
+        let UserView::Succeeded(response) = &op.view else {
             continue;
         };
         if let ResponseBody::Charged { customer, .. } = response.body {
-            if customer != response.user {
+            if customer != op.user {
                 return Status::Violated(Violation::Leak {
-                    shown_to: response.user,
+                    shown_to: op.user,
                     owner: customer,
                 });
             }

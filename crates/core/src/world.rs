@@ -79,6 +79,8 @@ pub struct World {
     client_offline_until: Option<SimTime>,
     next_op: u32,
     steps: Vec<Step>,
+    step_count: u32,
+    keep_history: bool,
     injected: Vec<(u32, Action)>,
 }
 
@@ -124,6 +126,8 @@ impl World {
             client_offline_until: None,
             next_op: 0,
             steps: Vec::new(),
+            step_count: 0,
+            keep_history: true,
             injected: Vec::new(),
         }
     }
@@ -160,9 +164,22 @@ impl World {
     pub fn processor(&self) -> &Processor {
         &self.processor
     }
-    /// The steps so far.
+    /// The steps so far (only the latest one when history is off).
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+    /// How many steps have run.
+    pub fn step_count(&self) -> u32 {
+        self.step_count
+    }
+    /// Stops recording the past (step log, settled messages): cheaper to clone, for the
+    /// explorer. The future is unchanged, and the injected actions are still recorded.
+    pub fn forget_history(&mut self) {
+        self.keep_history = false;
+        self.net.forget_history();
+        let last = self.steps.pop();
+        self.steps.clear();
+        self.steps.extend(last);
     }
     /// Actions injected so far, each with the number of steps taken before it: with the
     /// scenario, this is everything needed to rebuild the run (a deep link).
@@ -181,6 +198,16 @@ impl World {
     /// When the next event is due, if anything is left to happen.
     pub fn next_wakeup(&self) -> Option<SimTime> {
         self.next_event().map(|(t, _)| t.max(self.now))
+    }
+
+    /// Whether the next event is the API handling a message (or restarting, or recovering):
+    /// the moments at which arming a crash can matter.
+    pub fn api_acts_next(&self) -> bool {
+        match self.next_event() {
+            Some((_, Event::Deliver(id))) => self.net.get(id).is_some_and(|m| m.to == Node::Api),
+            Some((_, Event::Restart | Event::Sweep)) => true,
+            _ => false,
+        }
     }
 
     /// Nothing is in flight, no timer is set, the API is up and the script is done.
@@ -231,7 +258,7 @@ impl World {
     /// Applies an action now, as its own step.
     pub fn apply(&mut self, action: Action) -> Result<&Step, ActionError> {
         self.check(action)?;
-        self.injected.push((self.steps.len() as u32, action));
+        self.injected.push((self.step_count, action));
         let mut notes = Vec::new();
         let mut sent = Vec::new();
         self.perform(action, &mut notes, &mut sent);
@@ -260,26 +287,66 @@ impl World {
         injected: &[(u32, Action)],
         steps: u32,
     ) -> Result<World, ActionError> {
+        World::replay_each(scenario, injected, steps, |_| {}).map_err(|(_, e)| e)
+    }
+
+    /// [`World::replay`], calling `each` with the world after every step; on a refused action
+    /// returns its index in `injected` with the reason.
+    pub fn replay_each(
+        scenario: &Scenario,
+        injected: &[(u32, Action)],
+        steps: u32,
+        mut each: impl FnMut(&World),
+    ) -> Result<World, (usize, ActionError)> {
         let mut world = World::new(scenario);
-        let mut pending = injected.iter().peekable();
-        while (world.steps.len() as u32) < steps {
+        let mut pending = injected.iter().enumerate().peekable();
+        while world.step_count < steps {
             let due = pending
                 .peek()
-                .is_some_and(|(at, _)| *at as usize <= world.steps.len());
+                .is_some_and(|(_, (at, _))| *at <= world.step_count);
             if due || world.is_quiescent() {
-                let Some((_, action)) = pending.next() else {
+                let Some((index, (_, action))) = pending.next() else {
                     break;
                 };
-                world.apply(*action)?;
+                world.apply(*action).map_err(|e| (index, e))?;
             } else {
                 world.step();
             }
+            each(&world);
         }
         Ok(world)
     }
 
+    /// A hash of everything that decides the future (clock, RNG, the five machines, packets in
+    /// flight, script position, armed faults) and nothing that only records the past (the step
+    /// log, delivered packets, message ids). Two worlds with equal hashes behave alike from
+    /// here on, so the explorer visits such a state once.
+    pub fn state_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        self.now.hash(&mut h);
+        self.rng.hash(&mut h);
+        self.client.hash(&mut h);
+        self.api.hash(&mut h);
+        self.store.hash(&mut h);
+        self.ledger.hash(&mut h);
+        self.processor.hash(&mut h);
+        self.script_pos.hash(&mut h);
+        self.lose_next_ack.hash(&mut h);
+        self.client_offline_until.hash(&mut h);
+        self.next_op.hash(&mut h);
+        for m in self.net.in_flight() {
+            (m.from, m.to, m.deliver_at, m.doomed, &m.payload).hash(&mut h);
+        }
+        h.finish()
+    }
+
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
-        let index = self.steps.len() as u32;
+        let index = self.step_count;
+        self.step_count += 1;
+        if !self.keep_history {
+            self.steps.clear();
+        }
         self.steps.push(Step {
             index,
             at: self.now,
@@ -375,11 +442,7 @@ impl World {
                 }
             }
             Action::Drop(id) => {
-                if self
-                    .net
-                    .settle(id, Fate::Lost(now, DropReason::Dropped))
-                    .is_some()
-                {
+                if self.net.settle(id, Fate::Lost(now, DropReason::Dropped)) {
                     notes.push(Note::MessageLost {
                         msg: id,
                         reason: DropReason::Dropped,

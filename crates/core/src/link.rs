@@ -1,0 +1,393 @@
+//! Deep links: a run as a URL query. Scenario, protections, injected faults and the step are
+//! enough to rebuild any state exactly, because the world is deterministic.
+//!
+//! ```text
+//! ?scenario=key&protect=key.lock.fingerprint&faults=5.drop.7_9.crash.write-ledger&step=14
+//! ```
+//!
+//! Every value comes from outside, so parsing validates everything and reports each problem
+//! as a [`LinkError`]; nothing here panics on any input.
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::{Action, ActionError};
+use crate::api::Phase;
+use crate::protections::Protections;
+use crate::scenario::{Scenario, IDS};
+use crate::topology::MsgId;
+use crate::world::World;
+
+/// Longest query the parser looks at.
+pub const MAX_QUERY_LEN: usize = 4_096;
+/// Most faults a link may carry.
+pub const MAX_FAULTS: usize = 64;
+/// Highest step a link may ask for.
+pub const MAX_STEP: u32 = 5_000;
+
+/// A parsed deep link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DeepLink {
+    /// Scenario id.
+    pub scenario: String,
+    /// Protections, when they differ from the scenario's own.
+    pub protections: Option<Protections>,
+    /// Injected actions with the step count at which each applies.
+    pub faults: Vec<(u32, Action)>,
+    /// The step to show (`None`: the end of the run).
+    pub step: Option<u32>,
+    /// The scenario without its scripted faults (the explorer's base run).
+    pub base: bool,
+}
+
+/// What is wrong with a link.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LinkError {
+    /// The query is longer than [`MAX_QUERY_LEN`].
+    TooLong(usize),
+    /// No scenario has this id.
+    UnknownScenario(String),
+    /// No protection has this name.
+    UnknownProtection(String),
+    /// A fault entry could not be read.
+    BadFault(String),
+    /// More than [`MAX_FAULTS`] faults.
+    TooManyFaults(usize),
+    /// The step is not a number up to [`MAX_STEP`].
+    BadStep(String),
+    /// The same parameter appears twice.
+    Repeated(String),
+    /// A value holds characters links never contain.
+    BadCharacters(String),
+    /// A fault was refused when the run was rebuilt.
+    FaultRefused {
+        /// Its position in the list.
+        index: usize,
+        /// Why.
+        error: ActionError,
+    },
+}
+
+impl Default for DeepLink {
+    fn default() -> Self {
+        DeepLink {
+            scenario: IDS[0].to_owned(),
+            protections: None,
+            faults: Vec::new(),
+            step: None,
+            base: false,
+        }
+    }
+}
+
+impl DeepLink {
+    /// A link to the start of a scenario.
+    pub fn to_scenario(id: &str) -> DeepLink {
+        DeepLink {
+            scenario: id.to_owned(),
+            ..DeepLink::default()
+        }
+    }
+
+    /// Reads the parameters this module owns (`scenario`, `protect`, `faults`, `step`, `base`)
+    /// from a query string (with or without the leading `?`); other parameters are ignored.
+    /// Returns every problem found, not just the first.
+    pub fn parse(query: &str) -> Result<DeepLink, Vec<LinkError>> {
+        if query.len() > MAX_QUERY_LEN {
+            return Err(vec![LinkError::TooLong(query.len())]);
+        }
+        let mut link = DeepLink::default();
+        let mut errors = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for pair in query
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+        {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            if !matches!(name, "scenario" | "protect" | "faults" | "step" | "base") {
+                continue;
+            }
+            if seen.contains(&name) {
+                errors.push(LinkError::Repeated(name.to_owned()));
+                continue;
+            }
+            seen.push(name);
+            if !value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
+            {
+                errors.push(LinkError::BadCharacters(name.to_owned()));
+                continue;
+            }
+            match name {
+                "scenario" => {
+                    if IDS.contains(&value) {
+                        link.scenario = value.to_owned();
+                    } else {
+                        errors.push(LinkError::UnknownScenario(value.to_owned()));
+                    }
+                }
+                "protect" => match parse_protections(value) {
+                    Ok(p) => link.protections = Some(p),
+                    Err(e) => errors.extend(e),
+                },
+                "faults" => match parse_faults(value) {
+                    Ok(f) => link.faults = f,
+                    Err(e) => errors.extend(e),
+                },
+                "step" => match value.parse::<u32>() {
+                    Ok(n) if n <= MAX_STEP => link.step = Some(n),
+                    _ => errors.push(LinkError::BadStep(value.to_owned())),
+                },
+                _ => link.base = matches!(value, "" | "1" | "true"),
+            }
+        }
+        if errors.is_empty() {
+            Ok(link)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The query string for this link (without `?`), in a stable order.
+    pub fn to_query(&self) -> String {
+        let mut parts = vec![format!("scenario={}", self.scenario)];
+        if let Some(p) = &self.protections {
+            let on: Vec<&str> = Protections::NAMES
+                .iter()
+                .copied()
+                .filter(|n| p.get(n) == Some(true))
+                .collect();
+            parts.push(format!(
+                "protect={}",
+                if on.is_empty() {
+                    "none".to_owned()
+                } else {
+                    on.join(".")
+                }
+            ));
+        }
+        if self.base {
+            parts.push("base=1".to_owned());
+        }
+        if !self.faults.is_empty() {
+            let faults: Vec<String> = self
+                .faults
+                .iter()
+                .map(|(at, a)| format!("{at}.{}", action_token(a)))
+                .collect();
+            parts.push(format!("faults={}", faults.join("_")));
+        }
+        if let Some(step) = self.step {
+            parts.push(format!("step={step}"));
+        }
+        parts.join("&")
+    }
+
+    /// The scenario the link describes (its protections and base flag applied).
+    pub fn scenario(&self) -> Result<Scenario, LinkError> {
+        let mut scenario = Scenario::by_id(&self.scenario)
+            .map_err(|_| LinkError::UnknownScenario(self.scenario.clone()))?;
+        if let Some(p) = self.protections {
+            scenario.protections = p;
+        }
+        if self.base {
+            scenario = scenario.without_scripted_faults();
+        }
+        Ok(scenario)
+    }
+
+    /// Rebuilds the run: every step from the start up to `step` (or to the end).
+    pub fn build(&self) -> Result<Vec<World>, LinkError> {
+        let scenario = self.scenario()?;
+        let mut snapshots = vec![World::new(&scenario)];
+        World::replay_each(
+            &scenario,
+            &self.faults,
+            self.step.unwrap_or(MAX_STEP),
+            |w| snapshots.push(w.clone()),
+        )
+        .map_err(|(index, error)| LinkError::FaultRefused { index, error })?;
+        Ok(snapshots)
+    }
+}
+
+fn parse_protections(value: &str) -> Result<Protections, Vec<LinkError>> {
+    let mut p = Protections::NONE;
+    if value == "none" || value.is_empty() {
+        return Ok(p);
+    }
+    let errors: Vec<LinkError> = value
+        .split('.')
+        .filter(|name| !p.set(name, true))
+        .map(|name| LinkError::UnknownProtection(name.to_owned()))
+        .collect();
+    if errors.is_empty() {
+        Ok(p)
+    } else {
+        Err(errors)
+    }
+}
+
+fn parse_faults(value: &str) -> Result<Vec<(u32, Action)>, Vec<LinkError>> {
+    if value.is_empty() {
+        return Ok(Vec::new());
+    }
+    let entries: Vec<&str> = value.split('_').collect();
+    if entries.len() > MAX_FAULTS {
+        return Err(vec![LinkError::TooManyFaults(entries.len())]);
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for entry in entries {
+        match parse_fault(entry) {
+            Some(fault) if out.last().is_none_or(|(at, _)| *at <= fault.0) => out.push(fault),
+            _ => errors.push(LinkError::BadFault(entry.to_owned())),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
+fn parse_fault(entry: &str) -> Option<(u32, Action)> {
+    let mut parts = entry.split('.');
+    let at: u32 = parts.next()?.parse().ok().filter(|n| *n <= MAX_STEP)?;
+    let kind = parts.next()?;
+    let mut number = || -> Option<u64> { parts.next()?.parse().ok() };
+    let msg = |n: u64| u32::try_from(n).ok().map(MsgId);
+    let action = match kind {
+        "retry" => Action::RetryNow,
+        "lose-ack" => Action::LoseNextAck,
+        "evict" => Action::EvictKeys,
+        "concurrent" => Action::ConcurrentDuplicate,
+        "reuse-key" => Action::ReuseKeyOtherBody,
+        "other-user" => Action::OtherUserSameKey,
+        "drop" => Action::Drop(msg(number()?)?),
+        "dup" => Action::Duplicate(msg(number()?)?),
+        "delay" => {
+            let id = msg(number()?)?;
+            Action::Delay(id, number().filter(|ms| *ms <= 7 * crate::time::DAY)?)
+        }
+        "clock" => Action::AdvanceClock(number().filter(|ms| *ms <= 30 * crate::time::DAY)?),
+        "crash" => Action::Crash(Phase::from_name(parts.next()?)?),
+        _ => return None,
+    };
+    if parts.next().is_some() {
+        return None;
+    }
+    Some((at, action))
+}
+
+/// The link spelling of an action (without its step).
+pub fn action_token(action: &Action) -> String {
+    let kind = action.kind_name();
+    match action {
+        Action::Drop(id) | Action::Duplicate(id) => format!("{kind}.{}", id.0),
+        Action::Delay(id, ms) => format!("{kind}.{}.{ms}", id.0),
+        Action::AdvanceClock(ms) => format!("{kind}.{ms}"),
+        Action::Crash(phase) => format!("{kind}.{}", phase.name()),
+        Action::Start(_) => "start".to_owned(),
+        _ => kind.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_the_query() {
+        let mut p = Protections::NONE;
+        p.idempotency_key = true;
+        p.lock = true;
+        let link = DeepLink {
+            scenario: "key".to_owned(),
+            protections: Some(p),
+            faults: vec![
+                (2, Action::Drop(MsgId(0))),
+                (5, Action::Crash(Phase::WriteLedger)),
+                (5, Action::Delay(MsgId(3), 400)),
+                (9, Action::AdvanceClock(90_000_000)),
+                (9, Action::RetryNow),
+            ],
+            step: Some(14),
+            base: true,
+        };
+        let query = link.to_query();
+        assert_eq!(
+            query,
+            "scenario=key&protect=key.lock&base=1&faults=2.drop.0_5.crash.write-ledger_5.delay.3.400_9.clock.90000000_9.retry&step=14"
+        );
+        assert_eq!(DeepLink::parse(&query), Ok(link.clone()));
+        assert_eq!(
+            DeepLink::parse(&format!("?lang=ru&{query}&embed")),
+            Ok(link)
+        );
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let errors = DeepLink::parse(
+            "scenario=nope&protect=key.teleport&faults=x.drop_3.drop.-1_4.crash.nowhere&step=abc",
+        )
+        .expect_err("bad link");
+        assert_eq!(
+            errors,
+            vec![
+                LinkError::UnknownScenario("nope".into()),
+                LinkError::UnknownProtection("teleport".into()),
+                LinkError::BadFault("x.drop".into()),
+                LinkError::BadFault("3.drop.-1".into()),
+                LinkError::BadFault("4.crash.nowhere".into()),
+                LinkError::BadStep("abc".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn hostile_input_is_refused_not_panicked_on() {
+        assert!(
+            matches!(DeepLink::parse(&"a".repeat(MAX_QUERY_LEN + 1)), Err(e) if e == vec![LinkError::TooLong(MAX_QUERY_LEN + 1)])
+        );
+        assert!(DeepLink::parse("scenario=<script>").is_err());
+        assert!(DeepLink::parse("scenario=key&scenario=naive").is_err());
+        assert!(DeepLink::parse("step=99999999999999999999").is_err());
+        assert!(DeepLink::parse("faults=1.drop.99999999999").is_err());
+        assert!(
+            DeepLink::parse("faults=5.drop.1_2.drop.1").is_err(),
+            "steps must not go back"
+        );
+        let many = vec!["1.retry"; MAX_FAULTS + 1].join("_");
+        assert!(DeepLink::parse(&format!("faults={many}")).is_err());
+        assert_eq!(DeepLink::parse(""), Ok(DeepLink::default()));
+    }
+
+    #[test]
+    fn build_replays_to_the_requested_step() {
+        let link = DeepLink::parse("scenario=naive&step=7").expect("valid");
+        let snapshots = link.build().expect("builds");
+        assert_eq!(snapshots.len(), 8);
+        assert_eq!(snapshots[7].step_count(), 7);
+        let full = DeepLink::parse("scenario=naive")
+            .expect("valid")
+            .build()
+            .expect("builds");
+        assert!(full.last().is_some_and(World::is_quiescent));
+        assert_eq!(full[7], snapshots[7]);
+    }
+
+    #[test]
+    fn a_fault_that_does_not_apply_is_an_error() {
+        let link = DeepLink::parse("scenario=naive&faults=0.drop.42").expect("parses");
+        assert_eq!(
+            link.build(),
+            Err(LinkError::FaultRefused {
+                index: 0,
+                error: ActionError::NoSuchMessage(MsgId(42))
+            })
+        );
+    }
+}

@@ -34,6 +34,7 @@
 pub mod action;
 pub mod api;
 pub mod client;
+pub mod cost;
 pub mod explore;
 pub mod http;
 pub mod ledger;

@@ -1,0 +1,196 @@
+//! The ADR's cost of keys: how many records a TTL keeps alive and how much memory they take,
+//! and the trade-off against the client's retry window. Pure arithmetic, validated inputs.
+
+use serde::{Deserialize, Serialize};
+
+/// What the calculator is given (all from text fields, so every value is validated).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostInput {
+    /// Mutating requests per second that carry a key.
+    pub rps: f64,
+    /// How long a key is kept, in hours.
+    pub ttl_hours: f64,
+    /// Bytes per stored record (key, response, fingerprint and the store's own overhead).
+    pub record_bytes: f64,
+    /// The latest a client may still retry, in hours.
+    pub retry_window_hours: f64,
+}
+
+impl Default for CostInput {
+    /// The seed's ADR: 10 000 RPS, 24 h, with a 200-byte record and clients that retry for up
+    /// to an hour.
+    fn default() -> Self {
+        CostInput {
+            rps: 10_000.0,
+            ttl_hours: 24.0,
+            record_bytes: 200.0,
+            retry_window_hours: 1.0,
+        }
+    }
+}
+
+/// Which input is out of range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CostField {
+    /// Requests per second.
+    Rps,
+    /// Key TTL.
+    TtlHours,
+    /// Record size.
+    RecordBytes,
+    /// Client retry window.
+    RetryWindowHours,
+}
+
+impl CostField {
+    /// Allowed range (inclusive).
+    pub fn range(self) -> (f64, f64) {
+        match self {
+            CostField::Rps => (1.0, 10_000_000.0),
+            CostField::TtlHours => (0.01, 24.0 * 30.0),
+            CostField::RecordBytes => (16.0, 1_000_000.0),
+            CostField::RetryWindowHours => (0.0, 24.0 * 30.0),
+        }
+    }
+}
+
+/// Why an input was refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum CostError {
+    /// Not a number at all.
+    NotANumber(CostField),
+    /// A number outside [`CostField::range`].
+    OutOfRange(CostField),
+}
+
+/// The estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostOutput {
+    /// Keys alive at any moment under steady load: RPS × TTL in seconds.
+    pub live_records: f64,
+    /// Their memory in bytes.
+    pub memory_bytes: f64,
+    /// Whether the TTL outlasts every retry (else late retries duplicate again).
+    pub window_covered: bool,
+    /// Extra memory for each additional hour of TTL, in bytes.
+    pub bytes_per_hour: f64,
+}
+
+/// Reads a text field as a number in the field's range. Accepts spaces, `_` and `,` as digit
+/// group separators (`10 000`, `10_000`, `10,000`) and a decimal point.
+pub fn parse_field(field: CostField, text: &str) -> Result<f64, CostError> {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '_' | ',' | '\u{a0}'))
+        .collect();
+    let value: f64 = cleaned.parse().map_err(|_| CostError::NotANumber(field))?;
+    let (low, high) = field.range();
+    if value.is_finite() && (low..=high).contains(&value) {
+        Ok(value)
+    } else {
+        Err(CostError::OutOfRange(field))
+    }
+}
+
+/// Validates every input, then estimates.
+pub fn estimate(input: &CostInput) -> Result<CostOutput, CostError> {
+    for (field, value) in [
+        (CostField::Rps, input.rps),
+        (CostField::TtlHours, input.ttl_hours),
+        (CostField::RecordBytes, input.record_bytes),
+        (CostField::RetryWindowHours, input.retry_window_hours),
+    ] {
+        let (low, high) = field.range();
+        if !value.is_finite() || !(low..=high).contains(&value) {
+            return Err(CostError::OutOfRange(field));
+        }
+    }
+    let live_records = input.rps * input.ttl_hours * 3_600.0;
+    Ok(CostOutput {
+        live_records,
+        memory_bytes: live_records * input.record_bytes,
+        window_covered: input.ttl_hours >= input.retry_window_hours,
+        bytes_per_hour: input.rps * 3_600.0 * input.record_bytes,
+    })
+}
+
+/// Memory against TTL for the plot: `points` TTLs spread evenly from 0 to twice the chosen TTL
+/// (at least up to the retry window), as (hours, bytes).
+pub fn curve(input: &CostInput, points: usize) -> Result<Vec<(f64, f64)>, CostError> {
+    let output = estimate(input)?;
+    let span = (input.ttl_hours * 2.0).max(input.retry_window_hours * 1.25);
+    let n = points.max(2);
+    Ok((0..n)
+        .map(|i| {
+            let hours = span * i as f64 / (n - 1) as f64;
+            (hours, output.bytes_per_hour * hours)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_adr_figure_10k_rps_for_24_hours_is_864_million_records() {
+        let out = estimate(&CostInput::default()).expect("valid");
+        assert_eq!(out.live_records, 864_000_000.0);
+        assert_eq!(out.memory_bytes, 172_800_000_000.0);
+        assert!(out.window_covered);
+    }
+
+    #[test]
+    fn a_ttl_shorter_than_the_retry_window_is_flagged() {
+        let input = CostInput {
+            ttl_hours: 0.5,
+            ..CostInput::default()
+        };
+        assert!(!estimate(&input).expect("valid").window_covered);
+    }
+
+    #[test]
+    fn text_fields_are_validated() {
+        assert_eq!(parse_field(CostField::Rps, "10 000"), Ok(10_000.0));
+        assert_eq!(parse_field(CostField::Rps, "10,000"), Ok(10_000.0));
+        assert_eq!(parse_field(CostField::TtlHours, "1.5"), Ok(1.5));
+        assert_eq!(
+            parse_field(CostField::Rps, "ten"),
+            Err(CostError::NotANumber(CostField::Rps))
+        );
+        assert_eq!(
+            parse_field(CostField::Rps, "0"),
+            Err(CostError::OutOfRange(CostField::Rps))
+        );
+        assert_eq!(
+            parse_field(CostField::Rps, "NaN"),
+            Err(CostError::OutOfRange(CostField::Rps))
+        );
+        assert_eq!(
+            parse_field(CostField::Rps, "inf"),
+            Err(CostError::OutOfRange(CostField::Rps))
+        );
+        assert_eq!(
+            parse_field(CostField::RecordBytes, ""),
+            Err(CostError::NotANumber(CostField::RecordBytes))
+        );
+        let bad = CostInput {
+            rps: f64::NAN,
+            ..CostInput::default()
+        };
+        assert_eq!(estimate(&bad), Err(CostError::OutOfRange(CostField::Rps)));
+    }
+
+    #[test]
+    fn the_curve_is_linear_in_the_ttl_and_passes_the_estimate() {
+        let input = CostInput::default();
+        let points = curve(&input, 9).expect("valid");
+        assert_eq!(points.len(), 9);
+        assert_eq!(points[0], (0.0, 0.0));
+        let at_ttl = points
+            .iter()
+            .find(|(h, _)| *h == 24.0)
+            .expect("the TTL is a sample");
+        assert_eq!(at_ttl.1, estimate(&input).expect("valid").memory_bytes);
+    }
+}

@@ -62,8 +62,8 @@ step "browser tests (idem-web, wasm-bindgen-test in headless Chromium)" \
 #            go here, e.g.:
 # step "end-to-end (headless Chromium against dist/)" cargo test -p idem-e2e
 # ---------------------------------------------------------------------------
-# TODO(conformance): conformance tests (start PostgreSQL / Redis first)
-#            go here.
+step "conformance (the core's SQL and Redis against real PostgreSQL and Redis)" \
+  bash scripts/conformance.sh
 # ---------------------------------------------------------------------------
 
 printf '\nall checks passed in %ds\n' "$((SECONDS - started))"

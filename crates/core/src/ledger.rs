@@ -410,7 +410,7 @@ impl Ledger {
                 done(1)
             }
             Statement::SelectStaleKeys { now: at } => {
-                let rows: Vec<KeyRow> = self
+                let mut rows: Vec<KeyRow> = self
                     .idempotency_keys
                     .iter()
                     .filter(|r| {
@@ -418,6 +418,10 @@ impl Ledger {
                     })
                     .cloned()
                     .collect();
+                // SQL promises no order; the rendered query says ORDER BY user_id, key.
+                rows.sort_by(|a, b| {
+                    (a.stored.record.user, &a.key).cmp(&(b.stored.record.user, &b.key))
+                });
                 StatementResult {
                     rows: rows.len() as u64,
                     returned: Returned::Keys(rows),

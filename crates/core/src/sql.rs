@@ -10,6 +10,9 @@
 //! A [`SqlBatch`] renders to a list of [`SqlUnit`]s, each naming the model statements it covers
 //! and where each one's row count and returned row can be read, so rows affected can be
 //! compared statement by statement even where two model statements are one SQL statement.
+//! Where the model returns a row the SQL asks for it: a debit ends in `RETURNING balance,
+//! version`, an increment in `RETURNING likes`, and the recovery job's query is ordered by
+//! `(user_id, key)`, since a table has no row order of its own.
 
 use serde_json::{json, Value};
 
@@ -188,29 +191,25 @@ impl Schema {
         let mut index = 0;
         while index < statements.len() {
             let statement = &statements[index];
-            let conditional_next = matches!(
-                statements.get(index + 1),
-                Some(Statement::IncrementLikes {
-                    only_if_inserted: true,
-                    ..
-                })
-            );
-            match statement {
-                Statement::InsertLikeOp { op_id } if conditional_next => {
-                    let Some(Statement::IncrementLikes { post, .. }) = statements.get(index + 1)
-                    else {
-                        return Err(RenderError::ConditionalIncrementWithoutInsert {
-                            index: index + 1,
-                        });
-                    };
+            match (statement, statements.get(index + 1)) {
+                (
+                    Statement::InsertLikeOp { op_id },
+                    Some(Statement::IncrementLikes {
+                        post,
+                        only_if_inserted: true,
+                    }),
+                ) => {
                     units.push(insert_then_increment(op_id, *post, index));
                     index += 2;
                     continue;
                 }
-                Statement::IncrementLikes {
-                    only_if_inserted: true,
-                    ..
-                } if index > 0 => {
+                (
+                    Statement::IncrementLikes {
+                        only_if_inserted: true,
+                        ..
+                    },
+                    _,
+                ) if index > 0 => {
                     return Err(RenderError::ConditionalIncrementWithoutInsert { index });
                 }
                 _ => {}

@@ -96,12 +96,13 @@ impl Store {
         }
     }
 
-    /// Removes every key whose TTL has run out by `now`; returns their names.
+    /// Removes every key whose TTL has run out by `now`; returns their names. As in Redis, a
+    /// key set with `PX ttl` at `t` is still there at `t + ttl` and gone a millisecond later.
     pub fn expire(&mut self, now: SimTime) -> Vec<String> {
         let gone: Vec<String> = self
             .entries
             .iter()
-            .filter(|(_, e)| e.expires_at <= now)
+            .filter(|(_, e)| e.expires_at < now)
             .map(|(k, _)| k.clone())
             .collect();
         for key in &gone {
@@ -168,9 +169,9 @@ mod tests {
         let mut s = Store::default();
         s.execute(SimTime(0), &set_nx(100));
         let get = RedisCommand::Get { key: "k".into() };
-        assert_eq!(s.execute(SimTime(99), &get), RedisReply::Value(record()));
-        assert_eq!(s.execute(SimTime(100), &get), RedisReply::Nil);
-        assert_eq!(s.execute(SimTime(100), &set_nx(100)), RedisReply::Ok);
+        assert_eq!(s.execute(SimTime(100), &get), RedisReply::Value(record()));
+        assert_eq!(s.execute(SimTime(101), &get), RedisReply::Nil);
+        assert_eq!(s.execute(SimTime(101), &set_nx(100)), RedisReply::Ok);
     }
 
     #[test]

@@ -247,7 +247,12 @@ impl Api {
         let store_key = store_key(&request, p);
         let handler = Handler {
             request_msg: Some(msg),
-            fingerprint: request.body.fingerprint(),
+            // Only a keyed request is ever compared or stored, so only it pays for the hash.
+            fingerprint: if keyed {
+                request.body.fingerprint()
+            } else {
+                String::new()
+            },
             request,
             store_key,
             phase: Phase::ClaimKey,

@@ -78,8 +78,14 @@ impl RequestBody {
     /// Lowercase hex SHA-256 of the canonical JSON: the fingerprint stored beside a key, so a
     /// key reused for a different request is caught (422).
     pub fn fingerprint(&self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         let digest = Sha256::digest(self.canonical_json().as_bytes());
-        digest.iter().map(|b| format!("{b:02x}")).collect()
+        let mut hex = String::with_capacity(64);
+        for byte in digest {
+            hex.push(char::from(HEX[usize::from(byte >> 4)]));
+            hex.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        hex
     }
 }
 

@@ -264,7 +264,7 @@ impl Api {
         self.handlers.insert(id, handler);
         if is_charge && p.idempotency_key && p.require_key && missing_key {
             self.note(Note::ApiRejectsMissingKey);
-            self.respond_error(now, id, ApiError::MissingKey);
+            self.respond_error(id, ApiError::MissingKey);
         } else if is_charge && keyed {
             self.enter(now, id, Phase::ClaimKey, p);
         } else if is_charge {
@@ -332,7 +332,7 @@ impl Api {
                     self.handlers.remove(&id);
                 } else {
                     self.note(Note::ApiKeyInProgress);
-                    self.respond_error(now, id, ApiError::InProgress);
+                    self.respond_error(id, ApiError::InProgress);
                 }
             }
             (Await::Processor, Payload::ChargeReply(_, reply)) => {
@@ -369,7 +369,6 @@ impl Api {
                         200,
                         ResponseBody::Debited { balance, version },
                         false,
-                        p,
                     );
                 } else {
                     self.note(Note::ApiCasRejected);
@@ -379,7 +378,6 @@ impl Api {
                         412,
                         ResponseBody::PreconditionFailed { balance, version },
                         false,
-                        p,
                     );
                 }
             }
@@ -396,7 +394,7 @@ impl Api {
                         _ => None,
                     })
                     .unwrap_or_default();
-                self.respond(now, id, 200, ResponseBody::Liked { likes }, false, p);
+                self.respond(now, id, 200, ResponseBody::Liked { likes }, false);
             }
             _ => self.note(Note::ApiDiscardsOrphanReply),
         }
@@ -426,7 +424,7 @@ impl Api {
             if p.lock {
                 // Claimed a moment ago by someone whose lease just ran out: let the client retry.
                 self.note(Note::ApiKeyInProgress);
-                self.respond_error(now, id, ApiError::InProgress);
+                self.respond_error(id, ApiError::InProgress);
             } else {
                 self.note(Note::ApiKeyIsNew);
                 self.enter(now, id, Phase::CallProcessor, p);
@@ -435,7 +433,7 @@ impl Api {
         };
         if p.fingerprint && record.fingerprint != fingerprint {
             self.note(Note::ApiKeyReused);
-            self.respond_error(now, id, ApiError::KeyReused);
+            self.respond_error(id, ApiError::KeyReused);
             return;
         }
         match record.status {
@@ -443,7 +441,7 @@ impl Api {
                 self.note(Note::ApiReplays {
                     status: stored.status,
                 });
-                self.respond(now, id, stored.status, stored.body, true, p);
+                self.respond(now, id, stored.status, stored.body, true);
             }
             KeyStatus::InProgress => match locked_until {
                 Some(until) if until <= now => {
@@ -462,7 +460,7 @@ impl Api {
                 }
                 _ => {
                     self.note(Note::ApiKeyInProgress);
-                    self.respond_error(now, id, ApiError::InProgress);
+                    self.respond_error(id, ApiError::InProgress);
                 }
             },
         }
@@ -527,7 +525,7 @@ impl Api {
             }
             Phase::Respond => {
                 let response = charge_response(h);
-                self.respond(now, id, response.status, response.body, false, p);
+                self.respond(now, id, response.status, response.body, false);
             }
         }
     }
@@ -692,9 +690,8 @@ impl Api {
         self.send(Node::Ledger, Payload::Sql(handler, batch));
     }
 
-    fn respond_error(&mut self, now: SimTime, id: u32, error: ApiError) {
+    fn respond_error(&mut self, id: u32, error: ApiError) {
         // Errors are answered straight away: no phase, so no crash point, and nothing to record.
-        let _ = now;
         let Some(h) = self.handlers.remove(&id) else {
             return;
         };
@@ -715,16 +712,7 @@ impl Api {
         self.send(Node::Client, Payload::Response(response));
     }
 
-    fn respond(
-        &mut self,
-        now: SimTime,
-        id: u32,
-        status: u16,
-        body: ResponseBody,
-        replayed: bool,
-        p: &Protections,
-    ) {
-        let _ = (now, p);
+    fn respond(&mut self, now: SimTime, id: u32, status: u16, body: ResponseBody, replayed: bool) {
         if self.crash_armed == Some(Phase::Respond) {
             self.crash(now, Phase::Respond);
             return;

@@ -50,6 +50,8 @@ step "clippy (wasm32, idem-web)" \
   cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "unit and property tests (idem-core, native)" \
   cargo test -p idem-core
+step "unit tests (idem-web pure parts, native)" \
+  cargo test -p idem-web --lib
 step "idem-core builds for wasm32" \
   cargo build -p idem-core --target wasm32-unknown-unknown
 step "trunk release build (dist/)" \
@@ -57,10 +59,8 @@ step "trunk release build (dist/)" \
 step "browser tests (idem-web, wasm-bindgen-test in headless Chromium)" \
   cargo test -p idem-web --target wasm32-unknown-unknown
 
-# ---------------------------------------------------------------------------
-# TODO(e2e): end-to-end browser tests against dist/ (crate idem-e2e, tests/)
-#            go here, e.g.:
-# step "end-to-end (headless Chromium against dist/)" cargo test -p idem-e2e
+step "end-to-end (headless Chromium against dist/)" \
+  bash scripts/e2e.sh
 # ---------------------------------------------------------------------------
 step "conformance (the core's SQL and Redis against real PostgreSQL and Redis)" \
   bash scripts/conformance.sh

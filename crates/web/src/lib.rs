@@ -1,17 +1,24 @@
 //! Idempotency Lab: the Leptos (client-side rendered) user interface.
+//!
+//! Pure parts (geometry, labels, playback, text, catalogs) have no browser types and are
+//! unit-tested natively; components read the shared [`lab::Lab`] from context.
 
-use leptos::prelude::*;
+pub mod app;
+pub mod browser;
+pub mod controls;
+pub mod faults;
+pub mod geometry;
+pub mod hooks;
+pub mod i18n;
+pub mod lab;
+pub mod labels;
+pub mod ledger_panel;
+pub mod markup;
+pub mod panels;
+pub mod playback;
+pub mod sequence;
+pub mod summary;
+pub mod text;
+pub mod topology;
 
-/// The whole lesson page.
-#[component]
-pub fn App() -> impl IntoView {
-    view! {
-        <main class="page">
-            <h1 data-testid="title">"Idempotency Lab"</h1>
-            <p class="lede">
-                "Learn why retrying a request can charge a customer twice, and how an "
-                "Idempotency-Key, a compare-and-set version and an op_id make retries safe."
-            </p>
-        </main>
-    }
-}
+pub use app::App;

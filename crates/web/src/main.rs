@@ -1,6 +1,8 @@
 //! Browser entry point: `trunk` builds this binary to WebAssembly.
 
+use leptos::prelude::*;
+
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(idem_web::App);
+    mount_to_body(|| view! { <idem_web::App/> });
 }

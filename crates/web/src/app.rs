@@ -1,0 +1,122 @@
+//! The lesson page: reads the deep link, sets up the shared state, and lays out the parts.
+
+use idem_core::{DeepLink, LinkError};
+use leptos::prelude::*;
+
+use crate::browser::{location_query, media_matches};
+use crate::controls::{Controls, ScenarioBar};
+use crate::faults::Faults;
+use crate::geometry::Layout;
+use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
+use crate::lab::{default_scenario, Lab};
+use crate::panels::StatePanels;
+use crate::playback::Run;
+use crate::sequence::Sequence;
+use crate::summary::Summary;
+use crate::text::link_error;
+use crate::topology::Topology;
+
+/// Media query under which the topology is stacked (phones).
+pub const NARROW: &str = "(max-width: 640px)";
+
+/// The run a query string asks for, or the default scenario and what was wrong with it.
+pub fn run_from_query(query: &str) -> (Run, Vec<LinkError>) {
+    let link = match DeepLink::parse(query) {
+        Ok(link) => link,
+        Err(errors) => return (Run::new(default_scenario()), errors),
+    };
+    match Run::from_link(&link) {
+        Ok(run) => (run, Vec::new()),
+        Err(error) => (Run::new(default_scenario()), vec![error]),
+    }
+}
+
+/// The whole lesson page.
+///
+/// `query` is the deep link to open (`scenario=key&step=4`); without it the page reads the
+/// browser's address and keeps it up to date. Tests and embeddings pass a query and leave the
+/// address alone.
+#[component]
+pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
+    let owns_url = query.is_none();
+    let query = query.unwrap_or_else(location_query);
+    let (run, errors) = run_from_query(&query);
+    let layout = if media_matches(NARROW) {
+        Layout::Tall
+    } else {
+        Layout::Wide
+    };
+    let lab = Lab::new(
+        run,
+        layout,
+        media_matches("(prefers-reduced-motion: reduce)"),
+    );
+    provide_context(lab);
+    if owns_url {
+        use_url_sync(lab);
+    }
+    use_keyboard(lab);
+    use_playback(lab);
+    use_layout(lab);
+
+    let (theme, set_theme) = signal("auto");
+    let cycle_theme = move |_| {
+        set_theme.update(|t| {
+            *t = match *t {
+                "auto" if media_matches("(prefers-color-scheme: dark)") => "light",
+                "auto" => "dark",
+                "dark" => "light",
+                _ => "dark",
+            }
+        })
+    };
+    let theme_label = move || {
+        let t = theme.get();
+        let dark = t == "dark" || (t == "auto" && media_matches("(prefers-color-scheme: dark)"));
+        let key = if dark {
+            "ui.theme_light"
+        } else {
+            "ui.theme_dark"
+        };
+        lab.t(key)
+    };
+    let notice = (!errors.is_empty()).then(|| {
+        let items = errors
+            .iter()
+            .map(|e| view! { <li>{link_error(e, lab.lang.get_untracked().catalog())}</li> })
+            .collect_view();
+        view! {
+            <div class="link-notice" role="alert" data-testid="link-notice">
+                <p>{lab.t("link.notice")}</p>
+                <ul>{items}</ul>
+            </div>
+        }
+    });
+
+    view! {
+        <div class="app" data-theme=move || theme.get() lang=lab.catalog().tag>
+            <header class="masthead">
+                <div class="brand">
+                    <h1 data-testid="title">{lab.t("ui.title")}</h1>
+                    <p class="lede">{lab.t("ui.lede")}</p>
+                </div>
+                <button class="ghost theme" data-testid="theme" on:click=cycle_theme>
+                    {theme_label}
+                </button>
+            </header>
+            {notice}
+            <ScenarioBar/>
+            <section class="stage">
+                <div class="stage-main">
+                    <Topology/>
+                    <Controls/>
+                </div>
+                <Summary/>
+            </section>
+            <Faults/>
+            <StatePanels/>
+            <Sequence/>
+            <footer class="keys">{lab.t("ui.keys")}</footer>
+        </div>
+    }
+}

@@ -1,0 +1,56 @@
+//! The few browser facts the page needs (query string, history, media queries, clock), each
+//! failing soft: outside a browser or on an error they return a neutral value.
+
+use leptos::prelude::*;
+
+/// The current query string, without `?`.
+pub fn location_query() -> String {
+    window()
+        .location()
+        .search()
+        .unwrap_or_default()
+        .trim_start_matches('?')
+        .to_owned()
+}
+
+/// Replaces the query string of the current history entry (no reload, no new entry).
+pub fn replace_query(query: &str) {
+    let window = window();
+    let path = window.location().pathname().unwrap_or_default();
+    if let Ok(history) = window.history() {
+        let url = format!("{path}?{query}");
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Whether a CSS media query matches now.
+pub fn media_matches(query: &str) -> bool {
+    window()
+        .match_media(query)
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
+}
+
+/// Milliseconds from the page's time origin (monotonic).
+pub fn now_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// The value of `attr` on the event's target or its nearest ancestor that has it.
+pub fn closest_attr(event: &leptos::ev::MouseEvent, attr: &str) -> Option<String> {
+    use leptos::wasm_bindgen::JsCast;
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
+        .and_then(|e| e.closest(&format!("[{attr}]")).ok().flatten())
+        .and_then(|e| e.get_attribute(attr))
+}
+
+/// The current value of a `<select>` element.
+pub fn select_value(element: &leptos::web_sys::Element) -> Option<String> {
+    use leptos::wasm_bindgen::JsCast;
+    element
+        .dyn_ref::<leptos::web_sys::HtmlSelectElement>()
+        .map(|s| s.value())
+}

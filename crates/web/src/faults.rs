@@ -1,0 +1,198 @@
+//! Breaking things: lose the next ack, retry, and the fault menu (drop, duplicate or delay a
+//! packet on the phone's link, crash the API at a phase, evict keys, advance the clock, a
+//! concurrent request, a reused key, another user's key). Refusals show as a notice.
+//!
+//! The menu is static markup; one delegated click handler reads each button's `data-act`.
+
+use idem_core::time::{HOUR, SECOND};
+use idem_core::{Action, MsgId, Phase, World};
+use leptos::html::Select;
+use leptos::prelude::*;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::labels::{packet_label, ShortNames};
+use crate::markup::{el, esc};
+
+/// The fault menu's markup (everything but the packet list, which changes every step).
+pub fn menu_html(catalog: &Catalog) -> String {
+    let button = |act: &str, id: &str, key: &str| {
+        el(
+            "button",
+            &format!("type=\"button\" data-act=\"{act}\" data-testid=\"{id}\""),
+            &catalog.text(key),
+        )
+    };
+    let phases: String = Phase::ALL
+        .into_iter()
+        .map(|p| {
+            let selected = if p == Phase::RecordKey {
+                " selected"
+            } else {
+                ""
+            };
+            el(
+                "option",
+                &format!("value=\"{}\"{selected}", p.name()),
+                &catalog.text(&format!("phase.{}", p.name())),
+            )
+        })
+        .collect();
+    format!(
+        "<div class=\"fault-row\">{drop}{dup}{delay}</div>\
+         <div class=\"fault-row\"><label class=\"field\"><span>{crash_at}</span>\
+         <select data-testid=\"crash-phase\" data-role=\"phase\">{phases}</select></label>{crash}</div>\
+         <div class=\"fault-row\">{evict}{clock}{concurrent}{reuse}{other}</div>",
+        drop = button("drop", "fault-drop", "ui.drop"),
+        dup = button("dup", "fault-duplicate", "ui.duplicate"),
+        delay = button("delay", "fault-delay", "ui.delay"),
+        crash_at = esc(&catalog.text("ui.crash_at")),
+        crash = button("crash", "fault-crash", "ui.crash"),
+        evict = button("evict", "fault-evict", "ui.evict"),
+        clock = button("clock", "fault-clock", "ui.clock"),
+        concurrent = button("concurrent", "fault-concurrent", "ui.concurrent"),
+        reuse = button("reuse-key", "fault-reuse-key", "ui.reuse_key"),
+        other = button("other-user", "fault-other-user", "ui.other_user"),
+    )
+}
+
+/// The two main buttons: lose the next ack, retry.
+pub fn main_html(catalog: &Catalog) -> String {
+    format!(
+        "{}{}",
+        el("button", "type=\"button\" class=\"danger\" data-act=\"lose-ack\" data-testid=\"drop-next-ack\" aria-pressed=\"false\"", &catalog.text("ui.lose_ack")),
+        el("button", "type=\"button\" class=\"secondary\" data-act=\"retry\" data-testid=\"retry\"", &catalog.text("ui.retry")),
+    )
+}
+
+/// The packets on the phone's link, as `<option>`s (the first means "the next one").
+pub fn packet_options(world: &World, catalog: &Catalog) -> String {
+    let names = ShortNames::of(world);
+    let mut out = el("option", "value=\"\"", &catalog.text("ui.next_packet"));
+    for m in world.network().in_flight().filter(|m| m.is_faultable()) {
+        let label = format!("#{} {}", m.id.0, packet_label(&m.payload, &names));
+        out.push_str(&el("option", &format!("value=\"{}\"", m.id.0), &label));
+    }
+    out
+}
+
+/// The action a menu button asks for, given the chosen packet and phase.
+pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Action> {
+    let packet_action = |f: fn(MsgId) -> Action| packet.map(f);
+    match act {
+        "drop" => packet_action(Action::Drop),
+        "dup" => packet_action(Action::Duplicate),
+        "delay" => packet.map(|id| Action::Delay(id, SECOND)),
+        "crash" => Phase::from_name(phase).map(Action::Crash),
+        "evict" => Some(Action::EvictKeys),
+        "clock" => Some(Action::AdvanceClock(25 * HOUR)),
+        "concurrent" => Some(Action::ConcurrentDuplicate),
+        "reuse-key" => Some(Action::ReuseKeyOtherBody),
+        "other-user" => Some(Action::OtherUserSameKey),
+        _ => None,
+    }
+}
+
+/// The fault buttons and the notice that explains refusals.
+#[component]
+pub fn Faults() -> impl IntoView {
+    let lab = use_lab();
+    let packet_select = NodeRef::<Select>::new();
+    let menu = NodeRef::<leptos::html::Div>::new();
+    let main = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let armed = lab.run.with(|r| r.world().next_ack_will_be_lost());
+        let Some(button) = main
+            .get()
+            .and_then(|m| m.query_selector("[data-act=lose-ack]").ok().flatten())
+        else {
+            return;
+        };
+        let _ = button.set_attribute("aria-pressed", if armed { "true" } else { "false" });
+        let _ = button.set_attribute("class", if armed { "danger armed" } else { "danger" });
+        let key = if armed { "ui.ack_armed" } else { "ui.lose_ack" };
+        button.set_text_content(Some(&lab.t(key)));
+    });
+    let on_main =
+        move |event: leptos::ev::MouseEvent| match crate::browser::closest_attr(&event, "data-act")
+            .as_deref()
+        {
+            Some("lose-ack") => lab.act(Action::LoseNextAck),
+            Some("retry") => lab.act(Action::RetryNow),
+            _ => {}
+        };
+    let options = move || lab.run.with(|r| packet_options(r.world(), lab.catalog()));
+    let on_menu = move |event: leptos::ev::MouseEvent| {
+        let Some(act) = crate::browser::closest_attr(&event, "data-act") else {
+            return;
+        };
+        let chosen: Option<u32> = packet_select
+            .get_untracked()
+            .and_then(|s| s.value().parse().ok());
+        let next = lab.run.with_untracked(|r| {
+            r.world()
+                .network()
+                .in_flight()
+                .find(|m| m.is_faultable())
+                .map(|m| m.id)
+        });
+        let packet = chosen.map(MsgId).or(next);
+        let phase = menu
+            .get_untracked()
+            .and_then(|d| d.query_selector("[data-role=phase]").ok().flatten())
+            .and_then(|e| crate::browser::select_value(&e))
+            .unwrap_or_default();
+        match menu_action(&act, packet, &phase) {
+            Some(action) => lab.act(action),
+            None => lab.say(lab.t("ui.no_packet")),
+        }
+    };
+    view! {
+        <section class="faults" aria-label=lab.t("ui.break_things")>
+            <h2>{lab.t("ui.break_things")}</h2>
+            <div class="fault-main" node_ref=main on:click=on_main inner_html=main_html(lab.catalog())></div>
+            {move || lab.notice.get().map(|text| view! {
+                <p class="notice" role="alert" data-testid="action-error">{text}</p>
+            })}
+            <details class="fault-menu">
+                <summary>{lab.t("ui.more_faults")}</summary>
+                <label class="field">
+                    <span>{lab.t("ui.packet")}</span>
+                    <select data-testid="packet-select" node_ref=packet_select inner_html=options></select>
+                </label>
+                <div class="fault-grid" node_ref=menu on:click=on_menu inner_html=menu_html(lab.catalog())></div>
+            </details>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_menu_button_maps_to_an_action() {
+        let html = menu_html(Lang::En.catalog());
+        for act in [
+            "drop",
+            "dup",
+            "delay",
+            "crash",
+            "evict",
+            "clock",
+            "concurrent",
+            "reuse-key",
+            "other-user",
+        ] {
+            assert!(html.contains(&format!("data-act=\"{act}\"")), "{act}");
+            let action = menu_action(act, Some(MsgId(3)), "respond");
+            assert!(action.is_some(), "{act}");
+        }
+        assert_eq!(menu_action("drop", None, ""), None);
+        assert_eq!(
+            menu_action("crash", None, "respond"),
+            Some(Action::Crash(Phase::Respond))
+        );
+    }
+}

@@ -1,0 +1,313 @@
+//! Pure geometry of the drawings: where the nodes sit, where a packet is along its link at a
+//! given simulated time, and the columns of the sequence diagram. No browser types, so it is
+//! unit-tested natively.
+
+use idem_core::{Link, Node, SimTime};
+
+/// A point in SVG user units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// Horizontal, growing right.
+    pub x: f64,
+    /// Vertical, growing down.
+    pub y: f64,
+}
+
+impl Point {
+    fn lerp(self, to: Point, f: f64) -> Point {
+        Point {
+            x: self.x + (to.x - self.x) * f,
+            y: self.y + (to.y - self.y) * f,
+        }
+    }
+}
+
+/// How the topology is laid out: side by side on wide screens, stacked on phones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Client left, API centre, the three backends in a column on the right.
+    Wide,
+    /// Client on top, API in the middle, the three backends in a row below (phones).
+    Tall,
+}
+
+impl Layout {
+    /// Width and height of the drawing in SVG units.
+    pub fn size(self) -> (f64, f64) {
+        match self {
+            Layout::Wide => (900.0, 430.0),
+            Layout::Tall => (360.0, 480.0),
+        }
+    }
+
+    /// The `viewBox` attribute.
+    pub fn view_box(self) -> String {
+        let (w, h) = self.size();
+        format!("0 0 {} {}", w as u32, h as u32)
+    }
+
+    /// Width and height of a node card.
+    pub fn card(self) -> (f64, f64) {
+        match self {
+            Layout::Wide => (164.0, 96.0),
+            Layout::Tall => (110.0, 84.0),
+        }
+    }
+
+    /// Font size of packet labels.
+    pub fn label_px(self) -> f64 {
+        match self {
+            Layout::Wide => 12.5,
+            Layout::Tall => 11.0,
+        }
+    }
+
+    /// The centre of a node's card.
+    pub fn center(self, node: Node) -> Point {
+        let (x, y) = match (self, node) {
+            (Layout::Wide, Node::Client) => (88.0, 215.0),
+            (Layout::Wide, Node::Api) => (420.0, 215.0),
+            (Layout::Wide, Node::Store) => (808.0, 64.0),
+            (Layout::Wide, Node::Ledger) => (808.0, 215.0),
+            (Layout::Wide, Node::Processor) => (808.0, 366.0),
+            (Layout::Tall, Node::Client) => (180.0, 54.0),
+            (Layout::Tall, Node::Api) => (180.0, 222.0),
+            (Layout::Tall, Node::Store) => (60.0, 420.0),
+            (Layout::Tall, Node::Ledger) => (180.0, 420.0),
+            (Layout::Tall, Node::Processor) => (300.0, 420.0),
+        };
+        Point { x, y }
+    }
+
+    /// Where the segment from `node`'s centre towards `toward` leaves the node's card.
+    pub fn card_edge(self, node: Node, toward: Point) -> Point {
+        let c = self.center(node);
+        let (w, h) = self.card();
+        let (dx, dy) = (toward.x - c.x, toward.y - c.y);
+        let tx = if dx == 0.0 {
+            f64::INFINITY
+        } else {
+            (w / 2.0) / dx.abs()
+        };
+        let ty = if dy == 0.0 {
+            f64::INFINITY
+        } else {
+            (h / 2.0) / dy.abs()
+        };
+        let t = tx.min(ty).min(1.0);
+        Point {
+            x: c.x + dx * t,
+            y: c.y + dy * t,
+        }
+    }
+
+    /// The visible part of a link: from the edge of the API's card to the edge of the peer's.
+    pub fn link_ends(self, link: Link) -> (Point, Point) {
+        let api = self.center(Node::Api);
+        let peer = self.center(link.peer());
+        (
+            self.card_edge(Node::Api, peer),
+            self.card_edge(link.peer(), api),
+        )
+    }
+
+    /// Where a packet from `from` to `to` is drawn at `progress` (0 = leaving, 1 = arriving).
+    /// Requests and replies travel in two lanes either side of the link so they never overlap.
+    pub fn packet_point(self, from: Node, to: Node, progress: f64, reply: bool) -> Point {
+        let a = self.card_edge(from, self.center(to));
+        let b = self.card_edge(to, self.center(from));
+        let p = a.lerp(b, progress.clamp(0.0, 1.0));
+        // Lanes are fixed per link (measured from the API towards the peer), so a request and
+        // its reply pass each other instead of overlapping.
+        let peer = if from == Node::Api { to } else { from };
+        let api = self.card_edge(Node::Api, self.center(peer));
+        let far = self.card_edge(peer, self.center(Node::Api));
+        let (dx, dy) = (far.x - api.x, far.y - api.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let lane = if reply { 13.0 } else { -13.0 };
+        Point {
+            x: p.x - dy / len * lane,
+            y: p.y + dx / len * lane,
+        }
+    }
+    /// Distance between the card edges of `a` and `b` along the line joining their centres.
+    pub fn gap(self, a: Node, b: Node) -> f64 {
+        let p = self.card_edge(a, self.center(b));
+        let q = self.card_edge(b, self.center(a));
+        ((q.x - p.x).powi(2) + (q.y - p.y).powi(2)).sqrt()
+    }
+}
+
+/// How far a packet sent at `sent` and due at `due` has travelled at time `now_ms` (0..=1).
+pub fn progress(now_ms: f64, sent: SimTime, due: SimTime) -> f64 {
+    let (s, d) = (sent.ms() as f64, due.ms() as f64);
+    if d <= s {
+        return 1.0;
+    }
+    ((now_ms - s) / (d - s)).clamp(0.0, 1.0)
+}
+
+/// The progress to draw for a pill `pill_w` wide on a gap `gap` long: real progress, kept off
+/// the cards so a pill never hides a node (the middle when the gap is too short); with reduced
+/// motion, always the middle of the link.
+pub fn drawn_progress(progress: f64, reduced_motion: bool, gap: f64, pill_w: f64) -> f64 {
+    if reduced_motion {
+        return 0.5;
+    }
+    let margin = ((pill_w / 2.0 + 6.0) / gap.max(1.0)).min(0.5);
+    margin + (1.0 - 2.0 * margin) * progress.clamp(0.0, 1.0)
+}
+
+/// Width of a rounded pill holding `label` in a font of `px` (monospace-ish estimate).
+pub fn pill_width(label: &str, px: f64) -> f64 {
+    label.chars().count() as f64 * px * 0.62 + px * 1.4
+}
+
+/// Width of the sequence diagram in SVG units.
+pub const SEQ_WIDTH: f64 = 720.0;
+/// Height of the lifeline heads.
+pub const SEQ_HEAD: f64 = 44.0;
+/// Vertical distance between two messages.
+pub const SEQ_ROW: f64 = 26.0;
+
+/// The x of a node's lifeline in the sequence diagram.
+pub fn lifeline_x(node: Node) -> f64 {
+    let index = Node::ALL.iter().position(|n| *n == node).unwrap_or(0) as f64;
+    SEQ_WIDTH / 10.0 + index * SEQ_WIDTH / 5.0
+}
+
+/// The y of the `row`-th message of the sequence diagram.
+pub fn row_y(row: usize) -> f64 {
+    SEQ_HEAD + 18.0 + row as f64 * SEQ_ROW
+}
+
+/// Total height of a sequence diagram with `rows` messages.
+pub fn seq_height(rows: usize) -> f64 {
+    row_y(rows.max(1)) + 8.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inside_card(layout: Layout, node: Node, p: Point) -> bool {
+        let c = layout.center(node);
+        let (w, h) = layout.card();
+        (p.x - c.x).abs() <= w / 2.0 + 1e-9 && (p.y - c.y).abs() <= h / 2.0 + 1e-9
+    }
+
+    #[test]
+    fn nodes_fit_the_drawing_and_do_not_overlap() {
+        for layout in [Layout::Wide, Layout::Tall] {
+            let (w, h) = layout.size();
+            let (cw, ch) = layout.card();
+            for a in Node::ALL {
+                let c = layout.center(a);
+                assert!(
+                    c.x - cw / 2.0 >= 0.0 && c.x + cw / 2.0 <= w,
+                    "{layout:?} {a:?} x"
+                );
+                assert!(
+                    c.y - ch / 2.0 >= 0.0 && c.y + ch / 2.0 <= h,
+                    "{layout:?} {a:?} y"
+                );
+                for b in Node::ALL.into_iter().filter(|b| *b != a) {
+                    let d = layout.center(b);
+                    let apart = (c.x - d.x).abs() >= cw || (c.y - d.y).abs() >= ch;
+                    assert!(apart, "{layout:?}: {a:?} overlaps {b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn links_run_from_card_edge_to_card_edge() {
+        for layout in [Layout::Wide, Layout::Tall] {
+            for link in Link::ALL {
+                let (a, b) = layout.link_ends(link);
+                assert!(inside_card(layout, Node::Api, a));
+                assert!(inside_card(layout, link.peer(), b));
+                assert!(!inside_card(layout, Node::Api, b));
+            }
+        }
+        let (a, b) = Layout::Wide.link_ends(Link::ClientApi);
+        assert_eq!(
+            a,
+            Point {
+                x: 420.0 - 82.0,
+                y: 215.0
+            }
+        );
+        assert_eq!(
+            b,
+            Point {
+                x: 88.0 + 82.0,
+                y: 215.0
+            }
+        );
+    }
+
+    #[test]
+    fn progress_follows_simulated_time() {
+        let (s, d) = (SimTime(1_000), SimTime(1_300));
+        assert_eq!(progress(900.0, s, d), 0.0);
+        assert_eq!(progress(1_000.0, s, d), 0.0);
+        assert_eq!(progress(1_150.0, s, d), 0.5);
+        assert_eq!(progress(2_000.0, s, d), 1.0);
+        assert_eq!(progress(5.0, SimTime(10), SimTime(10)), 1.0);
+    }
+
+    #[test]
+    fn a_packet_moves_from_sender_to_receiver() {
+        let l = Layout::Wide;
+        let start = l.packet_point(Node::Client, Node::Api, 0.0, false);
+        let mid = l.packet_point(Node::Client, Node::Api, 0.5, false);
+        let end = l.packet_point(Node::Client, Node::Api, 1.0, false);
+        assert!(start.x < mid.x && mid.x < end.x);
+        assert!((mid.x - (88.0 + 420.0) / 2.0).abs() < 1e-9);
+        // The reply travels back in the other lane.
+        let back = l.packet_point(Node::Api, Node::Client, 0.5, true);
+        assert!((back.x - mid.x).abs() < 1e-9);
+        assert!((back.y - mid.y).abs() >= 20.0);
+        // Out-of-range progress is clamped to the link.
+        assert_eq!(
+            l.packet_point(Node::Api, Node::Store, 7.0, false),
+            l.packet_point(Node::Api, Node::Store, 1.0, false)
+        );
+    }
+
+    #[test]
+    fn drawn_progress_keeps_pills_off_the_cards_and_honours_reduced_motion() {
+        // A 100-unit pill on a 400-unit gap: its centre stays 56 units from either card.
+        assert!((drawn_progress(0.0, false, 400.0, 100.0) - 0.14).abs() < 1e-9);
+        assert!((drawn_progress(1.0, false, 400.0, 100.0) - 0.86).abs() < 1e-9);
+        assert_eq!(
+            drawn_progress(0.3, false, 80.0, 100.0),
+            0.5,
+            "too short: the middle"
+        );
+        assert_eq!(drawn_progress(0.1, true, 400.0, 10.0), 0.5);
+        assert_eq!(drawn_progress(0.9, true, 400.0, 10.0), 0.5);
+        // The wide layout leaves room for the longest label between client and API.
+        let l = Layout::Wide;
+        assert!(l.gap(Node::Client, Node::Api) > pill_width("POST /charges · K1", l.label_px()));
+    }
+
+    #[test]
+    fn pills_grow_with_their_label() {
+        assert!(pill_width("POST /charges · K1", 13.0) > pill_width("OK", 13.0));
+        assert!(pill_width("OK", 13.0) > 20.0);
+    }
+
+    #[test]
+    fn lifelines_are_evenly_spaced_in_node_order() {
+        let xs: Vec<f64> = Node::ALL.into_iter().map(lifeline_x).collect();
+        assert_eq!(xs[0], 72.0);
+        for pair in xs.windows(2) {
+            assert!((pair[1] - pair[0] - 144.0).abs() < 1e-9);
+        }
+        assert!(xs[4] < SEQ_WIDTH);
+        assert!(row_y(1) - row_y(0) == SEQ_ROW);
+        assert!(seq_height(3) > row_y(2));
+    }
+}

@@ -1,0 +1,138 @@
+//! Hooks that tie the lab to the browser: the animation loop, the keyboard, the address bar
+//! and the layout. Each removes what it installed when the page is unmounted.
+
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
+
+use leptos::ev;
+use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
+use leptos::web_sys::{Element, KeyboardEvent};
+
+use crate::app::NARROW;
+use crate::browser::{media_matches, now_ms, replace_query};
+use crate::geometry::Layout;
+use crate::lab::Lab;
+
+/// Writes the run's deep link into the address bar on every change.
+pub fn use_url_sync(lab: Lab) {
+    Effect::new(move |_| {
+        let query = lab.run.with(|r| r.link().to_query());
+        replace_query(&query);
+    });
+}
+
+/// Drives playback with `requestAnimationFrame` while playing: simulated time advances with
+/// real time × speed and the world steps when its next event is due.
+pub fn use_playback(lab: Lab) {
+    let generation = Arc::new(AtomicU32::new(0));
+    let alive = Arc::new(AtomicBool::new(true));
+    {
+        let alive = Arc::clone(&alive);
+        on_cleanup(move || alive.store(false, Ordering::Relaxed));
+    }
+    Effect::new(move |_| {
+        if !lab.playing.get() {
+            return;
+        }
+        let id = generation.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        schedule(
+            lab,
+            now_ms(),
+            id,
+            Arc::clone(&generation),
+            Arc::clone(&alive),
+        );
+    });
+}
+
+fn schedule(lab: Lab, last: f64, id: u32, generation: Arc<AtomicU32>, alive: Arc<AtomicBool>) {
+    let _ = request_animation_frame_with_handle(move || {
+        if !alive.load(Ordering::Relaxed) || generation.load(Ordering::Relaxed) != id {
+            return;
+        }
+        let now = now_ms();
+        // A hidden tab pauses frames; do not jump ahead when it comes back.
+        let real = (now - last).clamp(0.0, 100.0);
+        if lab.frame(real) {
+            schedule(lab, now, id, generation, alive);
+        }
+    });
+}
+
+fn typing_target(event: &KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .is_some_and(|e| {
+            matches!(
+                e.tag_name().to_ascii_lowercase().as_str(),
+                "input" | "select" | "textarea" | "button" | "summary" | "a"
+            ) || e.get_attribute("role").as_deref() == Some("button")
+        })
+}
+
+/// Space plays/pauses, ←/→ step, R retries, 1–4 open the seed stories.
+pub fn use_keyboard(lab: Lab) {
+    let handle = window_event_listener(ev::keydown, move |event: KeyboardEvent| {
+        if event.alt_key() || event.ctrl_key() || event.meta_key() {
+            return;
+        }
+        let key = event.key();
+        // On a focused control, Space and Enter belong to it, arrows to selects.
+        let on_control = typing_target(&event);
+        match key.as_str() {
+            " " if !on_control => {
+                event.prevent_default();
+                lab.toggle_play();
+            }
+            "ArrowRight" if !on_control || !is_select(&event) => {
+                event.prevent_default();
+                lab.step_forward();
+            }
+            "ArrowLeft" if !on_control || !is_select(&event) => {
+                event.prevent_default();
+                lab.step_back();
+            }
+            "r" | "R" if !is_text_field(&event) => lab.act(idem_core::Action::RetryNow),
+            "1" | "2" | "3" | "4" if !is_text_field(&event) => {
+                let id = ["naive", "key", "cas", "counter"]
+                    [key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
+                lab.switch(id);
+            }
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+fn tag_of(event: &KeyboardEvent) -> String {
+    event
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .map(|e| e.tag_name().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn is_select(event: &KeyboardEvent) -> bool {
+    matches!(tag_of(event).as_str(), "select" | "input" | "textarea")
+}
+
+fn is_text_field(event: &KeyboardEvent) -> bool {
+    matches!(tag_of(event).as_str(), "input" | "textarea")
+}
+
+/// Switches between the wide and the stacked topology as the window is resized.
+pub fn use_layout(lab: Lab) {
+    let handle = window_event_listener(ev::resize, move |_| {
+        let layout = if media_matches(NARROW) {
+            Layout::Tall
+        } else {
+            Layout::Wide
+        };
+        if lab.layout.try_get_untracked() != Some(layout) {
+            lab.set_layout.set(layout);
+        }
+    });
+    on_cleanup(move || handle.remove());
+}

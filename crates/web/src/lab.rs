@@ -1,0 +1,244 @@
+//! The page's state: the run (snapshots + cursor) in one signal, the playback clock, and the
+//! messages to the student. Components get it from context as a small `Copy` handle and change
+//! the run only through [`Run`]'s methods, which call the core.
+
+use idem_core::{Action, DeepLink, Protections, Scenario};
+use leptos::prelude::*;
+
+use crate::geometry::Layout;
+use crate::i18n::{Catalog, Lang};
+use crate::playback::{tick, Run};
+use crate::text::action_error;
+
+/// Shared handle to the page's state.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    /// The run.
+    pub run: ReadSignal<Run>,
+    set_run: WriteSignal<Run>,
+    /// Simulated time on screen (ms): between the world's time and its next event.
+    pub display: ReadSignal<f64>,
+    set_display: WriteSignal<f64>,
+    /// Playing or paused.
+    pub playing: ReadSignal<bool>,
+    set_playing: WriteSignal<bool>,
+    /// Playback speed (× real time).
+    pub speed: ReadSignal<f64>,
+    /// Sets the playback speed.
+    pub set_speed: WriteSignal<f64>,
+    /// The last refusal or hint, shown until the next action.
+    pub notice: ReadSignal<Option<String>>,
+    set_notice: WriteSignal<Option<String>>,
+    /// A quiet gap just jumped over (simulated ms).
+    pub skipped: ReadSignal<Option<u64>>,
+    set_skipped: WriteSignal<Option<u64>>,
+    /// The language of the page.
+    pub lang: ReadSignal<Lang>,
+    /// Wide or tall topology.
+    pub layout: ReadSignal<Layout>,
+    /// Changes the topology layout.
+    pub set_layout: WriteSignal<Layout>,
+    /// The user asked for reduced motion.
+    pub reduced_motion: ReadSignal<bool>,
+}
+
+impl Lab {
+    /// A lab showing `run`.
+    pub fn new(run: Run, layout: Layout, reduced_motion: bool) -> Lab {
+        let display_at = run.world().now().ms() as f64;
+        let (run, set_run) = signal(run);
+        let (display, set_display) = signal(display_at);
+        let (playing, set_playing) = signal(false);
+        let (speed, set_speed) = signal(1.0);
+        let (notice, set_notice) = signal(None);
+        let (skipped, set_skipped) = signal(None);
+        let (lang, _set_lang) = signal(Lang::En);
+        let (layout, set_layout) = signal(layout);
+        let (reduced_motion, _) = signal(reduced_motion);
+        Lab {
+            run,
+            set_run,
+            display,
+            set_display,
+            playing,
+            set_playing,
+            speed,
+            set_speed,
+            notice,
+            set_notice,
+            skipped,
+            set_skipped,
+            lang,
+            layout,
+            set_layout,
+            reduced_motion,
+        }
+    }
+
+    /// The catalog of the current language (tracked).
+    pub fn catalog(&self) -> &'static Catalog {
+        self.lang.get().catalog()
+    }
+
+    /// Text of a catalog key in the current language (tracked).
+    pub fn t(&self, key: &str) -> String {
+        self.catalog().text(key)
+    }
+
+    fn changed(&self) {
+        let now = self.run.with_untracked(|r| r.world().now().ms() as f64);
+        self.set_display.set(now);
+        self.set_notice.set(None);
+        self.set_skipped.set(None);
+    }
+
+    /// One step forward (stepping the world past the known end).
+    pub fn step_forward(&self) {
+        self.set_playing.set(false);
+        self.set_run.update(|r| {
+            r.step_forward();
+        });
+        self.changed();
+    }
+
+    /// One step back, exactly.
+    pub fn step_back(&self) {
+        self.set_playing.set(false);
+        self.set_run.update(|r| {
+            r.step_back();
+        });
+        self.changed();
+    }
+
+    /// Shows the snapshot after `index` steps.
+    pub fn jump(&self, index: usize) {
+        self.set_playing.set(false);
+        self.set_run.update(|r| r.jump(index));
+        self.changed();
+    }
+
+    /// Back to the start.
+    pub fn restart(&self) {
+        self.set_playing.set(false);
+        self.set_run.update(Run::restart);
+        self.changed();
+    }
+
+    /// To the end of the run.
+    pub fn run_to_end(&self) {
+        self.set_playing.set(false);
+        self.set_run.update(Run::run_to_end);
+        self.changed();
+    }
+
+    /// Play or pause. Playing at the end starts again from the beginning.
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.set_playing.set(false);
+            return;
+        }
+        if self.run.with_untracked(Run::at_end) {
+            self.restart();
+        }
+        self.set_notice.set(None);
+        self.set_playing.set(true);
+    }
+
+    /// Injects an action at the cursor; a refusal becomes the notice.
+    pub fn act(&self, action: Action) {
+        let mut result = Ok(());
+        self.set_run.update(|r| result = r.apply(action));
+        match result {
+            Ok(()) => self.changed(),
+            Err(error) => {
+                let text = action_error(&error, self.lang.get_untracked().catalog());
+                self.set_notice.set(Some(text));
+            }
+        }
+    }
+
+    /// Shows a hint or refusal until the next action.
+    pub fn say(&self, text: String) {
+        self.set_notice.set(Some(text));
+    }
+
+    /// Opens another scenario from its start.
+    pub fn switch(&self, id: &str) {
+        let Ok(scenario) = Scenario::by_id(id) else {
+            return;
+        };
+        self.set_playing.set(false);
+        self.set_run.set(Run::new(scenario));
+        self.changed();
+    }
+
+    /// Opens the run a deep link describes (the caller has checked it).
+    pub fn open(&self, link: &DeepLink) {
+        if let Ok(run) = Run::from_link(link) {
+            self.set_playing.set(false);
+            self.set_run.set(run);
+            self.changed();
+        }
+    }
+
+    /// Flips one protection and rebuilds the run from the start.
+    pub fn toggle_protection(&self, name: &str) {
+        let mut p: Protections = self.run.with_untracked(|r| r.scenario().protections);
+        let on = p.get(name).unwrap_or(false);
+        p.set(name, !on);
+        self.set_playing.set(false);
+        let rebuilt = self.run.with_untracked(|r| r.with_protections(p));
+        self.set_run.set(rebuilt);
+        self.changed();
+    }
+
+    /// One animation frame of `real_ms` while playing: advances the display time and steps
+    /// when the next event is due. Returns whether playback goes on. Never panics on a lab
+    /// whose page was unmounted (it just stops).
+    pub fn frame(&self, real_ms: f64) -> bool {
+        if self.playing.try_get_untracked() != Some(true) {
+            return false;
+        }
+        let Some(next) = self.run.try_with_untracked(|r| {
+            if r.cursor() < r.known_steps() {
+                r.snapshot(r.cursor() + 1).map(|w| w.now())
+            } else {
+                r.world().next_wakeup()
+            }
+        }) else {
+            return false;
+        };
+        if next.is_none() {
+            self.set_playing.set(false);
+            return false;
+        }
+        let display = self.display.get_untracked();
+        let t = tick(display, real_ms, self.speed.get_untracked(), next);
+        self.set_display.set(t.display);
+        if let Some(ms) = t.skipped_ms {
+            self.set_skipped.set(Some(ms));
+        }
+        if t.due {
+            self.set_run.update(|r| {
+                r.step_forward();
+            });
+        }
+        true
+    }
+}
+
+/// The lab of the enclosing page.
+pub fn use_lab() -> Lab {
+    use_context::<Lab>()
+        .unwrap_or_else(|| Lab::new(Run::new(default_scenario()), Layout::Wide, false))
+}
+
+/// The scenario shown when nothing (or something invalid) is asked for.
+pub fn default_scenario() -> Scenario {
+    Scenario::by_id(idem_core::scenario::IDS[0]).unwrap_or_else(|_| {
+        Scenario::all()
+            .into_iter()
+            .next()
+            .expect("the core has scenarios")
+    })
+}

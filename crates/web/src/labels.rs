@@ -1,0 +1,383 @@
+//! Short, language-neutral labels: K1/K2 for Idempotency-Keys, op1/op2 for op_ids, packet
+//! captions in protocol notation (`POST /charges · K1`, `SET NX K1`, `201 pay_abc`), money and
+//! durations. Pure functions of core values, unit-tested natively.
+
+use idem_core::http::{reason_phrase, HttpRequest, HttpResponse, RequestBody, ResponseBody};
+use idem_core::ledger::{SqlBatch, Statement, StatementResult};
+use idem_core::net::{Message, Payload};
+use idem_core::record::{KeyRecord, KeyStatus};
+use idem_core::store::{RedisCommand, RedisReply};
+use idem_core::World;
+
+/// Human-sized names for the UUIDs of a run, in order of first appearance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ShortNames {
+    names: Vec<(String, String)>,
+}
+
+impl ShortNames {
+    /// Names every Idempotency-Key (`K1`, `K2`…) and op_id (`op1`…) the world's client made,
+    /// in the order the operations started. Stable along a run: later steps only add names.
+    pub fn of(world: &World) -> ShortNames {
+        let mut names = ShortNames::default();
+        for op in world.client().ops() {
+            if let Some(key) = &op.key {
+                names.add(key, "K");
+            }
+            if let RequestBody::Like {
+                op_id: Some(id), ..
+            } = &op.body
+            {
+                names.add(id, "op");
+            }
+        }
+        names
+    }
+
+    /// Gives `uuid` the next name with `prefix`, unless it has one.
+    pub fn add(&mut self, uuid: &str, prefix: &str) {
+        if self.names.iter().any(|(u, _)| u == uuid) {
+            return;
+        }
+        let n = self
+            .names
+            .iter()
+            .filter(|(_, l)| l.starts_with(prefix))
+            .count()
+            + 1;
+        self.names.push((uuid.to_owned(), format!("{prefix}{n}")));
+    }
+
+    /// The short name of `uuid`, if it has one.
+    pub fn get(&self, uuid: &str) -> Option<&str> {
+        self.names
+            .iter()
+            .find(|(u, _)| u == uuid)
+            .map(|(_, l)| l.as_str())
+    }
+
+    /// `text` with every known UUID inside it replaced by its short name
+    /// (`idem:user_1:<uuid>` → `idem:user_1:K1`).
+    pub fn shorten(&self, text: &str) -> String {
+        let mut out = text.to_owned();
+        for (uuid, label) in &self.names {
+            if out.contains(uuid.as_str()) {
+                out = out.replace(uuid.as_str(), label);
+            }
+        }
+        out
+    }
+
+    /// The short name of a key as the store spells it: the part after the last `:`.
+    pub fn key_tail(&self, text: &str) -> String {
+        let short = self.shorten(text);
+        match short.rsplit_once(':') {
+            Some((_, tail)) => tail.to_owned(),
+            None => short,
+        }
+    }
+}
+
+/// Whether a message is a request (towards the far node) or a response (coming back).
+pub fn packet_kind(message: &Message) -> &'static str {
+    if message.payload.is_reply() {
+        "response"
+    } else {
+        "request"
+    }
+}
+
+/// Which protocol a message speaks, for its colour: `http`, `redis`, `sql` or `psp`.
+pub fn protocol(payload: &Payload) -> &'static str {
+    match payload {
+        Payload::Request(_) | Payload::Response(_) => "http",
+        Payload::Redis(..) | Payload::RedisReply(..) => "redis",
+        Payload::Sql(..) | Payload::SqlResults(..) => "sql",
+        Payload::Charge(..) | Payload::ChargeReply(..) => "psp",
+    }
+}
+
+/// The caption of a packet.
+pub fn packet_label(payload: &Payload, names: &ShortNames) -> String {
+    match payload {
+        Payload::Request(request) => request_label(request, names),
+        Payload::Response(response) => response_label(response),
+        Payload::Redis(_, command) => redis_label(command, names),
+        Payload::RedisReply(_, reply) => redis_reply_label(reply),
+        Payload::Sql(_, batch) => sql_label(batch),
+        Payload::SqlResults(_, results) => rows_label(results),
+        Payload::Charge(_, charge) => {
+            let mut label = format!("charge {}", usd(charge.amount_cents));
+            if let Some(key) = &charge.idempotency_key {
+                label.push_str(" · ");
+                label.push_str(&names.key_tail(key));
+            }
+            label
+        }
+        Payload::ChargeReply(_, reply) => {
+            if reply.replayed {
+                format!("{} ↺", reply.payment_id)
+            } else {
+                reply.payment_id.clone()
+            }
+        }
+    }
+}
+
+fn request_label(request: &HttpRequest, names: &ShortNames) -> String {
+    let mut label = match &request.body {
+        RequestBody::Charge { .. } => "POST /charges".to_owned(),
+        RequestBody::Debit {
+            amount,
+            expected_version,
+            ..
+        } => match expected_version {
+            Some(v) => format!("POST /debit −{amount} v{v}"),
+            None => format!("POST /debit −{amount}"),
+        },
+        RequestBody::Like { post, op_id } => match op_id {
+            Some(id) => format!("POST /posts/{post}/likes · {}", names.shorten(id)),
+            None => format!("POST /posts/{post}/likes"),
+        },
+    };
+    if let Some(key) = &request.idempotency_key {
+        label.push_str(" · ");
+        label.push_str(&names.shorten(key));
+    }
+    label
+}
+
+/// The caption of an HTTP response: status and the one detail that matters.
+pub fn response_label(response: &HttpResponse) -> String {
+    let status = response.status;
+    let mut label = match &response.body {
+        ResponseBody::Charged { payment_id, .. } => format!("{status} {payment_id}"),
+        ResponseBody::Debited { balance, version } => format!("{status} ${balance} v{version}"),
+        ResponseBody::PreconditionFailed { version, .. } => format!("{status} v{version}"),
+        ResponseBody::Liked { likes } => format!("{status} likes {likes}"),
+        ResponseBody::Error(_) => format!("{status} {}", reason_phrase(status)),
+    };
+    if response.replayed {
+        label.push_str(" ↺");
+    }
+    label
+}
+
+fn redis_label(command: &RedisCommand, names: &ShortNames) -> String {
+    match command {
+        RedisCommand::Set { key, nx: true, .. } => format!("SET NX {}", names.key_tail(key)),
+        RedisCommand::Set { key, value, .. } => {
+            format!("SET {} {}", names.key_tail(key), record_label(value))
+        }
+        RedisCommand::Get { key } => format!("GET {}", names.key_tail(key)),
+    }
+}
+
+fn redis_reply_label(reply: &RedisReply) -> String {
+    match reply {
+        RedisReply::Ok => "OK".to_owned(),
+        RedisReply::Nil => "(nil)".to_owned(),
+        RedisReply::Value(record) => record_label(record),
+    }
+}
+
+/// A key record in a few characters: `in_progress` or `201 ✓`.
+pub fn record_label(record: &KeyRecord) -> String {
+    match &record.status {
+        KeyStatus::InProgress => "in_progress".to_owned(),
+        KeyStatus::Completed(response) => format!("{} ✓", response.status),
+    }
+}
+
+/// A statement in a few words of SQL.
+pub fn statement_label(statement: &Statement) -> String {
+    match statement {
+        Statement::InsertCharge { .. } => "INSERT charges".to_owned(),
+        Statement::Debit {
+            amount,
+            expected_version: Some(v),
+            ..
+        } => format!("UPDATE −{amount} WHERE v={v}"),
+        Statement::Debit { amount, .. } => format!("UPDATE −{amount}"),
+        Statement::SelectAccount { .. } => "SELECT account".to_owned(),
+        Statement::InsertLikeOp { .. } => "INSERT like_ops".to_owned(),
+        Statement::IncrementLikes { .. } => "UPDATE likes+1".to_owned(),
+        Statement::SelectLikes { .. } => "SELECT likes".to_owned(),
+        Statement::ClaimKey { .. } => "INSERT key".to_owned(),
+        Statement::SelectStaleKeys { .. } => "SELECT stale keys".to_owned(),
+        Statement::SelectKey { .. } => "SELECT key".to_owned(),
+        Statement::ReclaimKey { .. } => "UPDATE key lease".to_owned(),
+        Statement::CompleteKey { .. } => "UPDATE key done".to_owned(),
+    }
+}
+
+fn sql_label(batch: &SqlBatch) -> String {
+    let first = batch
+        .statements
+        .first()
+        .map(statement_label)
+        .unwrap_or_default();
+    let more = batch.statements.len().saturating_sub(1);
+    match (batch.transaction && more > 0, more) {
+        (true, _) => format!("TX {first} +{more}"),
+        (false, 0) => first,
+        (false, _) => format!("{first} +{more}"),
+    }
+}
+
+/// Rows affected, as PostgreSQL's command tags count them: `1 row`, `0 rows`, `rows 1,0`.
+pub fn rows_label(results: &[StatementResult]) -> String {
+    let rows: Vec<u64> = results.iter().map(|r| r.rows).collect();
+    rows_text(&rows)
+}
+
+/// `1 row`, `0 rows`, `rows 1,0`.
+pub fn rows_text(rows: &[u64]) -> String {
+    match rows {
+        [1] => "1 row".to_owned(),
+        [n] => format!("{n} rows"),
+        _ => format!(
+            "rows {}",
+            rows.iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+    }
+}
+
+/// Cents as US dollars: `$200.00`, `$1,250.50`.
+pub fn usd(cents: u64) -> String {
+    let dollars = (cents / 100).to_string();
+    let mut grouped = String::new();
+    for (i, c) in dollars.chars().enumerate() {
+        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    format!("${grouped}.{:02}", cents % 100)
+}
+
+/// A duration for countdowns: `2.4 s`, `3m 05s`, `23h 59m 58s`.
+pub fn duration(ms: u64) -> String {
+    let s = ms / 1_000;
+    if ms >= 3_600_000 {
+        format!("{}h {:02}m {:02}s", s / 3_600, (s / 60) % 60, s % 60)
+    } else if ms >= 60_000 {
+        format!("{}m {:02}s", s / 60, s % 60)
+    } else {
+        format!("{}.{} s", s, (ms % 1_000) / 100)
+    }
+}
+
+/// The simulation clock: `0.300 s`, or `25h 00m 01s` once hours have passed.
+pub fn clock(ms: u64) -> String {
+    if ms >= 3_600_000 {
+        duration(ms)
+    } else {
+        format!("{}.{:03} s", ms / 1_000, ms % 1_000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use idem_core::{Scenario, World};
+
+    fn run_to_end(id: &str) -> World {
+        let scenario = Scenario::by_id(id).expect("scenario");
+        let mut world = World::new(&scenario);
+        world.run(1_000);
+        world
+    }
+
+    #[test]
+    fn keys_are_named_in_order_of_first_appearance() {
+        let mut names = ShortNames::default();
+        names.add("7f0c-aaaa", "K");
+        names.add("1234-bbbb", "K");
+        names.add("7f0c-aaaa", "K");
+        names.add("op-uuid", "op");
+        assert_eq!(names.get("7f0c-aaaa"), Some("K1"));
+        assert_eq!(names.get("1234-bbbb"), Some("K2"));
+        assert_eq!(names.get("op-uuid"), Some("op1"));
+        assert_eq!(names.shorten("idem:user_1:1234-bbbb"), "idem:user_1:K2");
+        assert_eq!(names.key_tail("idem:user_1:1234-bbbb"), "K2");
+        assert_eq!(names.shorten("no uuid here"), "no uuid here");
+    }
+
+    #[test]
+    fn the_key_story_labels_its_packets() {
+        let world = run_to_end("key");
+        let names = ShortNames::of(&world);
+        let labels: Vec<String> = world
+            .network()
+            .messages()
+            .iter()
+            .map(|m| packet_label(&m.payload, &names))
+            .collect();
+        assert_eq!(labels[0], "POST /charges · K1");
+        assert_eq!(labels[1], "SET NX K1");
+        assert_eq!(labels[2], "OK");
+        assert_eq!(labels[3], "charge $100.00");
+        assert_eq!(labels[4], "pay_abc");
+        assert_eq!(labels[5], "INSERT charges");
+        assert_eq!(labels[6], "1 row");
+        assert_eq!(labels[7], "SET K1 201 ✓");
+        assert_eq!(labels[9], "201 pay_abc");
+        assert!(labels.contains(&"201 pay_abc ↺".to_owned()));
+        let kinds: Vec<&str> = world.network().messages().iter().map(packet_kind).collect();
+        assert_eq!(&kinds[..3], ["request", "request", "response"]);
+    }
+
+    #[test]
+    fn the_naive_story_has_no_key_in_its_labels() {
+        let world = run_to_end("naive");
+        let names = ShortNames::of(&world);
+        let first = &world.network().messages()[0];
+        assert_eq!(packet_label(&first.payload, &names), "POST /charges");
+        assert_eq!(protocol(&first.payload), "http");
+    }
+
+    #[test]
+    fn counter_and_cas_labels() {
+        let world = run_to_end("counter");
+        let names = ShortNames::of(&world);
+        let first = &world.network().messages()[0];
+        assert_eq!(
+            packet_label(&first.payload, &names),
+            "POST /posts/7/likes · op1"
+        );
+        let world = run_to_end("cas");
+        let names = ShortNames::of(&world);
+        let first = &world.network().messages()[0];
+        assert_eq!(packet_label(&first.payload, &names), "POST /debit −20 v5");
+    }
+
+    #[test]
+    fn money_is_formatted_in_dollars() {
+        assert_eq!(usd(0), "$0.00");
+        assert_eq!(usd(10_000), "$100.00");
+        assert_eq!(usd(20_000), "$200.00");
+        assert_eq!(usd(125_050), "$1,250.50");
+        assert_eq!(usd(123_456_789), "$1,234,567.89");
+    }
+
+    #[test]
+    fn durations_read_naturally() {
+        assert_eq!(duration(2_400), "2.4 s");
+        assert_eq!(duration(0), "0.0 s");
+        assert_eq!(duration(185_000), "3m 05s");
+        assert_eq!(duration(86_398_000), "23h 59m 58s");
+        assert_eq!(clock(300), "0.300 s");
+        assert_eq!(clock(90_001_000), "25h 00m 01s");
+    }
+
+    #[test]
+    fn rows_follow_postgres_counts() {
+        assert_eq!(rows_text(&[1]), "1 row");
+        assert_eq!(rows_text(&[0]), "0 rows");
+        assert_eq!(rows_text(&[1, 0]), "rows 1,0");
+    }
+}

@@ -1,0 +1,184 @@
+//! PostgreSQL: the tables of the current story, the constraints in force, and the rows the
+//! last statements affected (from the step's `LedgerRan` note).
+
+use idem_core::{Note, Story, World};
+
+use crate::i18n::Catalog;
+use crate::labels::{record_label, rows_text, usd, ShortNames};
+use crate::markup::{el, esc, table};
+
+/// The ledger panel's markup.
+pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
+    let l = world.ledger();
+    let names = ShortNames::of(world);
+    let story = world.scenario().story;
+    let mut out = format!(
+        "<h2><span class=\"dot ledger\"></span>{}</h2>",
+        esc(&catalog.text("node.ledger.name"))
+    );
+    let mut add = |name: &str, head: &[&str], rows: Vec<Vec<String>>| {
+        out.push_str(&format!("<h3><code>{name}</code></h3>"));
+        out.push_str(&table(name, head, &rows));
+    };
+    let charges = matches!(story, Story::NaivePost | Story::IdempotencyKey);
+    if charges {
+        let rows = l
+            .charges
+            .iter()
+            .map(|c| {
+                vec![
+                    c.payment_id.clone(),
+                    format!("#{}", c.user.0),
+                    format!("#{}", usd(c.amount_cents)),
+                    c.idempotency_key
+                        .as_deref()
+                        .map_or_else(|| "NULL".to_owned(), |k| names.key_tail(k)),
+                ]
+            })
+            .collect();
+        add(
+            "charges",
+            &["payment_id", "#user_id", "#amount", "idem_key"],
+            rows,
+        );
+    }
+    if charges && (!l.idempotency_keys.is_empty() || world.scenario().protections.key_in_ledger_tx)
+    {
+        let rows = l
+            .idempotency_keys
+            .iter()
+            .map(|k| {
+                vec![
+                    names.key_tail(&k.key),
+                    format!("#{}", k.stored.record.user.0),
+                    record_label(&k.stored.record),
+                ]
+            })
+            .collect();
+        add("idempotency_keys", &["key", "#user_id", "status"], rows);
+    }
+    if story == Story::CompareAndSet {
+        let rows = l
+            .accounts
+            .iter()
+            .map(|a| {
+                vec![
+                    a.id.to_string(),
+                    format!("#{}", a.balance),
+                    format!("#{}", a.version),
+                ]
+            })
+            .collect();
+        add("accounts", &["id", "#balance", "#version"], rows);
+    }
+    if story == Story::Counter {
+        let rows = l
+            .posts
+            .iter()
+            .map(|p| vec![p.id.to_string(), format!("#{}", p.likes)])
+            .collect();
+        add("posts", &["id", "#likes"], rows);
+        let rows = l
+            .like_ops
+            .iter()
+            .map(|id| vec![names.shorten(id)])
+            .collect();
+        add("like_ops", &["op_id"], rows);
+    }
+    let last_rows = world
+        .steps()
+        .last()
+        .and_then(|s| {
+            s.notes.iter().find_map(|n| match n {
+                Note::LedgerRan { rows } => Some(rows_text(rows)),
+                _ => None,
+            })
+        })
+        .unwrap_or_else(|| "—".to_owned());
+    let mut constraints = String::new();
+    match story {
+        Story::Counter => {
+            let key = if l.like_ops_unique {
+                "panel.unique_on"
+            } else {
+                "panel.unique_off"
+            };
+            constraints.push_str(&el("li", "", &catalog.text(key)));
+        }
+        Story::CompareAndSet => {}
+        _ => {
+            let key = if l.keys_scoped {
+                "panel.scope_user"
+            } else {
+                "panel.scope_global"
+            };
+            constraints.push_str(&el("li", "", &catalog.text(key)));
+        }
+    }
+    constraints.push_str(&format!(
+        "<li>{} {}</li>",
+        esc(&catalog.text("panel.last_rows")),
+        el("strong", "data-testid=\"rows-affected\"", &last_rows)
+    ));
+    out.push_str(&format!("<ul class=\"constraints\">{constraints}</ul>"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    fn end(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        world.run(1_000);
+        world
+    }
+
+    #[test]
+    fn each_story_shows_its_tables() {
+        let catalog = Lang::En.catalog();
+        let html = ledger_html(&end("naive"), catalog);
+        assert!(
+            html.contains("<code>charges</code>") && html.contains("pay_abd"),
+            "{html}"
+        );
+        let html = ledger_html(&end("cas"), catalog);
+        assert!(
+            html.contains("<code>accounts</code>") && html.contains(">80<"),
+            "{html}"
+        );
+        let html = ledger_html(&end("counter"), catalog);
+        assert!(
+            html.contains("<code>like_ops</code>") && html.contains(">101<"),
+            "{html}"
+        );
+        assert!(
+            html.contains("UNIQUE INDEX on like_ops(op_id): on"),
+            "{html}"
+        );
+        let html = ledger_html(&end("crash-one-tx"), catalog);
+        assert!(html.contains("<code>idempotency_keys</code>"), "{html}");
+    }
+
+    #[test]
+    fn the_last_statement_rows_come_from_the_step() {
+        let catalog = Lang::En.catalog();
+        let mut world = World::new(&Scenario::by_id("cas").expect("cas"));
+        while let Some(step) = world.step() {
+            if step
+                .notes
+                .iter()
+                .any(|n| matches!(n, Note::LedgerRan { .. }))
+            {
+                break;
+            }
+        }
+        let html = ledger_html(&world, catalog);
+        assert!(
+            html.contains("data-testid=\"rows-affected\">rows 1,1<"),
+            "{html}"
+        );
+    }
+}

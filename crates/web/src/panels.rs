@@ -1,0 +1,246 @@
+//! The state panels: what the phone, the idempotency store, the ledger and the card processor
+//! hold at the current step, with live countdowns. Each panel is built as markup by a pure
+//! function of the world (tested natively) and shown by [`StatePanels`].
+
+use idem_core::client::{UserView, Wait};
+use idem_core::http::RequestBody;
+use idem_core::record::KeyStatus;
+use idem_core::{SimTime, World};
+use leptos::prelude::*;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::labels::{duration, record_label, response_label, usd, ShortNames};
+use crate::ledger_panel::ledger_html;
+use crate::markup::{el, esc, table, wrap};
+
+/// Time left until `at`, seen at display time `now` (simulated ms).
+pub fn countdown(now: f64, at: SimTime) -> String {
+    duration((at.ms() as f64 - now).max(0.0) as u64)
+}
+
+fn heading(node: &str, catalog: &Catalog) -> String {
+    format!(
+        "<h2><span class=\"dot {node}\"></span>{}</h2>",
+        esc(&catalog.text(&format!("node.{node}.name")))
+    )
+}
+
+/// The operation a request body asks for, in protocol notation.
+pub fn op_title(body: &RequestBody) -> String {
+    match body {
+        RequestBody::Charge { amount_cents, .. } => format!("POST /charges {}", usd(*amount_cents)),
+        RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
+        RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
+    }
+}
+
+/// The phone: each operation with its key, attempt, timer and what the user sees.
+pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
+    let mut out = heading("client", catalog);
+    let names = ShortNames::of(world);
+    if let Some(t) = world.client_offline_until() {
+        let text = catalog.fill("panel.offline", &[("time", countdown(now, t))]);
+        out.push_str(&el("p", "class=\"badge warn\"", &text));
+    }
+    let ops = world.client().ops();
+    if ops.is_empty() {
+        out.push_str(&el("p", "class=\"empty\"", &catalog.text("panel.no_ops")));
+        return out;
+    }
+    let mut items = String::new();
+    for op in ops {
+        let key = match op.key.as_deref() {
+            Some(k) => names.get(k).unwrap_or("?").to_owned(),
+            None => catalog.text("panel.no_key"),
+        };
+        let timer = match op.wait {
+            Wait::Answer { timeout_at } => {
+                catalog.fill("panel.timeout_in", &[("time", countdown(now, timeout_at))])
+            }
+            Wait::Backoff { retry_at } => {
+                catalog.fill("panel.retry_in", &[("time", countdown(now, retry_at))])
+            }
+            Wait::Nothing => "—".to_owned(),
+        };
+        let (sees, class) = match &op.view {
+            UserView::Waiting => (catalog.text("panel.sees_waiting"), "busy"),
+            UserView::Succeeded(r) => (
+                catalog.fill("panel.sees_success", &[("answer", response_label(r))]),
+                "ok",
+            ),
+            UserView::Failed(r) => (
+                catalog.fill("panel.sees_error", &[("answer", response_label(r))]),
+                "warn",
+            ),
+            UserView::GaveUp => (catalog.text("panel.sees_gave_up"), "warn"),
+        };
+        let user = if op.user.0 == 1 {
+            String::new()
+        } else {
+            let who = catalog.fill("panel.user", &[("user", op.user.0.to_string())]);
+            el("span", "class=\"tag\"", &who)
+        };
+        let head = format!(
+            "{} {}{user}",
+            el("strong", "", &format!("#{}", op.op.0 + 1)),
+            el("code", "", &op_title(&op.body))
+        );
+        let kv = format!(
+            "{}{}{}{}{}{}",
+            el("dt", "", &catalog.text("panel.key")),
+            wrap("dd", "", &el("code", "data-testid=\"client-key\"", &key)),
+            el("dt", "", &catalog.text("panel.attempt")),
+            el("dd", "", &op.attempts.to_string()),
+            el("dt", "", &catalog.text("panel.timer")),
+            el("dd", "", &timer),
+        );
+        items.push_str(&wrap(
+            "li",
+            "class=\"op\"",
+            &format!(
+                "{}{}{}",
+                wrap("div", "class=\"op-head\"", &head),
+                wrap("dl", "class=\"kv\"", &kv),
+                el("p", &format!("class=\"screen {class}\""), &sees)
+            ),
+        ));
+    }
+    out.push_str(&wrap("ul", "class=\"ops\"", &items));
+    out
+}
+
+/// Redis: each key with its status and TTL countdown.
+pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
+    let mut out = heading("store", catalog);
+    let names = ShortNames::of(world);
+    let rows: Vec<Vec<String>> = world
+        .store()
+        .entries()
+        .map(|(key, stored)| {
+            let status = match stored.record.status {
+                KeyStatus::InProgress => "… ",
+                KeyStatus::Completed(_) => "✓ ",
+            };
+            vec![
+                names.shorten(key),
+                format!("{status}{}", record_label(&stored.record)),
+                format!("#{}", countdown(now, stored.expires_at)),
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        out.push_str(&el("p", "class=\"empty\"", &catalog.text("panel.no_keys")));
+    } else {
+        let head = [
+            catalog.text("panel.col_key"),
+            catalog.text("panel.col_status"),
+            format!("#{}", catalog.text("panel.col_ttl")),
+        ];
+        let head: Vec<&str> = head.iter().map(String::as_str).collect();
+        out.push_str(&table("keys", &head, &rows));
+    }
+    out
+}
+
+/// The card processor: the customer's card statement and its total.
+pub fn processor_html(world: &World, catalog: &Catalog) -> String {
+    let mut out = heading("processor", catalog);
+    let rows: Vec<Vec<String>> = world
+        .processor()
+        .statement
+        .iter()
+        .map(|line| {
+            vec![
+                line.payment_id.clone(),
+                catalog.fill("panel.user", &[("user", line.user.0.to_string())]),
+                format!("#{}", usd(line.amount_cents)),
+            ]
+        })
+        .collect();
+    let head = [
+        catalog.text("panel.col_payment"),
+        catalog.text("panel.col_customer"),
+        format!("#{}", catalog.text("panel.col_amount")),
+    ];
+    let head: Vec<&str> = head.iter().map(String::as_str).collect();
+    let table = table("statement", &head, &rows);
+    let total = world.verdict().money.statement_cents;
+    let foot = format!(
+        "<p class=\"total\">{}<strong>{}</strong></p>",
+        esc(&catalog.text("panel.total")),
+        esc(&usd(total))
+    );
+    out.push_str(&table);
+    out.push_str(&foot);
+    out
+}
+
+/// The four panels, re-rendered when the step changes (and ten times a second while a
+/// countdown runs).
+#[component]
+pub fn StatePanels() -> impl IntoView {
+    let lab = use_lab();
+    // Countdowns move in tenths of a second: no need to rebuild on every frame.
+    let tenth = Memo::new(move |_| (lab.display.get() / 100.0).floor() as i64);
+    let client = move || {
+        let now = tenth.get() as f64 * 100.0;
+        lab.run.with(|r| client_html(r.world(), now, lab.catalog()))
+    };
+    let store = move || {
+        let now = tenth.get() as f64 * 100.0;
+        lab.run.with(|r| store_html(r.world(), now, lab.catalog()))
+    };
+    let ledger = move || lab.run.with(|r| ledger_html(r.world(), lab.catalog()));
+    let processor = move || lab.run.with(|r| processor_html(r.world(), lab.catalog()));
+    view! {
+        <section class="panels" aria-label=lab.t("ui.state")>
+            <article class="panel client" data-testid="panel-client" inner_html=client></article>
+            <article class="panel store" data-testid="panel-store" inner_html=store></article>
+            <article class="panel ledger" data-testid="panel-ledger" inner_html=ledger></article>
+            <article class="panel processor" data-testid="panel-processor" inner_html=processor></article>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    fn end(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        world.run(1_000);
+        world
+    }
+
+    #[test]
+    fn the_client_panel_shows_key_attempts_and_screen() {
+        let catalog = Lang::En.catalog();
+        let html = client_html(&end("key"), 0.0, catalog);
+        assert!(html.contains(">K1<"), "{html}");
+        assert!(html.contains("201 pay_abc ↺"), "{html}");
+        let mut world = World::new(&Scenario::by_id("key").expect("key"));
+        world.run(2);
+        let html = client_html(&world, 1_000.0, catalog);
+        assert!(html.contains("timeout in 2.0 s"), "{html}");
+    }
+
+    #[test]
+    fn the_store_panel_counts_down_the_ttl() {
+        let catalog = Lang::En.catalog();
+        let world = end("key");
+        let html = store_html(&world, world.now().ms() as f64, catalog);
+        assert!(html.contains("idem:user_1:K1"), "{html}");
+        assert!(html.contains("23h 59m"), "{html}");
+    }
+
+    #[test]
+    fn the_processor_panel_totals_the_statement() {
+        let catalog = Lang::En.catalog();
+        let html = processor_html(&end("naive"), catalog);
+        assert_eq!(html.matches("$100.00").count(), 2, "{html}");
+        assert!(html.contains("<strong>$200.00</strong>"), "{html}");
+    }
+}

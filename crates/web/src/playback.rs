@@ -1,0 +1,351 @@
+//! Time travel over a run: the snapshots of every step so far, a cursor, and the playback
+//! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
+
+use idem_core::link::MAX_STEP;
+use idem_core::scenario::Story;
+use idem_core::{Action, ActionError, DeepLink, LinkError, Protections, Scenario, SimTime, World};
+
+/// Quiet gaps longer than this (simulated ms) are jumped over while playing.
+pub const QUIET_GAP_MS: f64 = 3_000.0;
+/// Playback speeds offered, as multiples of real time.
+pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// One run: the scenario, a snapshot of the world after every step, and the step shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    scenario: Scenario,
+    base: bool,
+    snapshots: Vec<World>,
+    cursor: usize,
+}
+
+impl Run {
+    /// The whole run of `scenario` (computed to its end), shown from the start.
+    pub fn new(scenario: Scenario) -> Run {
+        let link = DeepLink {
+            scenario: scenario.id.clone(),
+            protections: Some(scenario.protections),
+            ..DeepLink::default()
+        };
+        Run::from_link(&link).unwrap_or_else(|_| Run::single(scenario))
+    }
+
+    fn single(scenario: Scenario) -> Run {
+        Run {
+            snapshots: vec![World::new(&scenario)],
+            scenario,
+            base: false,
+            cursor: 0,
+        }
+    }
+
+    /// The run a deep link describes: its scenario, protections and faults, computed to the
+    /// end, with the cursor at the link's step (the start when it names none).
+    pub fn from_link(link: &DeepLink) -> Result<Run, LinkError> {
+        let scenario = link.scenario()?;
+        let full = DeepLink {
+            step: Some(MAX_STEP),
+            ..link.clone()
+        };
+        let snapshots = full.build()?;
+        let cursor = (link.step.unwrap_or(0) as usize).min(snapshots.len() - 1);
+        Ok(Run {
+            scenario,
+            base: link.base,
+            snapshots,
+            cursor,
+        })
+    }
+
+    /// The scenario (with the protections in force).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The world at the cursor.
+    pub fn world(&self) -> &World {
+        &self.snapshots[self.cursor]
+    }
+
+    /// The step shown (0 = before anything happened).
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many steps are known (the cursor can go up to this).
+    pub fn known_steps(&self) -> usize {
+        self.snapshots.len() - 1
+    }
+
+    /// The snapshot after `index` steps, if known.
+    pub fn snapshot(&self, index: usize) -> Option<&World> {
+        self.snapshots.get(index)
+    }
+
+    /// At the last known step, and nothing is left to happen.
+    pub fn at_end(&self) -> bool {
+        self.cursor + 1 == self.snapshots.len() && self.world().is_quiescent()
+    }
+
+    /// Moves one step on: to the next known snapshot, or by stepping the world. False at the end.
+    pub fn step_forward(&mut self) -> bool {
+        if self.cursor + 1 < self.snapshots.len() {
+            self.cursor += 1;
+            return true;
+        }
+        let mut next = self.world().clone();
+        if next.step().is_none() {
+            return false;
+        }
+        self.snapshots.push(next);
+        self.cursor += 1;
+        true
+    }
+
+    /// Moves one step back, restoring the earlier snapshot exactly. False at the start.
+    pub fn step_back(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    /// Shows the snapshot after `index` steps (clamped to the known ones).
+    pub fn jump(&mut self, index: usize) {
+        self.cursor = index.min(self.snapshots.len() - 1);
+    }
+
+    /// Back to the start; the run's future is kept.
+    pub fn restart(&mut self) {
+        self.cursor = 0;
+    }
+
+    /// Steps until nothing is left to happen (bounded like a deep link).
+    pub fn run_to_end(&mut self) {
+        while self.cursor < MAX_STEP as usize && self.step_forward() {}
+    }
+
+    /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
+    /// different past has a different future.
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        let mut next = self.world().clone();
+        next.apply(action)?;
+        self.snapshots.truncate(self.cursor + 1);
+        self.snapshots.push(next);
+        self.cursor += 1;
+        Ok(())
+    }
+
+    /// The same scenario with other protections, from the start, without injected faults.
+    pub fn with_protections(&self, protections: Protections) -> Run {
+        let mut link = DeepLink::to_scenario(&self.scenario.id);
+        link.protections = Some(protections);
+        link.base = self.base;
+        Run::from_link(&link).unwrap_or_else(|_| Run::single(self.scenario.clone()))
+    }
+
+    /// The link that rebuilds this run at this step.
+    pub fn link(&self) -> DeepLink {
+        let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
+        let protections = self.scenario.protections;
+        let last = &self.snapshots[self.snapshots.len() - 1];
+        DeepLink {
+            scenario: self.scenario.id.clone(),
+            protections: (default != Ok(protections)).then_some(protections),
+            faults: last.injected().to_vec(),
+            step: (self.cursor > 0).then_some(self.cursor as u32),
+            base: self.base,
+        }
+    }
+}
+
+/// The protections that matter for a scenario's story, in display order.
+pub fn relevant_protections(story: Story) -> &'static [&'static str] {
+    match story {
+        Story::NaivePost | Story::IdempotencyKey => &[
+            "key",
+            "require-key",
+            "fingerprint",
+            "lock",
+            "scope",
+            "same-tx",
+            "forward",
+            "recovery",
+            "deadline",
+        ],
+        Story::CompareAndSet => &["cas"],
+        Story::Counter => &["op-id", "unique-index"],
+    }
+}
+
+/// What one animation frame does to the playback clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tick {
+    /// The new display time (simulated ms).
+    pub display: f64,
+    /// The next event is due: take a step.
+    pub due: bool,
+    /// A quiet gap of this many simulated ms was jumped over.
+    pub skipped_ms: Option<u64>,
+}
+
+/// Advances the display time by `real_ms` × `speed` towards `next` (the world's next wakeup).
+/// Long quiet gaps (an idle phone, a 25 h clock advance) are jumped over and reported.
+pub fn tick(display: f64, real_ms: f64, speed: f64, next: Option<SimTime>) -> Tick {
+    let Some(next) = next else {
+        return Tick {
+            display,
+            due: false,
+            skipped_ms: None,
+        };
+    };
+    let next = next.ms() as f64;
+    if next - display > QUIET_GAP_MS {
+        return Tick {
+            display: next,
+            due: true,
+            skipped_ms: Some((next - display) as u64),
+        };
+    }
+    let advanced = display + real_ms.max(0.0) * speed;
+    if advanced >= next {
+        Tick {
+            display: next,
+            due: true,
+            skipped_ms: None,
+        }
+    } else {
+        Tick {
+            display: advanced,
+            due: false,
+            skipped_ms: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use idem_core::time::HOUR;
+
+    fn run(id: &str) -> Run {
+        Run::new(Scenario::by_id(id).expect("scenario"))
+    }
+
+    #[test]
+    fn the_four_stories_end_as_the_seed_says() {
+        let mut naive = run("naive");
+        assert_eq!(naive.cursor(), 0);
+        naive.run_to_end();
+        assert!(naive.at_end());
+        assert_eq!(naive.world().verdict().money.statement_cents, 20_000);
+        assert!(!naive.world().verdict().ok());
+        let mut key = run("key");
+        key.run_to_end();
+        assert_eq!(key.world().verdict().money.statement_cents, 10_000);
+        assert!(key.world().verdict().ok());
+        let mut cas = run("cas");
+        cas.run_to_end();
+        assert_eq!(cas.world().ledger().accounts[0].balance, 80);
+        let mut counter = run("counter-naive");
+        counter.run_to_end();
+        assert_eq!(counter.world().ledger().posts[0].likes, 102);
+        let mut counter = run("counter");
+        counter.run_to_end();
+        assert_eq!(counter.world().ledger().posts[0].likes, 101);
+    }
+
+    #[test]
+    fn stepping_back_restores_the_exact_snapshot() {
+        let mut r = run("naive");
+        for _ in 0..6 {
+            assert!(r.step_forward());
+        }
+        let at6 = r.world().clone();
+        r.step_forward();
+        assert!(r.step_back());
+        assert_eq!(r.world(), &at6);
+        r.restart();
+        assert_eq!(r.cursor(), 0);
+        assert!(!r.step_back());
+        assert_eq!(r.world().step_count(), 0);
+    }
+
+    #[test]
+    fn an_action_in_the_past_truncates_the_future() {
+        let mut r = run("naive");
+        let full = r.known_steps();
+        r.jump(2);
+        r.apply(Action::RetryNow).expect("the op is pending");
+        assert_eq!(r.cursor(), 3);
+        assert_eq!(r.known_steps(), 3);
+        assert!(r.known_steps() < full);
+        // Forward now steps the world live.
+        assert!(r.step_forward());
+        assert_eq!(r.world().step_count(), 4);
+    }
+
+    #[test]
+    fn refused_actions_leave_the_run_alone() {
+        let mut r = run("key");
+        let before = r.clone();
+        assert_eq!(r.apply(Action::RetryNow), Err(ActionError::NothingToRetry));
+        assert_eq!(r, before);
+    }
+
+    #[test]
+    fn the_link_rebuilds_the_same_state() {
+        let mut r = run("key");
+        r.jump(3);
+        r.apply(Action::Crash(idem_core::Phase::RecordKey))
+            .expect("crash");
+        r.step_forward();
+        r.step_forward();
+        let link = r.link();
+        let query = link.to_query();
+        let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
+        assert_eq!(again.cursor(), r.cursor());
+        assert_eq!(again.world(), r.world());
+        assert_eq!(
+            DeepLink::parse("scenario=key").expect("ok"),
+            run("key").link()
+        );
+    }
+
+    #[test]
+    fn protections_rebuild_from_the_start() {
+        let mut r = run("naive");
+        r.run_to_end();
+        let mut p = r.scenario().protections;
+        p.idempotency_key = true;
+        let mut changed = r.with_protections(p);
+        assert_eq!(changed.cursor(), 0);
+        assert!(changed.scenario().protections.idempotency_key);
+        assert!(changed.link().to_query().contains("protect=key"));
+        changed.run_to_end();
+        assert_eq!(changed.world().verdict().money.statement_cents, 10_000);
+    }
+
+    #[test]
+    fn the_clock_runs_at_speed_and_jumps_quiet_gaps() {
+        let t = tick(0.0, 100.0, 2.0, Some(SimTime(300)));
+        assert_eq!((t.display, t.due), (200.0, false));
+        let t = tick(200.0, 100.0, 2.0, Some(SimTime(300)));
+        assert_eq!((t.display, t.due), (300.0, true));
+        let t = tick(2_000.0, 16.0, 1.0, Some(SimTime(2_000 + 25 * HOUR)));
+        assert!(t.due);
+        assert_eq!(t.skipped_ms, Some(25 * HOUR));
+        let t = tick(10.0, 16.0, 1.0, None);
+        assert!(!t.due);
+    }
+
+    #[test]
+    fn protections_offered_match_the_story() {
+        assert!(relevant_protections(Story::Counter).contains(&"unique-index"));
+        assert_eq!(relevant_protections(Story::CompareAndSet), ["cas"]);
+        for name in relevant_protections(Story::IdempotencyKey) {
+            assert!(Protections::NAMES.contains(name));
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! The sequence diagram of the run so far: five lifelines and one arrow per message (lost ones
+//! crossed out, those in flight dashed), in step with the cursor. Clicking an arrow jumps to
+//! the step that sent it. The drawing is markup from a pure function.
+
+use idem_core::net::Fate;
+use idem_core::{Node, World};
+use leptos::prelude::*;
+
+use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::labels::{clock, packet_kind, packet_label, protocol, ShortNames};
+use crate::markup::{el, num};
+
+/// The diagram's SVG content for `world` (every message it has seen).
+pub fn sequence_svg(world: &World, catalog: &Catalog) -> String {
+    let names = ShortNames::of(world);
+    let messages = world.network().messages();
+    let height = seq_height(messages.len());
+    let current = world
+        .steps()
+        .last()
+        .map(|s| s.sent.as_slice())
+        .unwrap_or(&[]);
+    let mut out = String::new();
+    for node in Node::ALL {
+        let x = lifeline_x(node);
+        out.push_str(&format!(
+            "<g class=\"lifeline {n}\"><line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{bottom}\"/>\
+             <rect x=\"{rx}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"/>{label}</g>",
+            n = node.name(),
+            x = num(x),
+            rx = num(x - 62.0),
+            top = num(SEQ_HEAD - 10.0),
+            bottom = num(height - 4.0),
+            label = el(
+                "text",
+                &format!("x=\"{}\" y=\"25\" text-anchor=\"middle\"", num(x)),
+                &catalog.text(&format!("node.{}.short", node.name()))
+            ),
+        ));
+    }
+    for (row, m) in messages.iter().enumerate() {
+        let y = row_y(row);
+        let (x1, x2) = (lifeline_x(m.from), lifeline_x(m.to));
+        let lost = matches!(m.fate, Fate::Lost(..));
+        let flying = m.fate == Fate::InFlight;
+        let end = if lost || flying {
+            x1 + (x2 - x1) * 0.55
+        } else {
+            x2
+        };
+        let dir = if x2 > x1 { 1.0 } else { -1.0 };
+        let jump = world
+            .steps()
+            .iter()
+            .find(|s| s.sent.contains(&m.id))
+            .map_or(0, |s| s.index as usize + 1);
+        let class = format!(
+            "arrow {} {}{}{}{}",
+            packet_kind(m),
+            protocol(&m.payload),
+            if lost { " lost" } else { "" },
+            if flying { " flying" } else { "" },
+            if current.contains(&m.id) {
+                " current"
+            } else {
+                ""
+            },
+        );
+        let tip = if lost {
+            el(
+                "text",
+                &format!(
+                    "class=\"cross\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+                    num(end),
+                    num(y + 5.0)
+                ),
+                "✕",
+            )
+        } else {
+            format!(
+                "<path class=\"head\" d=\"M{} {} l{} -4 v8 z\"/>",
+                num(end),
+                num(y),
+                num(-8.0 * dir)
+            )
+        };
+        out.push_str(&format!(
+            "<g class=\"{class}\" data-testid=\"seq-arrow\" data-msg-id=\"{id}\" data-jump=\"{jump}\">\
+             <rect class=\"row-hit\" x=\"0\" y=\"{hit_y}\" width=\"{w}\" height=\"{SEQ_ROW_H}\"/>{time}\
+             <line x1=\"{x1}\" y1=\"{y}\" x2=\"{end}\" y2=\"{y}\"/>{tip}{label}</g>",
+            id = m.id.0,
+            hit_y = num(y - 17.0),
+            w = num(SEQ_WIDTH),
+            time = el("text", &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)), &clock(m.sent_at.ms())),
+            x1 = num(x1),
+            y = num(y),
+            end = num(end),
+            label = el(
+                "text",
+                &format!("class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"", num((x1 + x2) / 2.0), num(y - 5.0)),
+                &format!("#{} {}", m.id.0, packet_label(&m.payload, &names))
+            ),
+        ));
+    }
+    out
+}
+
+const SEQ_ROW_H: u32 = 24;
+
+/// The diagram.
+#[component]
+pub fn Sequence() -> impl IntoView {
+    let lab = use_lab();
+    let height = move || {
+        lab.run
+            .with(|r| seq_height(r.world().network().messages().len()))
+    };
+    let content = move || lab.run.with(|r| sequence_svg(r.world(), lab.catalog()));
+    let on_click = move |event: leptos::ev::MouseEvent| {
+        let jump =
+            crate::browser::closest_attr(&event, "data-jump").and_then(|v| v.parse::<usize>().ok());
+        if let Some(index) = jump {
+            lab.jump(index);
+        }
+    };
+    view! {
+        <section class="sequence">
+            <h2>{lab.t("ui.sequence")}</h2>
+            <p class="hint">{lab.t("ui.sequence_hint")}</p>
+            <div class="sequence-scroll">
+                <svg
+                    class="sequence-svg"
+                    viewBox=move || format!("0 0 {} {}", SEQ_WIDTH as u32, height() as u32)
+                    data-testid="sequence"
+                    role="img"
+                    aria-label=lab.t("ui.sequence")
+                    on:click=on_click
+                    inner_html=content
+                ></svg>
+            </div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    #[test]
+    fn one_arrow_per_message_and_lost_ones_crossed() {
+        let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
+        world.run(1_000);
+        let svg = sequence_svg(&world, Lang::En.catalog());
+        assert_eq!(
+            svg.matches("data-testid=\"seq-arrow\"").count(),
+            world.network().messages().len()
+        );
+        assert_eq!(svg.matches("class=\"lifeline").count(), 5);
+        assert!(svg.contains(" lost"), "the lost ack is crossed out");
+        assert!(
+            svg.contains("data-jump=\"2\""),
+            "the first request jumps to step 2"
+        );
+    }
+}

@@ -1,0 +1,227 @@
+//! What the step means: the verdict badge (from the core's invariants), the money as three
+//! parties see it, the narration of the current step (an ARIA live region), and the list of
+//! invariants the core checks.
+
+use idem_core::verdict::Status;
+use idem_core::{Story, World};
+use leptos::prelude::*;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::labels::{duration, usd};
+use crate::markup::{el, esc};
+use crate::text::{badge, badge_text, narrate};
+
+/// The narration of the world's latest step (or the scenario's introduction at step 0).
+pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
+    match world.steps().last() {
+        None => vec![
+            catalog.text(&format!("scenario.{}.intro", world.scenario().id)),
+            catalog.text("narr.start"),
+        ],
+        Some(step) => {
+            let mut lines = narrate(step, world, catalog);
+            if lines.is_empty() {
+                lines.push(catalog.text("narr.injected"));
+            }
+            lines
+        }
+    }
+}
+
+/// The figures that matter for the story: for payments, the money as the card statement, the
+/// ledger and the processor see it; for compare-and-set the balance and version; for the
+/// counter the likes.
+pub fn money_html(world: &World, catalog: &Catalog) -> String {
+    let item = |class: &str, title: &str, value: String| {
+        format!(
+            "<div class=\"money-item {class}\"><dt>{}</dt><dd>{value}</dd></div>",
+            esc(title)
+        )
+    };
+    let l = world.ledger();
+    let items = match world.scenario().story {
+        Story::CompareAndSet => l
+            .accounts
+            .first()
+            .map(|a| {
+                format!(
+                    "{}{}",
+                    item(
+                        "statement",
+                        &catalog.text("money.balance"),
+                        el("span", "data-testid=\"balance\"", &a.balance.to_string())
+                    ),
+                    item("", "version", a.version.to_string()),
+                )
+            })
+            .unwrap_or_default(),
+        Story::Counter => l
+            .posts
+            .first()
+            .map(|p| {
+                item(
+                    "statement",
+                    &catalog.text("money.likes"),
+                    el("span", "data-testid=\"likes\"", &p.likes.to_string()),
+                )
+            })
+            .unwrap_or_default(),
+        _ => {
+            let verdict = world.verdict();
+            let m = &verdict.money;
+            format!(
+                "{}{}{}",
+                item(
+                    "statement",
+                    &catalog.text("money.statement"),
+                    el(
+                        "span",
+                        "data-testid=\"statement-total\"",
+                        &usd(m.statement_cents)
+                    ),
+                ),
+                item(
+                    "ledger",
+                    &catalog.text("money.ledger"),
+                    format!(
+                        "{}{}",
+                        esc(&usd(m.ledger_cents)),
+                        el(
+                            "small",
+                            "",
+                            &catalog.fill("money.rows", &[("n", m.ledger_rows.to_string())])
+                        )
+                    ),
+                ),
+                item(
+                    "processor",
+                    &catalog.text("money.processor"),
+                    esc(&catalog.fill("money.charges", &[("n", m.processor_charges.to_string())])),
+                ),
+            )
+        }
+    };
+    format!("<dl class=\"money\">{items}</dl>")
+}
+
+/// Each invariant with ✓, ✗ or … .
+pub fn invariants_html(world: &World, catalog: &Catalog) -> String {
+    world
+        .verdict()
+        .checks
+        .iter()
+        .map(|(inv, status)| {
+            let (class, mark) = match status {
+                Status::Holds => ("holds", "✓"),
+                Status::Violated(_) => ("violated", "✗"),
+                Status::Pending => ("pending", "…"),
+            };
+            format!(
+                "<li class=\"{class}\"><span class=\"mark\" aria-hidden=\"true\">{mark}</span>{}</li>",
+                esc(&catalog.text(&format!("invariant.{}", inv.name())))
+            )
+        })
+        .collect()
+}
+
+/// Verdict, money and narration.
+#[component]
+pub fn Summary() -> impl IntoView {
+    let lab = use_lab();
+    let verdict_html =
+        move || {
+            lab.run.with(|r| {
+                let b = badge(r.world());
+                let (class, icon) = if b.ok {
+                    ("ok", "✓")
+                } else {
+                    ("violated", "!")
+                };
+                format!(
+                "<div class=\"verdict {class}\" data-testid=\"verdict\" data-verdict=\"{class}\">\
+                 <span class=\"verdict-icon\" aria-hidden=\"true\">{icon}</span>{}</div>",
+                el("span", "class=\"verdict-text\"", &badge_text(&b, lab.catalog()))
+            )
+            })
+        };
+    let money = move || lab.run.with(|r| money_html(r.world(), lab.catalog()));
+    let invariants = move || lab.run.with(|r| invariants_html(r.world(), lab.catalog()));
+    let narration = move || {
+        lab.run.with(|r| {
+            narration_lines(r.world(), lab.catalog())
+                .iter()
+                .map(|line| el("p", "", line))
+                .collect::<String>()
+        })
+    };
+    let skipped = move || {
+        lab.skipped
+            .get()
+            .map(|ms| {
+                el(
+                    "p",
+                    "class=\"skipped\" data-testid=\"skipped\"",
+                    &lab.catalog().fill("ui.skipped", &[("time", duration(ms))]),
+                )
+            })
+            .unwrap_or_default()
+    };
+    view! {
+        <aside class="summary">
+            <div class="verdict-box" inner_html=verdict_html></div>
+            <div class="money-box" inner_html=money></div>
+            <section class="narration-box">
+                <h2>{lab.t("ui.what_happened")}</h2>
+                <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
+                <div inner_html=skipped></div>
+            </section>
+            <details class="invariants">
+                <summary>{lab.t("ui.invariants")}</summary>
+                <ul inner_html=invariants></ul>
+            </details>
+        </aside>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    fn end(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        world.run(1_000);
+        world
+    }
+
+    #[test]
+    fn money_shows_the_three_views_and_the_story_figure() {
+        let catalog = Lang::En.catalog();
+        let html = money_html(&end("naive"), catalog);
+        assert!(
+            html.contains("data-testid=\"statement-total\">$200.00<"),
+            "{html}"
+        );
+        assert!(html.contains("2 charge(s)"), "{html}");
+        let html = money_html(&end("cas"), catalog);
+        assert!(html.contains("data-testid=\"balance\">80<"), "{html}");
+        assert!(!html.contains("statement-total"), "{html}");
+        let html = money_html(&end("counter-naive"), catalog);
+        assert!(html.contains("data-testid=\"likes\">102<"), "{html}");
+    }
+
+    #[test]
+    fn step_zero_introduces_the_scenario() {
+        let world = World::new(&Scenario::by_id("key").expect("key"));
+        let lines = narration_lines(&world, Lang::En.catalog());
+        assert!(lines[0].contains("K1"), "{lines:?}");
+        assert_eq!(
+            invariants_html(&world, Lang::En.catalog())
+                .matches("<li")
+                .count(),
+            6
+        );
+    }
+}

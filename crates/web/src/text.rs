@@ -1,0 +1,346 @@
+//! Sentences from data: the narration of a step (from its notes), the verdict badge (from the
+//! core's invariants), and readable refusals (from `ActionError` and `LinkError`). Pure; the
+//! words come from the message catalog.
+
+use idem_core::http::{reason_phrase, RequestBody};
+use idem_core::verdict::{Invariant, Violation};
+use idem_core::{ActionError, LinkError, Note, OpId, Step, World};
+
+use crate::i18n::Catalog;
+use crate::labels::{duration, packet_label, rows_text, usd, ShortNames};
+
+/// What the verdict badge says: a catalog key, a number for it, and whether all is well.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Badge {
+    /// Catalog key of the headline.
+    pub key: &'static str,
+    /// The count the headline may mention (`Charged {n} times`).
+    pub n: usize,
+    /// No invariant is violated.
+    pub ok: bool,
+}
+
+enum OpKind {
+    Charge,
+    Debit,
+    Like,
+}
+
+fn kind_of(world: &World, op: OpId) -> OpKind {
+    match world.client().op(op).map(|o| &o.body) {
+        Some(RequestBody::Debit { .. }) => OpKind::Debit,
+        Some(RequestBody::Like { .. }) => OpKind::Like,
+        _ => OpKind::Charge,
+    }
+}
+
+/// The headline for the world's state, derived from `World::verdict` only.
+pub fn badge(world: &World) -> Badge {
+    let verdict = world.verdict();
+    let bad = |key, n| Badge { key, n, ok: false };
+    let violations: Vec<(Invariant, &Violation)> = verdict.violations().collect();
+    if violations
+        .iter()
+        .any(|(i, _)| *i == Invariant::NoCrossUserReplay)
+    {
+        return bad("verdict.leak", 0);
+    }
+    if let Some((invariant, violation)) = violations.first() {
+        return match (invariant, violation) {
+            (_, Violation::Repeated { op, times }) => match (kind_of(world, *op), times) {
+                (OpKind::Charge, 2) => bad("verdict.charged_twice", 2),
+                (OpKind::Charge, n) => bad("verdict.charged_times", *n),
+                (OpKind::Debit, n) => bad("verdict.debited_twice", *n),
+                (OpKind::Like, n) => bad("verdict.likes_twice", *n),
+            },
+            (Invariant::LikesMatchOperations, _) => bad("verdict.likes_wrong", 0),
+            (Invariant::BalanceMatchesDebits, _) => bad("verdict.balance_wrong", 0),
+            (Invariant::LedgerMatchesProcessor, _) => bad("verdict.mismatch", 0),
+            _ => bad("verdict.false_success", 0),
+        };
+    }
+    let good = |key| Badge {
+        key,
+        n: 1,
+        ok: true,
+    };
+    let Some(first) = world.client().ops().first() else {
+        return good("verdict.so_far");
+    };
+    if !verdict.quiescent {
+        return good("verdict.so_far");
+    }
+    let all = |n: usize| verdict.effects.iter().all(|(_, e)| *e == n);
+    match (kind_of(world, first.op), all(1), all(0)) {
+        (OpKind::Charge, true, _) => good("verdict.charged_once"),
+        (OpKind::Charge, _, true) => good("verdict.not_charged"),
+        (OpKind::Debit, true, _) => good("verdict.debited_once"),
+        (OpKind::Debit, _, true) => good("verdict.not_debited"),
+        (OpKind::Like, true, _) => good("verdict.liked_once"),
+        (OpKind::Like, _, true) => good("verdict.not_liked"),
+        _ => good("verdict.at_most_once"),
+    }
+}
+
+/// The badge as a sentence.
+pub fn badge_text(badge: &Badge, catalog: &Catalog) -> String {
+    catalog.fill(badge.key, &[("n", badge.n.to_string())])
+}
+
+/// One sentence per note of `step`, in order.
+pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
+    let names = ShortNames::of(world);
+    step.notes
+        .iter()
+        .map(|note| catalog.fill(note.key(), &note_args(note, world, &names, catalog)))
+        .collect()
+}
+
+fn op_args(
+    op: OpId,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> Vec<(&'static str, String)> {
+    let mut args = vec![("op", (op.0 + 1).to_string())];
+    let Some(client_op) = world.client().op(op) else {
+        return args;
+    };
+    let what = match &client_op.body {
+        RequestBody::Charge { amount_cents, .. } => format!("POST /charges {}", usd(*amount_cents)),
+        RequestBody::Debit {
+            amount,
+            expected_version: Some(v),
+            ..
+        } => {
+            format!("POST /debit −{amount} (expected_version {v})")
+        }
+        RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
+        RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
+    };
+    args.push(("what", what));
+    let is_charge = matches!(client_op.body, RequestBody::Charge { .. });
+    let key = client_op
+        .key
+        .as_deref()
+        .and_then(|k| names.get(k))
+        .map(str::to_owned);
+    let key_part = match (is_charge, &key) {
+        (true, Some(k)) => catalog.fill("narr.with_key", &[("key", k.clone())]),
+        (true, None) => catalog.text("narr.without_key"),
+        (false, _) => String::new(),
+    };
+    args.push(("key_part", key_part));
+    args.push(("key", key.unwrap_or_default()));
+    args.push(("user", client_op.user.0.to_string()));
+    args
+}
+
+fn status_args(status: u16) -> Vec<(&'static str, String)> {
+    vec![
+        ("status", status.to_string()),
+        ("reason", reason_phrase(status).to_owned()),
+    ]
+}
+
+fn msg_args(
+    id: idem_core::MsgId,
+    world: &World,
+    names: &ShortNames,
+) -> Vec<(&'static str, String)> {
+    let label = world
+        .network()
+        .get(id)
+        .map(|m| packet_label(&m.payload, names))
+        .unwrap_or_default();
+    vec![("msg", format!("#{}", id.0)), ("label", label)]
+}
+
+fn note_args(
+    note: &Note,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> Vec<(&'static str, String)> {
+    match note {
+        Note::ClientSends { op, attempt, .. } | Note::ClientTimedOut { op, attempt } => {
+            let mut args = op_args(*op, world, names, catalog);
+            args.push(("attempt", attempt.to_string()));
+            args
+        }
+        Note::ClientBacksOff { op, wait_ms } => {
+            let mut args = op_args(*op, world, names, catalog);
+            args.push(("wait", duration(*wait_ms)));
+            args
+        }
+        Note::ClientGotAnswer { op, status, .. } | Note::ClientIgnoredLateAnswer { op, status } => {
+            let mut args = op_args(*op, world, names, catalog);
+            args.extend(status_args(*status));
+            args
+        }
+        Note::ClientRetryPressed { op }
+        | Note::ClientGaveUp { op }
+        | Note::ClientToldToWait { op }
+        | Note::OperationStarted { op } => op_args(*op, world, names, catalog),
+        Note::ApiReplays { status } | Note::ApiResponds { status } => status_args(*status),
+        Note::ApiCrashed { phase } | Note::CrashArmed { phase } => {
+            vec![("phase", catalog.text(&format!("phase.{}", phase.name())))]
+        }
+        Note::LedgerRan { rows } => vec![("rows", rows_text(rows))],
+        Note::ProcessorCharged { payment_id } | Note::ProcessorDeduplicated { payment_id } => {
+            vec![("payment", payment_id.clone())]
+        }
+        Note::MessageLost { msg, .. } => msg_args(*msg, world, names),
+        Note::MessageDuplicated { msg, copy } => {
+            let mut args = msg_args(*msg, world, names);
+            args.push(("copy", format!("#{}", copy.0)));
+            args
+        }
+        Note::MessageDelayed { msg, ms } => {
+            let mut args = msg_args(*msg, world, names);
+            args.push(("ms", duration(*ms)));
+            args
+        }
+        Note::KeysEvicted { count } | Note::KeysExpired { count } | Note::ApiRecovers { count } => {
+            vec![("count", count.to_string())]
+        }
+        Note::ClockAdvanced { ms } => vec![("ms", duration(*ms))],
+        _ => Vec::new(),
+    }
+}
+
+/// Why an action was refused, in words.
+pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
+    let (key, msg) = match error {
+        ActionError::NoSuchMessage(id) => ("error.no_such_message", id.0),
+        ActionError::NotInFlight(id) => ("error.not_in_flight", id.0),
+        ActionError::NotOnMobileLink(id) => ("error.not_on_mobile_link", id.0),
+        ActionError::NothingToRetry => ("error.nothing_to_retry", 0),
+        ActionError::NoOperationYet => ("error.no_operation_yet", 0),
+        ActionError::ClientOffline => ("error.client_offline", 0),
+    };
+    catalog.fill(key, &[("msg", format!("#{msg}"))])
+}
+
+/// What is wrong with a deep link, in words.
+pub fn link_error(error: &LinkError, catalog: &Catalog) -> String {
+    let (key, value) = match error {
+        LinkError::TooLong(n) => ("link.too_long", n.to_string()),
+        LinkError::UnknownScenario(v) => ("link.unknown_scenario", v.clone()),
+        LinkError::UnknownProtection(v) => ("link.unknown_protection", v.clone()),
+        LinkError::BadFault(v) => ("link.bad_fault", v.clone()),
+        LinkError::TooManyFaults(n) => ("link.too_many_faults", n.to_string()),
+        LinkError::BadStep(v) => ("link.bad_step", v.clone()),
+        LinkError::Repeated(v) => ("link.repeated", v.clone()),
+        LinkError::BadCharacters(v) => ("link.bad_characters", v.clone()),
+        LinkError::FaultRefused { index, error } => {
+            let reason = action_error(error, catalog);
+            return catalog.fill(
+                "link.fault_refused",
+                &[("n", (index + 1).to_string()), ("reason", reason)],
+            );
+        }
+    };
+    catalog.fill(key, &[("value", value)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::{Action, MsgId, Scenario, World};
+
+    fn end(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        world.run(1_000);
+        world
+    }
+
+    #[test]
+    fn badges_follow_the_core_verdict() {
+        let cases = [
+            ("naive", "verdict.charged_twice", false),
+            ("key", "verdict.charged_once", true),
+            ("cas", "verdict.debited_once", true),
+            ("cas-naive", "verdict.debited_twice", false),
+            ("counter-naive", "verdict.likes_twice", false),
+            ("counter", "verdict.liked_once", true),
+            ("scope-off", "verdict.leak", false),
+            ("missing-key", "verdict.not_charged", true),
+        ];
+        for (id, key, ok) in cases {
+            let b = badge(&end(id));
+            assert_eq!((b.key, b.ok), (key, ok), "{id}");
+        }
+        let start = World::new(&Scenario::by_id("naive").expect("naive"));
+        assert_eq!(badge(&start).key, "verdict.so_far");
+        let catalog = Lang::En.catalog();
+        assert_eq!(badge_text(&badge(&end("naive")), catalog), "Charged twice");
+        assert_eq!(
+            badge_text(&badge(&end("key")), catalog),
+            "Charged exactly once"
+        );
+    }
+
+    #[test]
+    fn every_step_of_every_scenario_narrates_without_placeholders() {
+        let catalog = Lang::En.catalog();
+        for scenario in Scenario::all() {
+            let mut world = World::new(&scenario);
+            while let Some(step) = world.step().cloned() {
+                for sentence in narrate(&step, &world, catalog) {
+                    assert!(!sentence.contains('{'), "{}: {sentence}", scenario.id);
+                    assert!(!sentence.is_empty());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_key_story_names_its_key_and_payment() {
+        let catalog = Lang::En.catalog();
+        let mut world = World::new(&Scenario::by_id("key").expect("key"));
+        let mut text = Vec::new();
+        while let Some(step) = world.step().cloned() {
+            text.extend(narrate(&step, &world, catalog));
+        }
+        let all = text.join(" ");
+        assert!(all.contains("Idempotency-Key K1"), "{all}");
+        assert!(all.contains("pay_abc"), "{all}");
+    }
+
+    #[test]
+    fn refusals_are_explained() {
+        let catalog = Lang::En.catalog();
+        let mut world = World::new(&Scenario::by_id("key").expect("key"));
+        world.run(3);
+        let internal = world
+            .network()
+            .in_flight()
+            .find(|m| !m.is_faultable())
+            .map(|m| m.id)
+            .expect("an internal packet in flight");
+        let error = world.apply(Action::Drop(internal)).expect_err("refused");
+        let text = action_error(&error, catalog);
+        assert!(text.contains(&format!("#{}", internal.0)), "{text}");
+        assert!(!action_error(&ActionError::NothingToRetry, catalog).is_empty());
+        let refused = LinkError::FaultRefused {
+            index: 0,
+            error: ActionError::NoSuchMessage(MsgId(42)),
+        };
+        let text = link_error(&refused, catalog);
+        assert!(text.contains("#42") && text.contains('1'), "{text}");
+        for error in [
+            LinkError::TooLong(5_000),
+            LinkError::UnknownScenario("nope".into()),
+            LinkError::UnknownProtection("x".into()),
+            LinkError::BadFault("x".into()),
+            LinkError::TooManyFaults(99),
+            LinkError::BadStep("x".into()),
+            LinkError::Repeated("step".into()),
+            LinkError::BadCharacters("scenario".into()),
+        ] {
+            assert!(!link_error(&error, catalog).contains('{'));
+        }
+    }
+}

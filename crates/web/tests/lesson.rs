@@ -1,0 +1,260 @@
+//! Browser tests: mount the lesson into a fresh wrapper, press its controls like a student,
+//! and check what the page shows (text and `data-*` attributes only).
+//!
+//! Runs in headless Chromium via `wasm-bindgen-test-runner`
+//! (`cargo test -p idem-web --target wasm32-unknown-unknown`).
+
+use idem_web::App;
+use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
+use leptos::web_sys::{Element, HtmlElement};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Creates a fresh `<div>` attached to `<body>` for one test to mount into.
+fn wrapper() -> HtmlElement {
+    let doc = document();
+    let div = doc
+        .create_element("div")
+        .expect("create wrapper div")
+        .unchecked_into::<HtmlElement>();
+    doc.body()
+        .expect("document has a body")
+        .append_child(&div)
+        .expect("append wrapper to body");
+    div
+}
+
+fn find(parent: &HtmlElement, test_id: &str) -> Element {
+    parent
+        .query_selector(&format!("[data-testid=\"{test_id}\"]"))
+        .expect("valid selector")
+        .unwrap_or_else(|| panic!("no element with data-testid={test_id}"))
+}
+
+fn text(parent: &HtmlElement, test_id: &str) -> String {
+    find(parent, test_id).text_content().unwrap_or_default()
+}
+
+async fn click(parent: &HtmlElement, test_id: &str) {
+    find(parent, test_id)
+        .unchecked_into::<HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+}
+
+fn verdict(parent: &HtmlElement) -> String {
+    find(parent, "verdict")
+        .get_attribute("data-verdict")
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn app_renders_title() {
+    let parent = wrapper();
+    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
+    leptos::task::tick().await;
+    assert_eq!(text(&parent, "title"), "Idempotency Lab");
+    for node in ["client", "api", "store", "ledger", "processor"] {
+        find(&parent, &format!("node-{node}"));
+    }
+    assert_eq!(text(&parent, "step-index"), "0");
+}
+
+#[wasm_bindgen_test]
+async fn naive_run_to_end_charges_twice() {
+    let parent = wrapper();
+    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
+    leptos::task::tick().await;
+    assert_eq!(text(&parent, "statement-total"), "$0.00");
+    click(&parent, "run-to-end").await;
+    assert_eq!(text(&parent, "statement-total"), "$200.00");
+    assert_eq!(verdict(&parent), "violated");
+    assert!(text(&parent, "verdict").contains("Charged twice"));
+}
+
+#[wasm_bindgen_test]
+async fn the_four_stories_end_as_the_seed_says() {
+    let cases = [
+        ("key", "statement-total", "$100.00", "ok"),
+        ("cas", "balance", "80", "ok"),
+        ("counter-naive", "likes", "102", "violated"),
+        ("counter", "likes", "101", "ok"),
+    ];
+    for (id, test_id, expected, v) in cases {
+        let parent = wrapper();
+        let query = format!("scenario={id}");
+        let _dispose = mount_to(parent.clone(), move || view! { <App query=query/> });
+        leptos::task::tick().await;
+        click(&parent, "run-to-end").await;
+        assert_eq!(text(&parent, test_id), expected, "{id}");
+        assert_eq!(verdict(&parent), v, "{id}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn step_back_restores_the_previous_step() {
+    let parent = wrapper();
+    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
+    leptos::task::tick().await;
+    click(&parent, "run-to-end").await;
+    let end = text(&parent, "step-index");
+    click(&parent, "step-back").await;
+    let back: usize = text(&parent, "step-index").parse().expect("a number");
+    assert_eq!(back + 1, end.parse::<usize>().expect("a number"));
+    assert_eq!(text(&parent, "statement-total"), "$200.00");
+    // Far enough back, the second charge has not happened yet.
+    for _ in 0..12 {
+        click(&parent, "step-back").await;
+    }
+    let early = text(&parent, "statement-total");
+    let index = text(&parent, "step-index");
+    click(&parent, "step-forward").await;
+    click(&parent, "step-back").await;
+    assert_eq!(text(&parent, "statement-total"), early);
+    assert_eq!(text(&parent, "step-index"), index);
+}
+
+#[wasm_bindgen_test]
+async fn lose_the_ack_then_retry_with_a_key_is_safe() {
+    let parent = wrapper();
+    // The key story without its scripted fault: the student breaks it by hand.
+    let _dispose = mount_to(
+        parent.clone(),
+        || view! { <App query="scenario=key&base=1"/> },
+    );
+    leptos::task::tick().await;
+    click(&parent, "step-forward").await;
+    click(&parent, "drop-next-ack").await;
+    assert_eq!(
+        find(&parent, "drop-next-ack")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    click(&parent, "retry").await;
+    click(&parent, "run-to-end").await;
+    assert_eq!(text(&parent, "statement-total"), "$100.00");
+    assert_eq!(verdict(&parent), "ok");
+}
+
+#[wasm_bindgen_test]
+async fn retry_without_a_key_charges_twice() {
+    let parent = wrapper();
+    let _dispose = mount_to(
+        parent.clone(),
+        || view! { <App query="scenario=naive&base=1"/> },
+    );
+    leptos::task::tick().await;
+    click(&parent, "step-forward").await;
+    click(&parent, "retry").await;
+    click(&parent, "run-to-end").await;
+    assert_eq!(text(&parent, "statement-total"), "$200.00");
+    assert_eq!(verdict(&parent), "violated");
+}
+
+#[wasm_bindgen_test]
+async fn refused_actions_are_explained() {
+    let parent = wrapper();
+    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=key"/> });
+    leptos::task::tick().await;
+    // Nothing to retry before the operation starts.
+    click(&parent, "retry").await;
+    assert!(text(&parent, "action-error").contains("Nothing to retry"));
+    // An internal packet cannot be dropped.
+    for _ in 0..3 {
+        click(&parent, "step-forward").await;
+    }
+    let internal = parent
+        .query_selector("[data-testid=packet][data-msg-id=\"1\"]")
+        .expect("selector")
+        .expect("the SET NX packet is in flight");
+    let event = document().create_event("Event").expect("event");
+    event.init_event_with_bubbles_and_cancelable("pointerdown", true, true);
+    internal.dispatch_event(&event).expect("dispatch");
+    leptos::task::tick().await;
+    assert!(text(&parent, "action-error").contains("inside the data centre"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_deep_link_shows_a_notice_and_the_default_scenario() {
+    let parent = wrapper();
+    let _dispose = mount_to(
+        parent.clone(),
+        || view! { <App query="scenario=nope&step=abc"/> },
+    );
+    leptos::task::tick().await;
+    let notice = text(&parent, "link-notice");
+    assert!(notice.contains("nope"), "{notice}");
+    assert!(notice.contains("abc"), "{notice}");
+    assert_eq!(
+        find(&parent, "scenario-naive")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_deep_link_opens_at_its_step() {
+    let parent = wrapper();
+    let _dispose = mount_to(
+        parent.clone(),
+        || view! { <App query="scenario=cas&step=4"/> },
+    );
+    leptos::task::tick().await;
+    assert_eq!(text(&parent, "step-index"), "4");
+    assert_eq!(
+        find(&parent, "scenario-cas")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn switching_scenarios_and_protections_rebuilds_the_run() {
+    let parent = wrapper();
+    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
+    leptos::task::tick().await;
+    click(&parent, "scenario-key").await;
+    click(&parent, "run-to-end").await;
+    assert_eq!(text(&parent, "statement-total"), "$100.00");
+    // Turning the key off brings the double charge back.
+    let toggle = parent
+        .query_selector("[data-protect=key]")
+        .expect("selector")
+        .expect("the key toggle");
+    toggle.unchecked_into::<HtmlElement>().click();
+    leptos::task::tick().await;
+    assert_eq!(text(&parent, "step-index"), "0");
+    click(&parent, "run-to-end").await;
+    assert_eq!(text(&parent, "statement-total"), "$200.00");
+}
+
+#[wasm_bindgen_test]
+async fn the_fault_menu_duplicates_and_arms_a_crash() {
+    let parent = wrapper();
+    let _dispose = mount_to(
+        parent.clone(),
+        || view! { <App query="scenario=key&base=1"/> },
+    );
+    leptos::task::tick().await;
+    click(&parent, "step-forward").await;
+    click(&parent, "fault-duplicate").await;
+    assert!(text(&parent, "narration").contains("twice"));
+    find(&parent, "split-packet");
+    let packets = parent
+        .query_selector_all("[data-testid=packet]")
+        .expect("selector")
+        .length();
+    assert_eq!(packets, 2, "the request and its copy");
+    click(&parent, "fault-crash").await;
+    assert!(text(&parent, "narration").contains("record the key"));
+    click(&parent, "run-to-end").await;
+    // The crash lands after the ledger commit and before the key is recorded: the key is left
+    // in progress, a later attempt takes it over and charges again (the seed's "window").
+    assert_eq!(text(&parent, "statement-total"), "$200.00");
+    assert_eq!(verdict(&parent), "violated");
+}

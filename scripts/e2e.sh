@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# End-to-end tests: Debian's Chromium, driven by playwright-core from node:test, against the
+# built page in dist/ served under a sub-path. Build first: `trunk build --release --offline`.
+# Installs the node dependencies of tests/e2e when missing (never downloads a browser).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+. scripts/env.sh
+
+if [[ ! -f dist/index.html ]]; then
+  echo "dist/ is not built: run 'trunk build --release --offline' first" >&2
+  exit 1
+fi
+
+E2E="$ROOT/tests/e2e"
+if [[ ! -d "$E2E/node_modules/playwright-core" ]]; then
+  (cd "$E2E" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi
+
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+exec node --test --test-concurrency=1 "$E2E/"

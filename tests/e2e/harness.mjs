@@ -1,0 +1,65 @@
+// Shared set-up: the static server, Debian's Chromium through playwright-core, and small
+// helpers that read the page through its data-testid contract.
+import { chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './server.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const ROOT = join(here, '..', '..');
+export const SCREENSHOTS = join(ROOT, 'tests', 'screenshots');
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 360, height: 740 };
+
+/** Starts the server and the browser; returns { site, browser, open, close }. */
+export async function start() {
+  const site = await serve(join(ROOT, 'dist'));
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+  await mkdir(SCREENSHOTS, { recursive: true });
+  /** Opens the lesson with `query` in a fresh page of the given viewport. */
+  async function open(query = '', viewport = DESKTOP, options = {}) {
+    const context = await browser.newContext({ viewport, ...options });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    await page.goto(site.url + (query ? `?${query}` : ''));
+    await page.getByTestId('step-index').waitFor();
+    page.errors = errors;
+    return page;
+  }
+  async function close() {
+    await browser.close();
+    await site.close();
+  }
+  return { site, browser, open, close };
+}
+
+/** The text of the element with this test id. */
+export const text = (page, id) => page.getByTestId(id).innerText();
+
+/** "ok" or "violated". */
+export const verdict = (page) => page.getByTestId('verdict').getAttribute('data-verdict');
+
+/** The current step as a number. */
+export const step = async (page) => Number(await text(page, 'step-index'));
+
+/** A screenshot into tests/screenshots/ (gitignored). */
+export const shot = (page, name, fullPage = true) =>
+  page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });

@@ -1,0 +1,180 @@
+// Drives the built page (dist/) like a student: the four seed stories, time travel, deep
+// links, a bad link, playback, and the phone layout. Run with `node --test tests/e2e/`.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, text, verdict, step, shot, DESKTOP, PHONE } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// Each seed story without its scripted fault: the student loses the ack by hand, the
+// phone's timeout fires and it retries on its own.
+const STORIES = [
+  { id: 'naive', figure: 'statement-total', value: '$200.00', verdict: 'violated' },
+  { id: 'key', figure: 'statement-total', value: '$100.00', verdict: 'ok' },
+  { id: 'cas', figure: 'balance', value: '80', verdict: 'ok' },
+  { id: 'counter-naive', figure: 'likes', value: '102', verdict: 'violated' },
+  { id: 'counter', figure: 'likes', value: '101', verdict: 'ok' },
+];
+
+for (const story of STORIES) {
+  test(`${story.id}: lose the ack, let the phone retry, run to the end`, async () => {
+    const page = await lab.open(`scenario=${story.id}&base=1`);
+    await page.getByTestId('step-forward').click();
+    await page.getByTestId('drop-next-ack').click();
+    assert.equal(await page.getByTestId('drop-next-ack').getAttribute('aria-pressed'), 'true');
+    await page.getByTestId('run-to-end').click();
+    assert.equal(await text(page, story.figure), story.value);
+    assert.equal(await verdict(page), story.verdict);
+    // Time travel is exact: back and forward again shows the same state.
+    const end = { step: await step(page), figure: await text(page, story.figure) };
+    await page.getByTestId('step-back').click();
+    assert.equal(await step(page), end.step - 1);
+    await page.getByTestId('step-forward').click();
+    assert.equal(await step(page), end.step);
+    assert.equal(await text(page, story.figure), end.figure);
+    // The address bar holds the run: reopening it shows the same step and figure.
+    const search = await page.evaluate(() => location.search);
+    assert.match(search, new RegExp(`scenario=${story.id}`));
+    assert.match(search, /faults=\d+\.lose-ack/);
+    const again = await lab.open(search.slice(1));
+    assert.equal(await step(again), end.step);
+    assert.equal(await text(again, story.figure), end.figure);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+    await again.context().close();
+  });
+}
+
+test('the seed stories as scripted reproduce the lesson', async () => {
+  const expected = {
+    naive: ['statement-total', '$200.00', 'violated'],
+    key: ['statement-total', '$100.00', 'ok'],
+    cas: ['balance', '80', 'ok'],
+    'counter-naive': ['likes', '102', 'violated'],
+    counter: ['likes', '101', 'ok'],
+  };
+  for (const [id, [figure, value, v]] of Object.entries(expected)) {
+    const page = await lab.open(`scenario=${id}`);
+    await page.getByTestId('run-to-end').click();
+    assert.equal(await text(page, figure), value, id);
+    assert.equal(await verdict(page), v, id);
+    await page.context().close();
+  }
+});
+
+test('dropping the response packet by clicking it, then retrying', async () => {
+  const page = await lab.open('scenario=naive&base=1');
+  const response = page.locator('[data-testid=packet][data-kind=response].droppable');
+  for (let i = 0; i < 30 && !(await response.count()); i++) {
+    await page.getByTestId('step-forward').click();
+  }
+  await shot(page, 'desktop-ack-in-flight');
+  await response.first().click();
+  assert.match(await text(page, 'narration'), /dropped/);
+  await shot(page, 'desktop-ack-dropped');
+  await page.getByTestId('retry').click();
+  await page.getByTestId('run-to-end').click();
+  assert.equal(await text(page, 'statement-total'), '$200.00');
+  assert.equal(await verdict(page), 'violated');
+  await page.context().close();
+});
+
+test('an internal packet explains why it cannot be dropped', async () => {
+  const page = await lab.open('scenario=key&step=3');
+  await page.locator('[data-testid=packet]:not(.droppable)').first().click();
+  assert.match(await text(page, 'action-error'), /inside the data centre/);
+  await page.context().close();
+});
+
+test('a deep link opens at its step', async () => {
+  const page = await lab.open('scenario=cas&step=4');
+  assert.equal(await step(page), 4);
+  assert.equal(await page.getByTestId('scenario-cas').getAttribute('aria-pressed'), 'true');
+  await page.context().close();
+});
+
+test('a bad link shows what is wrong and the default scenario', async () => {
+  const page = await lab.open('scenario=teleport&protect=key.magic&step=x');
+  const notice = page.getByTestId('link-notice');
+  assert.ok(await notice.isVisible());
+  const words = await notice.innerText();
+  for (const bad of ['teleport', 'magic', 'x']) assert.ok(words.includes(bad), words);
+  assert.equal(await page.getByTestId('scenario-naive').getAttribute('aria-pressed'), 'true');
+  assert.equal(await step(page), 0);
+  await shot(page, 'desktop-bad-link');
+  await page.context().close();
+});
+
+test('play animates packets in real time and reaches the end', async () => {
+  const page = await lab.open('scenario=key');
+  await page.getByTestId('speed').selectOption('4');
+  await page.getByTestId('play-pause').click();
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid=step-index]').textContent) >= 3,
+  );
+  assert.ok((await page.getByTestId('packet').count()) >= 0);
+  await shot(page, 'desktop-playing');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=statement-total]').textContent === '$100.00'
+      && document.querySelector('[data-testid=play-pause]').getAttribute('aria-pressed') === 'false',
+    null,
+    { timeout: 20_000 },
+  );
+  assert.equal(await verdict(page), 'ok');
+  await page.context().close();
+});
+
+test('playing jumps over the 25 h the phone sleeps, and says so', async () => {
+  const page = await lab.open('scenario=ttl');
+  await page.getByTestId('speed').selectOption('4');
+  await page.getByTestId('play-pause').click();
+  await page.getByTestId('skipped').waitFor({ timeout: 20_000 });
+  assert.match(await text(page, 'skipped'), /2[45]h/);
+  await shot(page, 'desktop-ttl-skip');
+  await page.context().close();
+});
+
+test('keyboard: arrows step, space plays, 3 opens compare-and-set', async () => {
+  const page = await lab.open('scenario=naive');
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await step(page), 2);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await step(page), 1);
+  await page.keyboard.press('3');
+  assert.equal(await page.getByTestId('scenario-cas').getAttribute('aria-pressed'), 'true');
+  await page.context().close();
+});
+
+test('screenshots: desktop, phone, dark; no horizontal scroll at 360 px', async () => {
+  for (const [name, query] of [
+    ['start', 'scenario=key'],
+    ['mid', 'scenario=naive&step=13'],
+    ['end', 'scenario=naive&step=40'],
+    ['counter', 'scenario=counter-naive&step=30'],
+  ]) {
+    const desk = await lab.open(query, DESKTOP);
+    await shot(desk, `desktop-${name}`);
+    await desk.context().close();
+    const phone = await lab.open(query, PHONE, { hasTouch: true, isMobile: true });
+    const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 360, `${name}: page is ${width}px wide at 360px`);
+    await shot(phone, `phone-${name}`);
+    await phone.getByTestId('node-client').scrollIntoViewIfNeeded();
+    await shot(phone, `phone-${name}-stage`, false);
+    await phone.context().close();
+  }
+  const dark = await lab.open('scenario=key&step=12', DESKTOP, { colorScheme: 'dark' });
+  await shot(dark, 'desktop-dark');
+  await dark.context().close();
+  const calm = await lab.open('scenario=key&step=3', PHONE, { reducedMotion: 'reduce' });
+  await shot(calm, 'phone-reduced-motion');
+  await calm.context().close();
+});

@@ -1,0 +1,49 @@
+// A tiny static server for dist/, mounted under a sub-path (as a course site would embed the
+// lesson), on 127.0.0.1 and a random free port. No dependencies beyond node itself.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** Serves `root` under `prefix` (e.g. "/course/lab/"); resolves to { url, close }. */
+export async function serve(root, prefix = '/course/lab/') {
+  const base = resolve(root);
+  await stat(join(base, 'index.html')); // fail early when dist/ was not built
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    const file = normalize(join(base, rel));
+    if (!file.startsWith(base)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
+}

@@ -6,7 +6,7 @@
 //! forwarding the key, commit the charge row and the key's response in one transaction, respond.
 //! With protections off it degrades step by step to the naive handler of the seed's first story.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +20,7 @@ use crate::record::{KeyRecord, KeyStatus, StoredResponse};
 use crate::store::{RedisCommand, RedisReply};
 use crate::time::{SimTime, DAY, SECOND};
 use crate::topology::{HandlerRef, MsgId, Node};
+use crate::vecmap::VecMap;
 
 /// How long a key's response is kept (Stripe and the seed's ADR: 24 h).
 pub const KEY_TTL_MS: u64 = DAY;
@@ -125,7 +126,7 @@ pub enum ApiOutput {
 pub struct Api {
     epoch: u32,
     next_handler: u32,
-    handlers: BTreeMap<u32, Handler>,
+    handlers: VecMap<u32, Handler>,
     down_until: Option<SimTime>,
     crash_armed: Option<Phase>,
     sweep_at: Option<SimTime>,

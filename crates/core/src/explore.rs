@@ -224,7 +224,7 @@ impl Explorer {
             }
             self.report
                 .shortest
-                .sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+                .sort_unstable_by_key(|c| (c.faults(), c.steps, c.invariant));
         }
         if violated {
             self.report.violating_runs += 1;

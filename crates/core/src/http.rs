@@ -70,9 +70,44 @@ impl RequestBody {
     }
 
     /// Compact JSON with sorted keys: equal bodies give equal bytes, whatever order the client
-    /// wrote its fields in.
+    /// wrote its fields in. Byte for byte what `serde_json` writes for [`RequestBody::to_json`]
+    /// (a test checks it), written by hand so the page's bundle does not carry a JSON
+    /// serializer just to hash three small bodies.
     pub fn canonical_json(&self) -> String {
-        self.to_json().to_string()
+        let mut out = String::with_capacity(64);
+        match self {
+            RequestBody::Charge {
+                amount_cents,
+                currency,
+            } => {
+                out.push_str(&format!("{{\"amount\":{amount_cents},\"currency\":"));
+                push_json_string(&mut out, currency);
+                out.push('}');
+            }
+            RequestBody::Debit {
+                account,
+                amount,
+                expected_version,
+            } => {
+                out.push_str(&format!(
+                    "{{\"account\":{account},\"amount\":{amount},\"expected_version\":"
+                ));
+                match expected_version {
+                    Some(v) => out.push_str(&v.to_string()),
+                    None => out.push_str("null"),
+                }
+                out.push('}');
+            }
+            RequestBody::Like { op_id, .. } => {
+                out.push_str("{\"op_id\":");
+                match op_id {
+                    Some(id) => push_json_string(&mut out, id),
+                    None => out.push_str("null"),
+                }
+                out.push('}');
+            }
+        }
+        out
     }
 
     /// Lowercase hex SHA-256 of the canonical JSON: the fingerprint stored beside a key, so a
@@ -233,6 +268,31 @@ impl HttpResponse {
     }
 }
 
+/// Appends `text` as a JSON string literal, escaped as serde_json escapes it.
+fn push_json_string(out: &mut String, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => {
+                let b = u32::from(c) as usize;
+                out.push_str("\\u00");
+                out.push(char::from(HEX[b >> 4]));
+                out.push(char::from(HEX[b & 0xf]));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 /// The standard reason phrase of the status codes the lesson uses.
 pub fn reason_phrase(status: u16) -> &'static str {
     match status {
@@ -291,6 +351,40 @@ mod tests {
             "2e116f471289a487f4da2ebd3240154dc088ef9c0357b6f4558afb8d511b5842"
         );
         assert_ne!(fp, charge(15_000).fingerprint());
+    }
+
+    #[test]
+    fn canonical_json_is_what_serde_json_writes() {
+        let odd = "quote\" slash\\ nl\n tab\t bell\u{7} é ключ";
+        let bodies = [
+            charge(10_000),
+            RequestBody::Charge {
+                amount_cents: 0,
+                currency: odd.to_owned(),
+            },
+            RequestBody::Debit {
+                account: 1,
+                amount: -20,
+                expected_version: None,
+            },
+            RequestBody::Debit {
+                account: 7,
+                amount: 20,
+                expected_version: Some(u64::MAX),
+            },
+            RequestBody::Like {
+                post: 7,
+                op_id: Some(odd.to_owned()),
+            },
+            RequestBody::Like {
+                post: 7,
+                op_id: None,
+            },
+        ];
+        for body in bodies {
+            let expected = serde_json::to_string(&body.to_json()).expect("serializes");
+            assert_eq!(body.canonical_json(), expected);
+        }
     }
 
     #[test]

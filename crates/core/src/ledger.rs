@@ -419,7 +419,7 @@ impl Ledger {
                     .cloned()
                     .collect();
                 // SQL promises no order; the rendered query says ORDER BY user_id, key.
-                rows.sort_by(|a, b| {
+                rows.sort_unstable_by(|a, b| {
                     (a.stored.record.user, &a.key).cmp(&(b.stored.record.user, &b.key))
                 });
                 StatementResult {

@@ -50,6 +50,7 @@ pub mod sql;
 pub mod store;
 pub mod time;
 pub mod topology;
+pub mod vecmap;
 pub mod verdict;
 pub mod world;
 

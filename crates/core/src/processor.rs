@@ -1,12 +1,11 @@
 //! A model of the card processor (PSP). It sits outside every transaction of ours: once it has
 //! charged, only its own idempotency key can stop a second charge.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::time::{SimTime, DAY};
 use crate::topology::{OpId, UserId};
+use crate::vecmap::VecMap;
 
 /// How long the processor remembers an idempotency key (Stripe: 24 h).
 pub const PROCESSOR_KEY_TTL_MS: u64 = DAY;
@@ -53,7 +52,7 @@ pub struct StatementLine {
 pub struct Processor {
     /// Every charge ever made: the customers' statements.
     pub statement: Vec<StatementLine>,
-    keys: BTreeMap<String, (String, SimTime)>,
+    keys: VecMap<String, (String, SimTime)>,
 }
 
 impl Processor {

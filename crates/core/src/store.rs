@@ -1,12 +1,11 @@
 //! A model of the Redis idempotency store: a key → record map with per-key expiry, `SET … NX`
 //! for an atomic claim, and eviction.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::record::{KeyRecord, StoredKey};
 use crate::time::SimTime;
+use crate::vecmap::VecMap;
 
 /// A command the API sends to Redis.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,7 +62,7 @@ pub enum RedisReply {
 /// The store's state: what `KEYS *` would list, with expiry times.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Store {
-    entries: BTreeMap<String, StoredKey>,
+    entries: VecMap<String, StoredKey>,
 }
 
 impl Store {

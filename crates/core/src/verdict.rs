@@ -1,13 +1,12 @@
 //! Invariants checked on the world's state. The page's verdict ("charged exactly once",
 //! "charged twice") is computed here from ground truth, never written by hand.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
 use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
 use crate::topology::{OpId, UserId};
+use crate::vecmap::VecMap;
 use crate::world::World;
 
 /// A property the lesson promises (or shows broken).
@@ -198,29 +197,37 @@ impl World {
         };
         Verdict {
             checks,
-            effects: effects.into_iter().collect(),
+            effects: effects.iter().map(|(op, n)| (*op, *n)).collect(),
             money,
             quiescent,
         }
     }
 }
 
-fn effects_per_op(world: &World) -> BTreeMap<OpId, usize> {
-    let mut counts: BTreeMap<OpId, usize> =
-        world.client().ops().iter().map(|o| (o.op, 0)).collect();
+fn effects_per_op(world: &World) -> VecMap<OpId, usize> {
+    let mut counts: VecMap<OpId, usize> = VecMap::default();
+    for op in world.client().ops() {
+        counts.insert(op.op, 0);
+    }
+    let mut bump = |op: OpId| match counts.get_mut(&op) {
+        Some(n) => *n += 1,
+        None => {
+            counts.insert(op, 1);
+        }
+    };
     let ops = world.client().ops();
     let is = |op: OpId, f: fn(&RequestBody) -> bool| ops.iter().any(|o| o.op == op && f(&o.body));
     for line in &world.processor().statement {
-        *counts.entry(line.op).or_default() += 1;
+        bump(line.op);
     }
     for effect in &world.ledger().debits {
         if is(effect.op, |b| matches!(b, RequestBody::Debit { .. })) {
-            *counts.entry(effect.op).or_default() += 1;
+            bump(effect.op);
         }
     }
     for effect in &world.ledger().likes {
         if is(effect.op, |b| matches!(b, RequestBody::Like { .. })) {
-            *counts.entry(effect.op).or_default() += 1;
+            bump(effect.op);
         }
     }
     counts
@@ -291,7 +298,7 @@ fn likes_match(world: &World) -> Status {
         return Status::Holds;
     };
     let mut distinct: Vec<OpId> = ledger.likes.iter().map(|e| e.op).collect();
-    distinct.sort();
+    distinct.sort_unstable();
     distinct.dedup();
     let expected = world.scenario().likes + distinct.len() as i64;
     if expected == post.likes {
@@ -322,7 +329,7 @@ fn no_leak(world: &World) -> Status {
     Status::Holds
 }
 
-fn success_means_done(world: &World, effects: &BTreeMap<OpId, usize>) -> Status {
+fn success_means_done(world: &World, effects: &VecMap<OpId, usize>) -> Status {
     for op in world.client().ops() {
         if let UserView::Succeeded(_) = op.view {
             let n = effects.get(&op.op).copied().unwrap_or(0);

@@ -13,6 +13,10 @@ const TYPES = {
   '.json': 'application/json',
 };
 
+/** The strict policy every page is served with: no inline script or style, no other hosts. */
+export const CSP =
+  "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+
 /** Serves `root` under `prefix` (e.g. "/course/lab/"); resolves to { url, close }. */
 export async function serve(root, prefix = '/course/lab/') {
   const base = resolve(root);
@@ -34,6 +38,7 @@ export async function serve(root, prefix = '/course/lab/') {
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        'content-security-policy': CSP,
       });
       res.end(body);
     } catch {

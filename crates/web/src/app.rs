@@ -4,17 +4,24 @@ use idem_core::{DeepLink, LinkError};
 use leptos::prelude::*;
 
 use crate::browser::{location_query, media_matches};
+use crate::calculator::Calculator;
 use crate::controls::{Controls, ScenarioBar};
+use crate::embed::EmbedButton;
+use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
 use crate::geometry::Layout;
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lab::{default_scenario, Lab};
+use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::StatePanels;
 use crate::playback::Run;
+use crate::recap::Recap;
+use crate::reference::Reference;
 use crate::sequence::Sequence;
 use crate::summary::Summary;
 use crate::text::link_error;
 use crate::topology::Topology;
+use crate::transcript::Transcript;
 
 /// Media query under which the topology is stacked (phones).
 pub const NARROW: &str = "(max-width: 640px)";
@@ -41,15 +48,20 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     let owns_url = query.is_none();
     let query = query.unwrap_or_else(location_query);
     let (run, errors) = run_from_query(&query);
+    let (lang, bad_lang) = choose(&query, &browser_languages());
+    if owns_url {
+        set_document_lang(lang);
+    }
     let layout = if media_matches(NARROW) {
         Layout::Tall
     } else {
         Layout::Wide
     };
-    let lab = Lab::new(
+    let lab = Lab::new_in(
         run,
         layout,
         media_matches("(prefers-reduced-motion: reduce)"),
+        lang,
     );
     provide_context(lab);
     if owns_url {
@@ -93,6 +105,11 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         }
     });
 
+    let lang_notice = bad_lang.map(|value| {
+        let text = lab.catalog().fill("lang.bad", &[("value", value)]);
+        view! { <p class="link-notice" role="alert" data-testid="lang-notice">{text}</p> }
+    });
+
     view! {
         <div class="app" data-theme=move || theme.get() lang=lab.catalog().tag>
             <header class="masthead">
@@ -100,11 +117,16 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                     <h1 data-testid="title">{lab.t("ui.title")}</h1>
                     <p class="lede">{lab.t("ui.lede")}</p>
                 </div>
-                <button class="ghost theme" data-testid="theme" on:click=cycle_theme>
-                    {theme_label}
-                </button>
+                <div class="masthead-tools">
+                    <LangSwitch current=lang owns_url=owns_url/>
+                    <button class="ghost theme" data-testid="theme" on:click=cycle_theme>
+                        {theme_label}
+                    </button>
+                    <EmbedButton/>
+                </div>
             </header>
             {notice}
+            {lang_notice}
             <ScenarioBar/>
             <section class="stage">
                 <div class="stage-main">
@@ -113,9 +135,16 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                 </div>
                 <Summary/>
             </section>
+            <Recap/>
             <Faults/>
+            <TryEveryFailure/>
             <StatePanels/>
             <Sequence/>
+            <div class="extras">
+                <Transcript/>
+                <Calculator/>
+                <Reference/>
+            </div>
             <footer class="keys">{lab.t("ui.keys")}</footer>
         </div>
     }

@@ -17,7 +17,14 @@ use crate::lab::Lab;
 /// Writes the run's deep link into the address bar on every change.
 pub fn use_url_sync(lab: Lab) {
     Effect::new(move |_| {
-        let query = lab.run.with(|r| r.link().to_query());
+        let mut query = lab.run.with(|r| r.link().to_query());
+        // A language chosen in the address stays there, so the link opens in it again.
+        if let Some(tag) = crate::lang::lang_param(&crate::browser::location_query())
+            .filter(|tag| crate::i18n::Lang::from_tag(tag).is_some())
+            .map(str::to_owned)
+        {
+            query = crate::lang::with_lang(&query, &tag);
+        }
         replace_query(&query);
     });
 }
@@ -75,35 +82,41 @@ fn typing_target(event: &KeyboardEvent) -> bool {
 /// Space plays/pauses, ←/→ step, R retries, 1–4 open the seed stories.
 pub fn use_keyboard(lab: Lab) {
     let handle = window_event_listener(ev::keydown, move |event: KeyboardEvent| {
-        if event.alt_key() || event.ctrl_key() || event.meta_key() {
-            return;
-        }
-        let key = event.key();
-        // On a focused control, Space and Enter belong to it, arrows to selects.
-        let on_control = typing_target(&event);
-        match key.as_str() {
-            " " if !on_control => {
-                event.prevent_default();
-                lab.toggle_play();
-            }
-            "ArrowRight" if !on_control || !is_select(&event) => {
-                event.prevent_default();
-                lab.step_forward();
-            }
-            "ArrowLeft" if !on_control || !is_select(&event) => {
-                event.prevent_default();
-                lab.step_back();
-            }
-            "r" | "R" if !is_text_field(&event) => lab.act(idem_core::Action::RetryNow),
-            "1" | "2" | "3" | "4" if !is_text_field(&event) => {
-                let id = ["naive", "key", "cas", "counter"]
-                    [key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
-                lab.switch(id);
-            }
-            _ => {}
-        }
+        handle_key(lab, &event, true)
     });
     on_cleanup(move || handle.remove());
+}
+
+/// One key press for `lab` (the page's window listener, or an embedded widget's own
+/// `keydown`); `stories` lets 1–4 switch the seed stories.
+pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
+    if event.alt_key() || event.ctrl_key() || event.meta_key() {
+        return;
+    }
+    let key = event.key();
+    // On a focused control, Space and Enter belong to it, arrows to selects.
+    let on_control = typing_target(event);
+    match key.as_str() {
+        " " if !on_control => {
+            event.prevent_default();
+            lab.toggle_play();
+        }
+        "ArrowRight" if !on_control || !is_select(event) => {
+            event.prevent_default();
+            lab.step_forward();
+        }
+        "ArrowLeft" if !on_control || !is_select(event) => {
+            event.prevent_default();
+            lab.step_back();
+        }
+        "r" | "R" if !is_text_field(event) => lab.act(idem_core::Action::RetryNow),
+        "1" | "2" | "3" | "4" if stories && !is_text_field(event) => {
+            let id = ["naive", "key", "cas", "counter"]
+                [key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
+            lab.switch(id);
+        }
+        _ => {}
+    }
 }
 
 fn tag_of(event: &KeyboardEvent) -> String {

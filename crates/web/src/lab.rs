@@ -43,8 +43,13 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// A lab showing `run`.
+    /// A lab showing `run`, in English.
     pub fn new(run: Run, layout: Layout, reduced_motion: bool) -> Lab {
+        Lab::new_in(run, layout, reduced_motion, Lang::En)
+    }
+
+    /// A lab showing `run` in `lang`.
+    pub fn new_in(run: Run, layout: Layout, reduced_motion: bool, lang: Lang) -> Lab {
         let display_at = run.world().now().ms() as f64;
         let (run, set_run) = signal(run);
         let (display, set_display) = signal(display_at);
@@ -52,7 +57,7 @@ impl Lab {
         let (speed, set_speed) = signal(1.0);
         let (notice, set_notice) = signal(None);
         let (skipped, set_skipped) = signal(None);
-        let (lang, _set_lang) = signal(Lang::En);
+        let (lang, _set_lang) = signal(lang);
         let (layout, set_layout) = signal(layout);
         let (reduced_motion, _) = signal(reduced_motion);
         Lab {

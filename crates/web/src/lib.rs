@@ -5,20 +5,28 @@
 
 pub mod app;
 pub mod browser;
+pub mod calculator;
 pub mod controls;
+pub mod embed;
+pub mod explorer;
 pub mod faults;
 pub mod geometry;
 pub mod hooks;
 pub mod i18n;
 pub mod lab;
 pub mod labels;
+pub mod lang;
 pub mod ledger_panel;
 pub mod markup;
 pub mod panels;
 pub mod playback;
+pub mod recap;
+pub mod reference;
 pub mod sequence;
 pub mod summary;
 pub mod text;
 pub mod topology;
+pub mod transcript;
 
 pub use app::App;
+pub use embed::{mount, MountHandle};

@@ -118,6 +118,21 @@ pub fn Sequence() -> impl IntoView {
             .with(|r| seq_height(r.world().network().messages().len()))
     };
     let content = move || lab.run.with(|r| sequence_svg(r.world(), lab.catalog()));
+    // Keep the newest arrow in view: after each change, once the SVG has its new height,
+    // scroll the box so the last row sits a little above its bottom edge.
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move || {
+        let rows = lab.run.with(|r| r.world().network().messages().len());
+        request_animation_frame(move || {
+            let Some(div) = scroller.get_untracked() else {
+                return;
+            };
+            let scale = f64::from(div.scroll_height()) / seq_height(rows).max(1.0);
+            let target =
+                row_y(rows.saturating_sub(1)) * scale - f64::from(div.client_height()) * 0.7;
+            div.set_scroll_top(target.max(0.0) as i32);
+        });
+    });
     let on_click = move |event: leptos::ev::MouseEvent| {
         let jump =
             crate::browser::closest_attr(&event, "data-jump").and_then(|v| v.parse::<usize>().ok());
@@ -129,7 +144,7 @@ pub fn Sequence() -> impl IntoView {
         <section class="sequence">
             <h2>{lab.t("ui.sequence")}</h2>
             <p class="hint">{lab.t("ui.sequence_hint")}</p>
-            <div class="sequence-scroll">
+            <div class="sequence-scroll" node_ref=scroller>
                 <svg
                     class="sequence-svg"
                     viewBox=move || format!("0 0 {} {}", SEQ_WIDTH as u32, height() as u32)

@@ -1,0 +1,654 @@
+//! Embedding for course authors: the compact widget (`?embed` in an iframe, or mounted from
+//! JavaScript with [`mount`]), the options of the JS API with their validation, and the
+//! "Embed" snippet of the full page.
+//!
+//! Options are decoded with serde-wasm-bindgen into [`RawOptions`] (unknown fields refused);
+//! [`validate`] is pure and turns them into [`Options`] or an [`OptionError`] that names the
+//! field and the allowed values. Each mounted widget has its own lab (no shared state), and its
+//! keyboard shortcuts act only while focus is inside it.
+
+use std::fmt;
+
+use idem_core::scenario::IDS;
+use idem_core::{DeepLink, Protections};
+use leptos::prelude::*;
+use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+
+use crate::app::{run_from_query, NARROW};
+use crate::browser::media_matches;
+use crate::controls::{Controls, ScenarioBar};
+use crate::explorer::TryEveryFailure;
+use crate::faults::Faults;
+use crate::geometry::Layout;
+use crate::hooks::{handle_key, use_layout, use_playback};
+use crate::i18n::Lang;
+use crate::lab::Lab;
+use crate::markup::{el, esc};
+use crate::panels::StatePanels;
+use crate::sequence::Sequence;
+use crate::summary::Summary;
+use crate::topology::Topology;
+
+/// Languages the options accept (a missing catalog falls back to English).
+pub const LANGS: [&str; 2] = ["en", "ru"];
+/// Themes the options accept.
+pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
+
+/// Any JavaScript value, as far as the options care.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// `null` or `undefined`: as if absent.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A string.
+    Text(String),
+    /// An array.
+    List(Vec<Value>),
+    /// An object or anything else.
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::Number(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v as f64))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::Text(v.to_owned()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(ValueVisitor)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::List(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(Value::Other)
+    }
+}
+
+/// The option names, as JavaScript spells them.
+pub const FIELDS: [&str; 6] = [
+    "scenario",
+    "lang",
+    "autoplay",
+    "theme",
+    "protections",
+    "compact",
+];
+
+/// The options object of [`mount`] as JavaScript gave it: known fields only, any types.
+///
+/// It is decoded as a map of entries ([`RawOptions::from_entries`]), not with a derived
+/// `Deserialize` and `deny_unknown_fields`: serde-wasm-bindgen reads only the declared fields
+/// of a struct, so a misspelt option would pass silently.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RawOptions {
+    /// Scenario id (`idem_core::scenario::IDS`); variants are scenario ids too.
+    pub scenario: Option<Value>,
+    /// `"en"` or `"ru"`.
+    pub lang: Option<Value>,
+    /// Start playing at once.
+    pub autoplay: Option<Value>,
+    /// `"auto"`, `"light"` or `"dark"`.
+    pub theme: Option<Value>,
+    /// Names from `Protections::NAMES` to switch on (all others off).
+    pub protections: Option<Value>,
+    /// Only the player (default `true`); `false` adds the fault menu, panels and explorer.
+    pub compact: Option<Value>,
+}
+
+impl RawOptions {
+    /// The options from an object's entries; an unknown name is an error listing the known.
+    pub fn from_entries(
+        entries: impl IntoIterator<Item = (String, Value)>,
+    ) -> Result<RawOptions, OptionError> {
+        let mut raw = RawOptions::default();
+        for (name, value) in entries {
+            let slot = match name.as_str() {
+                "scenario" => &mut raw.scenario,
+                "lang" => &mut raw.lang,
+                "autoplay" => &mut raw.autoplay,
+                "theme" => &mut raw.theme,
+                "protections" => &mut raw.protections,
+                "compact" => &mut raw.compact,
+                _ => return Err(OptionError::UnknownField(name)),
+            };
+            *slot = Some(value);
+        }
+        Ok(raw)
+    }
+}
+
+/// Checked options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Scenario id.
+    pub scenario: String,
+    /// Language (English when the asked one has no catalog).
+    pub lang: Lang,
+    /// Start playing at once.
+    pub autoplay: bool,
+    /// `auto`, `light` or `dark`.
+    pub theme: &'static str,
+    /// Protections, when given.
+    pub protections: Option<Protections>,
+    /// Only the player.
+    pub compact: bool,
+}
+
+impl Options {
+    /// The deep-link query the widget opens (with `lang`).
+    pub fn query(&self) -> String {
+        let link = DeepLink {
+            protections: self.protections,
+            ..DeepLink::to_scenario(&self.scenario)
+        };
+        format!("{}&lang={}", link.to_query(), self.lang.catalog().tag)
+    }
+}
+
+/// What is wrong with the options.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionError {
+    /// serde-wasm-bindgen could not read the value as an object.
+    Decode(String),
+    /// An option with this name does not exist.
+    UnknownField(String),
+    /// A field has the wrong type.
+    WrongType {
+        /// The field.
+        field: &'static str,
+        /// What it must be.
+        expected: &'static str,
+    },
+    /// A field has a value outside the allowed ones.
+    BadValue {
+        /// The field.
+        field: &'static str,
+        /// The value given.
+        value: String,
+        /// Every allowed value.
+        allowed: Vec<&'static str>,
+    },
+}
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("Idempotency Lab: bad options: ")?;
+        match self {
+            OptionError::Decode(message) => write!(f, "options must be an object ({message})"),
+            OptionError::UnknownField(name) => {
+                let allowed: Vec<String> = FIELDS.iter().map(|a| format!("`{a}`")).collect();
+                write!(f, "unknown field `{name}`; allowed: {}", allowed.join(", "))
+            }
+            OptionError::WrongType { field, expected } => {
+                write!(f, "`{field}` must be {expected}")
+            }
+            OptionError::BadValue {
+                field,
+                value,
+                allowed,
+            } => {
+                let allowed: Vec<String> = allowed.iter().map(|a| format!("`{a}`")).collect();
+                write!(
+                    f,
+                    "`{field}` cannot be `{value}`; allowed: {}",
+                    allowed.join(", ")
+                )
+            }
+        }
+    }
+}
+
+fn text(field: &'static str, v: Option<Value>) -> Result<Option<String>, OptionError> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Text(s)) => Ok(Some(s)),
+        Some(_) => Err(OptionError::WrongType {
+            field,
+            expected: "a string",
+        }),
+    }
+}
+
+fn flag(field: &'static str, v: Option<Value>, default: bool) -> Result<bool, OptionError> {
+    match v {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(b),
+        Some(_) => Err(OptionError::WrongType {
+            field,
+            expected: "true or false",
+        }),
+    }
+}
+
+fn one_of(
+    field: &'static str,
+    value: String,
+    allowed: &[&'static str],
+) -> Result<&'static str, OptionError> {
+    allowed
+        .iter()
+        .find(|a| **a == value)
+        .copied()
+        .ok_or_else(|| OptionError::BadValue {
+            field,
+            value,
+            allowed: allowed.to_vec(),
+        })
+}
+
+/// Checks every option; the first problem is reported with the field and the allowed values.
+pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
+    let scenario = match text("scenario", raw.scenario)? {
+        Some(id) => one_of("scenario", id, &IDS)?.to_owned(),
+        None => IDS[0].to_owned(),
+    };
+    let lang = match text("lang", raw.lang)? {
+        Some(tag) => Lang::from_tag(one_of("lang", tag, &LANGS)?).unwrap_or_default(),
+        None => Lang::En,
+    };
+    let theme = match text("theme", raw.theme)? {
+        Some(t) => one_of("theme", t, &THEMES)?,
+        None => "auto",
+    };
+    let protections = match raw.protections {
+        None | Some(Value::Null) => None,
+        Some(Value::List(items)) => {
+            let mut p = Protections::NONE;
+            for item in items {
+                let name = match item {
+                    Value::Text(s) => s,
+                    _ => {
+                        return Err(OptionError::WrongType {
+                            field: "protections",
+                            expected: "an array of protection names",
+                        })
+                    }
+                };
+                p.set(one_of("protections", name, &Protections::NAMES)?, true);
+            }
+            Some(p)
+        }
+        Some(_) => {
+            return Err(OptionError::WrongType {
+                field: "protections",
+                expected: "an array of protection names",
+            })
+        }
+    };
+    Ok(Options {
+        scenario,
+        lang,
+        autoplay: flag("autoplay", raw.autoplay, false)?,
+        theme,
+        protections,
+        compact: flag("compact", raw.compact, true)?,
+    })
+}
+
+/// Whether a query string asks for the compact embed (`embed`, `embed=1`).
+pub fn embed_param(query: &str) -> bool {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .any(|p| matches!(p, "embed" | "embed=1" | "embed=true"))
+}
+
+/// The language a query's `lang` parameter names (English when absent or unknown).
+pub fn query_lang(query: &str) -> Lang {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|p| p.strip_prefix("lang="))
+        .and_then(Lang::from_tag)
+        .unwrap_or_default()
+}
+
+/// The iframe snippet that embeds `url` (already with `embed`).
+pub fn iframe_snippet(url: &str, title: &str) -> String {
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" loading=\"lazy\"></iframe>",
+        esc(url),
+        esc(title)
+    )
+}
+
+/// The compact lesson: player, topology, verdict, narration and controls for one scenario
+/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
+/// lab, never the address bar; keys act only while focus is inside it.
+#[component]
+pub fn Widget(
+    /// The deep link to open (may hold `lang`).
+    #[prop(into)]
+    query: String,
+    /// `auto`, `light` or `dark`.
+    #[prop(optional)]
+    theme: Option<&'static str>,
+    /// Start playing at once.
+    #[prop(optional)]
+    autoplay: bool,
+    /// Add the rest of the lesson's parts.
+    #[prop(optional)]
+    full: bool,
+) -> impl IntoView {
+    let (run, _errors) = run_from_query(&query);
+    let layout = if media_matches(NARROW) {
+        Layout::Tall
+    } else {
+        Layout::Wide
+    };
+    let lang = query_lang(&query);
+    let lab = Lab::new_in(
+        run,
+        layout,
+        media_matches("(prefers-reduced-motion: reduce)"),
+        lang,
+    );
+    provide_context(lab);
+    use_playback(lab);
+    use_layout(lab);
+    if autoplay {
+        lab.toggle_play();
+    }
+    let title = move || {
+        lab.run
+            .with(|r| lab.t(&format!("scenario.{}.title", r.scenario().id)))
+    };
+    let rest = full.then(|| {
+        view! {
+            <ScenarioBar/>
+            <Faults/>
+            <TryEveryFailure/>
+            <StatePanels/>
+            <Sequence/>
+        }
+    });
+    view! {
+        <div
+            class="app embed"
+            data-testid="embed"
+            data-theme=theme.unwrap_or("auto")
+            lang=lang.catalog().tag
+            tabindex="0"
+            on:keydown=move |e| handle_key(lab, &e, full)
+        >
+            <h2 class="embed-title">{title}</h2>
+            <section class="stage">
+                <div class="stage-main">
+                    <Topology/>
+                    <Controls/>
+                </div>
+                <Summary/>
+            </section>
+            {rest}
+        </div>
+    }
+}
+
+/// The "Embed" button of the full page: an iframe snippet for the run on screen.
+#[component]
+pub fn EmbedButton() -> impl IntoView {
+    let lab = crate::lab::use_lab();
+    let snippet = move || {
+        let location = window().location();
+        let base = format!(
+            "{}{}",
+            location.origin().unwrap_or_default(),
+            location.pathname().unwrap_or_default()
+        );
+        let (query, id) = lab
+            .run
+            .with(|r| (r.link().to_query(), r.scenario().id.clone()));
+        let title = format!(
+            "{} — {}",
+            lab.t("ui.title"),
+            lab.t(&format!("scenario.{id}.title"))
+        );
+        iframe_snippet(&format!("{base}?{query}&embed"), &title)
+    };
+    let copy = move |_| {
+        let navigator = window().navigator();
+        let has_clipboard = leptos::web_sys::js_sys::Reflect::get(&navigator, &"clipboard".into())
+            .is_ok_and(|c| !c.is_undefined());
+        if has_clipboard {
+            let _ = navigator.clipboard().write_text(&snippet());
+        }
+    };
+    let (open, set_open) = signal(false);
+    view! {
+        <div class="embed-share">
+            <button
+                type="button"
+                class="secondary"
+                data-testid="embed-open"
+                aria-expanded=move || open.get().to_string()
+                on:click=move |_| set_open.update(|o| *o = !*o)
+            >
+                {lab.t("ui.embed")}
+            </button>
+            <Show when=move || open.get()>
+                <div class="embed-box">
+                    <p class="hint">{lab.t("ui.embed_hint")}</p>
+                    <textarea readonly rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
+                    <button type="button" class="secondary" on:click=copy>{lab.t("ui.embed_copy")}</button>
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+/// A widget mounted by [`mount`]; `unmount()` removes it (dropping it does too).
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+pub struct MountHandle {
+    inner: Option<Box<dyn std::any::Any>>,
+}
+
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+impl MountHandle {
+    /// Removes the widget and stops its playback.
+    pub fn unmount(&mut self) {
+        self.inner.take();
+    }
+}
+
+/// `mount(element, options)`: mounts the compact lesson into `element`. Bad options throw an
+/// `Error` naming the field and the allowed values, and show the same text in the element.
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+pub fn mount(
+    element: leptos::wasm_bindgen::JsValue,
+    options: leptos::wasm_bindgen::JsValue,
+) -> Result<MountHandle, leptos::wasm_bindgen::JsError> {
+    use leptos::wasm_bindgen::JsCast;
+    let Ok(element) = element.dyn_into::<leptos::web_sys::HtmlElement>() else {
+        return Err(leptos::wasm_bindgen::JsError::new(
+            "Idempotency Lab: mount(element, options) needs an HTML element",
+        ));
+    };
+    let raw = if options.is_undefined() || options.is_null() {
+        Ok(RawOptions::default())
+    } else {
+        serde_wasm_bindgen::from_value::<std::collections::BTreeMap<String, Value>>(options)
+            .map_err(|e| OptionError::Decode(e.to_string()))
+            .and_then(RawOptions::from_entries)
+    };
+    let options = match raw.and_then(validate) {
+        Ok(options) => options,
+        Err(error) => {
+            let message = error.to_string();
+            element.set_inner_html(&el(
+                "p",
+                "class=\"embed-error\" role=\"alert\" data-testid=\"embed-error\"",
+                &message,
+            ));
+            return Err(leptos::wasm_bindgen::JsError::new(&message));
+        }
+    };
+    element.set_inner_html("");
+    let Options {
+        theme,
+        autoplay,
+        compact,
+        ..
+    } = options;
+    let query = options.query();
+    let handle = mount_to(element, move || {
+        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
+    });
+    Ok(MountHandle {
+        inner: Some(Box::new(handle)),
+    })
+}
+
+/// Whether the page asked to be left alone (`<meta name="idem-lab" content="manual">`): it
+/// mounts widgets itself with [`mount`].
+pub fn manual_mount() -> bool {
+    document()
+        .query_selector("meta[name=\"idem-lab\"][content=\"manual\"]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> Option<Value> {
+        Some(Value::Text(s.to_owned()))
+    }
+
+    #[test]
+    fn good_options_become_a_query() {
+        let raw = RawOptions {
+            scenario: text("key"),
+            lang: text("ru"),
+            autoplay: Some(Value::Bool(true)),
+            theme: text("dark"),
+            protections: Some(Value::List(vec![Value::Text("key".into())])),
+            compact: None,
+        };
+        let o = validate(raw).expect("valid");
+        assert_eq!(o.scenario, "key");
+        assert!(o.autoplay && o.compact);
+        assert_eq!(o.theme, "dark");
+        assert!(o.query().starts_with("scenario=key&protect=key&lang="));
+        assert_eq!(
+            validate(RawOptions::default()).expect("defaults").scenario,
+            "naive"
+        );
+    }
+
+    #[test]
+    fn bad_values_name_the_field_and_the_allowed_values() {
+        let e = validate(RawOptions {
+            scenario: text("nope"),
+            ..RawOptions::default()
+        })
+        .expect_err("bad");
+        let m = e.to_string();
+        assert!(
+            m.contains("`scenario`") && m.contains("`nope`") && m.contains("`naive`"),
+            "{m}"
+        );
+        let e = validate(RawOptions {
+            theme: text("pink"),
+            ..RawOptions::default()
+        })
+        .expect_err("bad");
+        assert!(e
+            .to_string()
+            .contains("`theme` cannot be `pink`; allowed: `auto`, `light`, `dark`"));
+        let e = validate(RawOptions {
+            lang: text("de"),
+            ..RawOptions::default()
+        })
+        .expect_err("bad");
+        assert!(e.to_string().contains("`lang`"));
+        let e = validate(RawOptions {
+            protections: Some(Value::List(vec![Value::Text("teleport".into())])),
+            ..RawOptions::default()
+        })
+        .expect_err("bad");
+        assert!(e.to_string().contains("`protections` cannot be `teleport`"));
+        assert!(e.to_string().contains("`unique-index`"));
+        assert_eq!(
+            validate(RawOptions {
+                autoplay: text("yes"),
+                ..RawOptions::default()
+            }),
+            Err(OptionError::WrongType {
+                field: "autoplay",
+                expected: "true or false"
+            })
+        );
+        assert!(validate(RawOptions {
+            protections: text("key"),
+            ..RawOptions::default()
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn unknown_fields_are_refused_by_name() {
+        let raw = RawOptions::from_entries([("theme".to_owned(), Value::Text("dark".into()))])
+            .expect("known");
+        assert_eq!(raw.theme, text("dark"));
+        let e = RawOptions::from_entries([("colour".to_owned(), Value::Text("red".into()))])
+            .expect_err("unknown");
+        assert_eq!(e, OptionError::UnknownField("colour".into()));
+        assert!(e
+            .to_string()
+            .contains("unknown field `colour`; allowed: `scenario`, `lang`"));
+    }
+
+    #[test]
+    fn query_helpers() {
+        assert!(embed_param("scenario=key&embed"));
+        assert!(embed_param("?embed=1"));
+        assert!(!embed_param("scenario=embed"));
+        assert_eq!(query_lang("scenario=key"), Lang::En);
+        let s = iframe_snippet("https://x/lab/?scenario=key&embed", "A \"lab\"");
+        assert!(s.contains("src=\"https://x/lab/?scenario=key&amp;embed\""));
+        assert!(s.contains("title=\"A &quot;lab&quot;\"") && s.contains("loading=\"lazy\""));
+    }
+}

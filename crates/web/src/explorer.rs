@@ -1,0 +1,420 @@
+//! "Try every failure": runs the core's [`Explorer`] over every schedule of up to k faults for
+//! the scenario and protections on screen, in time slices between animation frames so the page
+//! stays responsive, and lists the shortest counter-examples; clicking one replays it.
+//!
+//! The result is markup from pure functions (tested natively); one delegated click handler
+//! serves the Run button and the counter-example list.
+
+use idem_core::verdict::Invariant;
+use idem_core::{Action, Bounds, CounterExample, DeepLink, Explorer, Protections, Report};
+use leptos::html::Div;
+use leptos::prelude::*;
+
+use crate::browser::now_ms;
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::markup::{el, esc, table, wrap};
+
+/// Fault bounds offered, and the default.
+pub const KS: [u32; 4] = [1, 2, 3, 4];
+/// The default bound.
+pub const DEFAULT_K: u32 = 2;
+/// Real milliseconds of search per animation frame.
+const SLICE_MS: f64 = 12.0;
+/// Counter-examples listed (the rest are counted).
+const LISTED: usize = 24;
+
+/// A fault in words, with the step it applies at, from the fault menu's labels.
+pub fn fault_words(action: &Action, catalog: &Catalog) -> String {
+    let with_msg = |key: &str, id: u32| format!("{} #{id}", catalog.text(key));
+    match action {
+        Action::Drop(id) => with_msg("ui.drop", id.0),
+        Action::Duplicate(id) => with_msg("ui.duplicate", id.0),
+        Action::Delay(id, _) => with_msg("ui.delay", id.0),
+        Action::Crash(phase) => format!(
+            "{} “{}”",
+            catalog.text("ui.crash_at"),
+            catalog.text(&format!("phase.{}", phase.name()))
+        ),
+        Action::RetryNow => catalog.text("ui.retry"),
+        Action::LoseNextAck => catalog.text("ui.lose_ack"),
+        Action::EvictKeys => catalog.text("ui.evict"),
+        Action::AdvanceClock(_) => catalog.text("ui.clock"),
+        Action::ConcurrentDuplicate => catalog.text("ui.concurrent"),
+        Action::ReuseKeyOtherBody => catalog.text("ui.reuse_key"),
+        Action::OtherUserSameKey => catalog.text("ui.other_user"),
+        Action::Start(_) => action.kind_name().to_owned(),
+    }
+}
+
+/// "step 3: Drop #2 · step 7: Retry (client)".
+pub fn schedule_words(injected: &[(u32, Action)], catalog: &Catalog) -> String {
+    injected
+        .iter()
+        .map(|(at, a)| {
+            catalog.fill(
+                "ui.explore_at",
+                &[("step", at.to_string()), ("fault", fault_words(a, catalog))],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The k choice, the Run button and the warning (static markup).
+pub fn controls_html(catalog: &Catalog) -> String {
+    let options: String = KS
+        .iter()
+        .map(|k| {
+            let selected = if *k == DEFAULT_K { " selected" } else { "" };
+            el(
+                "option",
+                &format!("value=\"{k}\"{selected}"),
+                &k.to_string(),
+            )
+        })
+        .collect();
+    format!(
+        "<label class=\"field\"><span>{}</span><select data-testid=\"explore-k\" data-role=\"k\">{options}</select></label>\
+         <button type=\"button\" class=\"primary\" data-act=\"explore\" data-testid=\"explore-run\">{}</button>\
+         <p class=\"hint\">{}</p>",
+        esc(&catalog.text("ui.explore_k")),
+        esc(&catalog.text("ui.explore_run")),
+        esc(&catalog.text("ui.explore_slow")),
+    )
+}
+
+/// The progress or result of a search with bound `k`.
+pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
+    let n = |v: u64| v.to_string();
+    if !report.done {
+        let text = catalog.fill(
+            "ui.explore_progress",
+            &[("states", n(report.states)), ("runs", n(report.runs))],
+        );
+        return el(
+            "p",
+            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"running\" role=\"status\"",
+            &text,
+        );
+    }
+    let mut out = el(
+        "p",
+        "class=\"explore-summary\"",
+        &catalog.fill(
+            "ui.explore_summary",
+            &[("runs", n(report.runs)), ("bad", n(report.violating_runs))],
+        ),
+    );
+    if report.cut_off > 0 {
+        out += &el(
+            "p",
+            "class=\"hint\"",
+            &catalog.fill("ui.explore_cut", &[("n", n(report.cut_off))]),
+        );
+    }
+    let rows: Vec<Vec<String>> = Invariant::ALL
+        .iter()
+        .map(|i| {
+            vec![
+                catalog.text(&format!("invariant.{}", i.name())),
+                format!("#{}", report.violations_of(*i)),
+            ]
+        })
+        .collect();
+    out += &table(
+        "explore-table",
+        &[
+            &catalog.text("ui.invariants"),
+            &format!("#{}", catalog.text("ui.explore_runs")),
+        ],
+        &rows,
+    );
+    if report.shortest.is_empty() {
+        out += &el(
+            "p",
+            "class=\"explore-none\"",
+            &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
+        );
+    } else {
+        out += &el("p", "", &catalog.text("ui.explore_shortest"));
+        let items: String = report
+            .shortest
+            .iter()
+            .take(LISTED)
+            .enumerate()
+            .map(|(i, cx)| counterexample_html(i, cx, catalog))
+            .collect();
+        out += &wrap("ol", "class=\"cx-list\"", &items);
+        if report.shortest.len() > LISTED {
+            let more = report.shortest.len() - LISTED;
+            out += &el(
+                "p",
+                "class=\"hint\"",
+                &catalog.fill("ui.explore_more", &[("n", more.to_string())]),
+            );
+        }
+    }
+    wrap(
+        "div",
+        &format!(
+            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"done\" data-k=\"{k}\" data-runs=\"{}\" data-states=\"{}\" data-violations=\"{}\"",
+            report.runs, report.states, report.violating_runs
+        ),
+        &out,
+    )
+}
+
+fn counterexample_html(index: usize, cx: &CounterExample, catalog: &Catalog) -> String {
+    let title = el(
+        "strong",
+        "",
+        &catalog.text(&format!("invariant.{}", cx.invariant.name())),
+    );
+    let steps = el(
+        "span",
+        "class=\"cx-steps\"",
+        &catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
+    );
+    let faults = el(
+        "span",
+        "class=\"cx-faults\"",
+        &schedule_words(&cx.injected, catalog),
+    );
+    let button = wrap(
+        "button",
+        &format!(
+            "type=\"button\" class=\"cx\" data-cx=\"{index}\" data-testid=\"counterexample\" data-invariant=\"{}\"",
+            cx.invariant.name()
+        ),
+        &format!("{title}{faults}{steps}"),
+    );
+    wrap("li", "", &button)
+}
+
+/// The faults of the run on screen, each marked applied or still to come.
+pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> String {
+    if injected.is_empty() {
+        return String::new();
+    }
+    let items: String = injected
+        .iter()
+        .map(|(at, a)| {
+            let state = if (*at as usize) < cursor {
+                "applied"
+            } else {
+                "pending"
+            };
+            el(
+                "li",
+                &format!("class=\"{state}\" data-testid=\"fault-marker\" data-at=\"{at}\""),
+                &catalog.fill(
+                    "ui.explore_at",
+                    &[("step", at.to_string()), ("fault", fault_words(a, catalog))],
+                ),
+            )
+        })
+        .collect();
+    format!(
+        "{}{}",
+        el("p", "", &catalog.text("ui.explore_loaded")),
+        wrap("ul", "class=\"markers\"", &items)
+    )
+}
+
+/// The deep link that replays a counter-example from its first step.
+pub fn counterexample_link(id: &str, protections: Protections, cx: &CounterExample) -> DeepLink {
+    DeepLink {
+        scenario: id.to_owned(),
+        protections: Some(protections),
+        faults: cx.injected.clone(),
+        step: Some(0),
+        base: true,
+    }
+}
+
+/// The search in progress, shared by the frame callbacks of one panel.
+struct Search {
+    generation: u32,
+    explorer: Option<Explorer>,
+}
+
+fn slice(
+    search: StoredValue<Search, LocalStorage>,
+    result: RwSignal<Option<(u32, Report)>>,
+    generation: u32,
+) {
+    let _ = request_animation_frame_with_handle(move || {
+        let start = now_ms();
+        let Some(Some(report)) = search.try_update_value(|s| {
+            if s.generation != generation {
+                return None;
+            }
+            let explorer = s.explorer.as_mut()?;
+            while !explorer.run_for(200) && now_ms() - start < SLICE_MS {}
+            Some(explorer.report().clone())
+        }) else {
+            return;
+        };
+        let done = report.done;
+        let Some(k) = result
+            .try_with_untracked(|r| r.as_ref().map(|(k, _)| *k))
+            .flatten()
+        else {
+            return;
+        };
+        result.set(Some((k, report)));
+        if done {
+            search.update_value(|s| s.explorer = None);
+        } else {
+            slice(search, result, generation);
+        }
+    });
+}
+
+/// The "Try every failure" panel.
+#[component]
+pub fn TryEveryFailure() -> impl IntoView {
+    let lab = use_lab();
+    let search = StoredValue::new_local(Search {
+        generation: 0,
+        explorer: None,
+    });
+    let result = RwSignal::new(None::<(u32, Report)>);
+    let controls = NodeRef::<Div>::new();
+    // A different scenario or other protections make the result stale: drop it and stop.
+    let subject = Memo::new(move |_| {
+        lab.run
+            .with(|r| (r.scenario().id.clone(), r.scenario().protections))
+    });
+    Effect::new(move |before: Option<(String, Protections)>| {
+        let now = subject.get();
+        if before.is_some_and(|b| b != now) {
+            search.update_value(|s| {
+                s.generation += 1;
+                s.explorer = None;
+            });
+            result.set(None);
+        }
+        now
+    });
+    let on_click = move |event: leptos::ev::MouseEvent| {
+        if let Some(i) = crate::browser::closest_attr(&event, "data-cx") {
+            let cx = result.with_untracked(|r| {
+                r.as_ref().and_then(|(_, rep)| {
+                    i.parse::<usize>()
+                        .ok()
+                        .and_then(|i| rep.shortest.get(i).cloned())
+                })
+            });
+            if let Some(cx) = cx {
+                let (id, p) = subject.get_untracked();
+                lab.open(&counterexample_link(&id, p, &cx));
+            }
+            return;
+        }
+        if crate::browser::closest_attr(&event, "data-act").as_deref() != Some("explore") {
+            return;
+        }
+        let k = controls
+            .get_untracked()
+            .and_then(|d| d.query_selector("[data-role=k]").ok().flatten())
+            .and_then(|e| crate::browser::select_value(&e))
+            .and_then(|v| v.parse::<u32>().ok())
+            .filter(|k| KS.contains(k))
+            .unwrap_or(DEFAULT_K);
+        let scenario = lab.run.with_untracked(|r| r.scenario().clone());
+        let explorer = Explorer::new(&scenario, Bounds::faults(k));
+        let report = explorer.report().clone();
+        let mut generation = 0;
+        search.update_value(|s| {
+            s.generation += 1;
+            generation = s.generation;
+            s.explorer = Some(explorer);
+        });
+        result.set(Some((k, report)));
+        slice(search, result, generation);
+    };
+    on_cleanup(move || {
+        let _ = search.try_update_value(|s| {
+            s.generation += 1;
+            s.explorer = None;
+        });
+    });
+    let result_view = move || {
+        result.with(|r| {
+            r.as_ref()
+                .map(|(k, report)| result_html(*k, report, lab.catalog()))
+                .unwrap_or_default()
+        })
+    };
+    let markers = move || {
+        lab.run
+            .with(|r| markers_html(&r.link().faults, r.cursor(), lab.catalog()))
+    };
+    view! {
+        <section class="explore" aria-label=lab.t("ui.explore_title") on:click=on_click>
+            <h2>{lab.t("ui.explore_title")}</h2>
+            <p class="lede">{lab.t("ui.explore_intro")}</p>
+            <div class="explore-controls" node_ref=controls inner_html=controls_html(lab.catalog())></div>
+            <div class="explore-out" aria-live="polite" inner_html=result_view></div>
+            <div class="explore-markers" inner_html=markers></div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::{MsgId, Phase, Scenario};
+
+    #[test]
+    fn faults_read_like_the_menu() {
+        let c = Lang::En.catalog();
+        assert_eq!(fault_words(&Action::Drop(MsgId(3)), c), "Drop #3");
+        assert!(
+            fault_words(&Action::Crash(Phase::RecordKey), c).starts_with("Crash the API before")
+        );
+        assert_eq!(
+            schedule_words(&[(2, Action::RetryNow)], c),
+            "step 2: Retry (client)"
+        );
+    }
+
+    #[test]
+    fn a_finished_search_shows_its_numbers_and_counterexamples() {
+        let naive = Scenario::by_id("naive").expect("naive");
+        let mut explorer = Explorer::new(&naive, Bounds::faults(1));
+        let report = explorer.run_to_end().clone();
+        let html = result_html(1, &report, Lang::En.catalog());
+        assert!(html.contains(&format!("data-runs=\"{}\"", report.runs)));
+        assert!(html.contains(&format!("data-violations=\"{}\"", report.violating_runs)));
+        assert_eq!(
+            html.matches("data-testid=\"counterexample\"").count(),
+            report.shortest.len().min(LISTED)
+        );
+        // Each counter-example replays to a violated verdict on the base scenario.
+        let cx = report.shortest_overall().expect("naive breaks");
+        let link = counterexample_link("naive", naive.protections, cx);
+        let run = crate::playback::Run::from_link(&link).expect("replays");
+        assert_eq!(run.cursor(), 0);
+        let start = crate::playback::Run::new(naive.clone());
+        assert_eq!(run.scenario().id, start.scenario().id);
+        assert_eq!(run.scenario().protections, start.scenario().protections);
+        let mut end = run.clone();
+        end.run_to_end();
+        assert!(!end.world().verdict().ok());
+        let running = result_html(1, &Report::default(), Lang::En.catalog());
+        assert!(running.contains("data-state=\"running\"") && !running.contains("data-runs"));
+    }
+
+    #[test]
+    fn markers_show_what_is_still_to_come() {
+        let faults = [(1, Action::RetryNow), (5, Action::EvictKeys)];
+        let html = markers_html(&faults, 3, Lang::En.catalog());
+        assert!(html.contains("class=\"applied\" data-testid=\"fault-marker\" data-at=\"1\""));
+        assert!(html.contains("class=\"pending\" data-testid=\"fault-marker\" data-at=\"5\""));
+        assert_eq!(markers_html(&[], 0, Lang::En.catalog()), "");
+    }
+}

@@ -1,0 +1,163 @@
+//! Which language the page speaks: the `lang` parameter of the address (`en`, `ru`), else the
+//! browser's preferred languages, else English. A `lang` value the page does not have falls
+//! back the same way and is reported, like a bad deep link. The switch reloads the page with
+//! the same deep link and the new `lang`, because the page renders its text once at mount.
+
+use leptos::prelude::*;
+
+use crate::i18n::Lang;
+
+/// The raw value of the `lang` parameter of a query string (without `?`), if present.
+pub fn lang_param(query: &str) -> Option<&str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("lang="))
+}
+
+/// The language for a query and the browser's preferred languages (most preferred first),
+/// and the `lang` value that was asked for but does not exist, if any.
+pub fn choose(query: &str, preferred: &[String]) -> (Lang, Option<String>) {
+    let asked = lang_param(query);
+    if let Some(lang) = asked.and_then(Lang::from_tag) {
+        return (lang, None);
+    }
+    let from_browser = preferred
+        .iter()
+        .find_map(|tag| {
+            let primary = tag.split(['-', '_']).next().unwrap_or("");
+            Lang::from_tag(&primary.to_ascii_lowercase())
+        })
+        .unwrap_or_default();
+    (from_browser, asked.map(str::to_owned))
+}
+
+/// `query` with its `lang` parameter set to `tag` (replaced if present, else appended).
+pub fn with_lang(query: &str, tag: &str) -> String {
+    let mut parts: Vec<&str> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.starts_with("lang=") && *p != "lang")
+        .collect();
+    let lang = format!("lang={tag}");
+    parts.push(&lang);
+    parts.join("&")
+}
+
+/// The browser's preferred languages (`navigator.languages`, else `navigator.language`).
+pub fn browser_languages() -> Vec<String> {
+    let navigator = window().navigator();
+    let mut tags: Vec<String> = navigator
+        .languages()
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    if tags.is_empty() {
+        tags.extend(navigator.language());
+    }
+    tags
+}
+
+/// Sets `<html lang>` so screen readers and hyphenation use the page's language.
+pub fn set_document_lang(lang: Lang) {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("lang", lang.catalog().tag);
+    }
+}
+
+/// The EN | RU switch. Choosing a language reloads the page with the current address (which
+/// holds the run) and the new `lang`; pages that do not own the address (tests, embeddings)
+/// pick their language through the `lang` parameter of their query instead.
+#[component]
+pub fn LangSwitch(current: Lang, owns_url: bool) -> impl IntoView {
+    let label = current.catalog().text("lang.label");
+    let buttons = Lang::ALL
+        .into_iter()
+        .map(|lang| {
+            let tag = lang.catalog().tag;
+            let pressed = lang == current;
+            let choose = move |_| {
+                if !pressed && owns_url {
+                    let location = window().location();
+                    let query = location.search().unwrap_or_default();
+                    let _ = location.set_search(&with_lang(&query, tag));
+                }
+            };
+            view! {
+                <button
+                    class="lang"
+                    lang=tag
+                    data-testid=format!("lang-{tag}")
+                    aria-pressed=pressed.to_string()
+                    disabled=!owns_url && !pressed
+                    on:click=choose
+                >
+                    {tag.to_ascii_uppercase()}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="lang-switch" role="group" aria-label=label>
+            {buttons}
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prefs(tags: &[&str]) -> Vec<String> {
+        tags.iter().map(|t| (*t).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_parameter_wins_over_the_browser() {
+        assert_eq!(
+            choose("scenario=key&lang=ru", &prefs(&["en-US"])),
+            (Lang::Ru, None)
+        );
+        assert_eq!(choose("?lang=en", &prefs(&["ru-RU"])), (Lang::En, None));
+    }
+
+    #[test]
+    fn without_a_parameter_the_browser_decides_then_english() {
+        assert_eq!(
+            choose("scenario=key", &prefs(&["ru-RU", "en"])),
+            (Lang::Ru, None)
+        );
+        assert_eq!(choose("", &prefs(&["de-DE", "ru"])), (Lang::Ru, None));
+        assert_eq!(choose("", &prefs(&["RU"])), (Lang::Ru, None));
+        assert_eq!(choose("", &prefs(&["de", "fr"])), (Lang::En, None));
+        assert_eq!(choose("", &[]), (Lang::En, None));
+    }
+
+    #[test]
+    fn an_unknown_value_falls_back_and_is_reported() {
+        assert_eq!(
+            choose("lang=klingon", &prefs(&["en"])),
+            (Lang::En, Some("klingon".to_owned()))
+        );
+        assert_eq!(
+            choose("lang=RU&step=2", &prefs(&["ru"])),
+            (Lang::Ru, Some("RU".to_owned()))
+        );
+        assert_eq!(choose("lang=", &[]), (Lang::En, Some(String::new())));
+    }
+
+    #[test]
+    fn the_switch_keeps_the_rest_of_the_link() {
+        assert_eq!(
+            with_lang("scenario=key&step=4", "ru"),
+            "scenario=key&step=4&lang=ru"
+        );
+        assert_eq!(
+            with_lang("?lang=en&scenario=key", "ru"),
+            "scenario=key&lang=ru"
+        );
+        assert_eq!(with_lang("", "en"), "lang=en");
+        assert_eq!(lang_param("a=1&lang=ru"), Some("ru"));
+        assert_eq!(lang_param("language=ru"), None);
+    }
+}

@@ -1,0 +1,302 @@
+//! Before and after a run: the student predicts the outcome at step 0, and when the run ends
+//! the page tells them whether they were right and what the scenario showed. The options are
+//! derived from the story, the answer from the core's own figures (the verdict's effects per
+//! operation, the account balance, the post's likes): nothing here is scripted per scenario.
+
+use idem_core::http::RequestBody;
+use idem_core::{Story, World};
+use leptos::prelude::*;
+
+use crate::browser::closest_attr;
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::markup::{el, esc};
+
+/// One possible outcome: a stable value (`once`, `80`, `102`) and its words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// What `data-value` holds and what is compared.
+    pub value: String,
+    /// What the button says.
+    pub label: String,
+}
+
+fn charge_choice(times: usize, catalog: &Catalog) -> Choice {
+    let (value, key) = match times {
+        0 => ("none", "predict.charge_none"),
+        1 => ("once", "predict.charge_once"),
+        _ => ("twice", "predict.charge_twice"),
+    };
+    Choice {
+        value: value.to_owned(),
+        label: catalog.text(key),
+    }
+}
+
+fn figure_choice(n: i64, key: &str, catalog: &Catalog) -> Choice {
+    Choice {
+        value: n.to_string(),
+        label: catalog.fill(key, &[("n", n.to_string())]),
+    }
+}
+
+/// What the run shows now, in the terms of the story: for payments, how often the operation
+/// that took effect most often was charged (0, 1, 2+); otherwise the balance or the likes.
+pub fn outcome(world: &World, catalog: &Catalog) -> Choice {
+    let ledger = world.ledger();
+    match world.scenario().story {
+        Story::CompareAndSet => figure_choice(
+            ledger.accounts.first().map_or(0, |a| a.balance),
+            "predict.balance",
+            catalog,
+        ),
+        Story::Counter => figure_choice(
+            ledger.posts.first().map_or(0, |p| p.likes),
+            "predict.likes",
+            catalog,
+        ),
+        _ => charge_choice(world.verdict().max_effects(), catalog),
+    }
+}
+
+/// The options offered for the run that starts at `start` and, left alone, ends at `end`:
+/// not / once / twice for payments; unchanged, one debit, two debits for the balance; one or
+/// two more likes for the counter. The undisturbed outcome is always among them.
+pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
+    let scenario = start.scenario();
+    let mut choices = match scenario.story {
+        Story::CompareAndSet => {
+            let debit = end
+                .client()
+                .ops()
+                .iter()
+                .find_map(|op| match op.body {
+                    RequestBody::Debit { amount, .. } => Some(amount),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            let b = scenario.balance;
+            [b - debit, b - 2 * debit, b]
+                .into_iter()
+                .map(|n| figure_choice(n, "predict.balance", catalog))
+                .collect()
+        }
+        Story::Counter => [scenario.likes + 1, scenario.likes + 2]
+            .into_iter()
+            .map(|n| figure_choice(n, "predict.likes", catalog))
+            .collect(),
+        _ => (0..3)
+            .map(|n| charge_choice(n, catalog))
+            .collect::<Vec<_>>(),
+    };
+    let actual = outcome(end, catalog);
+    if !choices.iter().any(|c| c.value == actual.value) {
+        choices.push(actual);
+    }
+    choices
+}
+
+/// The prediction buttons, the pressed one marked.
+pub fn options_html(choices: &[Choice], guess: Option<&str>) -> String {
+    choices
+        .iter()
+        .map(|c| {
+            let pressed = guess == Some(c.value.as_str());
+            el(
+                "button",
+                &format!(
+                    "class=\"predict-option\" data-testid=\"predict-option\" data-value=\"{}\" aria-pressed=\"{pressed}\"",
+                    esc(&c.value)
+                ),
+                &c.label,
+            )
+        })
+        .collect()
+}
+
+/// The verdict on a guess against the outcome.
+pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> String {
+    let right = guess.value == actual.value;
+    let text = if right {
+        catalog.fill("predict.right", &[("answer", actual.label.clone())])
+    } else {
+        catalog.fill(
+            "predict.wrong",
+            &[
+                ("guess", guess.label.clone()),
+                ("answer", actual.label.clone()),
+            ],
+        )
+    };
+    let class = if right { "right" } else { "wrong" };
+    el(
+        "p",
+        &format!("class=\"predict-result {class}\" data-testid=\"predict-result\" data-correct=\"{right}\""),
+        &text,
+    )
+}
+
+/// Predict at the start, the lesson of the scenario at the end.
+#[component]
+pub fn Recap() -> impl IntoView {
+    let lab = use_lab();
+    // (scenario id, chosen value): a guess belongs to the scenario it was made for.
+    let (guess, set_guess) = signal(None::<(String, String)>);
+    let choices = Memo::new(move |_| {
+        lab.run.with(|r| {
+            let start = r.snapshot(0).unwrap_or(r.world()).clone();
+            let mut end = start.clone();
+            end.run(2_000);
+            (
+                r.scenario().id.clone(),
+                options(&start, &end, lab.catalog()),
+            )
+        })
+    });
+    let current_guess = move || {
+        let (id, list) = choices.get();
+        guess
+            .get()
+            .filter(|(g, _)| *g == id)
+            .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
+    };
+    let body = move || {
+        let catalog = lab.catalog();
+        let (at_start, at_end, id) = lab
+            .run
+            .with(|r| (r.cursor() == 0, r.at_end(), r.scenario().id.clone()));
+        let chosen = current_guess();
+        let mut html = String::new();
+        if at_start {
+            html.push_str(&el("h2", "", &catalog.text("predict.title")));
+            html.push_str(&el("p", "", &catalog.text("predict.question")));
+            let (_, list) = choices.get();
+            html.push_str(&format!(
+                "<div class=\"predict-options\" role=\"group\">{}</div>",
+                options_html(&list, chosen.as_ref().map(|c| c.value.as_str()))
+            ));
+        }
+        if let Some(c) = &chosen {
+            if !at_end {
+                html.push_str(&el(
+                    "p",
+                    "class=\"predict-chosen\"",
+                    &catalog.fill("predict.chosen", &[("guess", c.label.clone())]),
+                ));
+            }
+        }
+        if at_end {
+            html.push_str(&el("h2", "", &catalog.text("ui.recap")));
+            if let Some(c) = &chosen {
+                let actual = lab.run.with(|r| outcome(r.world(), catalog));
+                html.push_str(&result_html(c, &actual, catalog));
+            }
+            html.push_str(&el(
+                "p",
+                "class=\"recap-text\" data-testid=\"recap\"",
+                &catalog.text(&format!("scenario.{id}.summary")),
+            ));
+        }
+        html
+    };
+    let on_click = move |event: leptos::ev::MouseEvent| {
+        if let Some(value) = closest_attr(&event, "data-value") {
+            let id = lab.run.with_untracked(|r| r.scenario().id.clone());
+            set_guess.set(Some((id, value)));
+        }
+    };
+    view! {
+        <section
+            class="recap"
+            data-testid="predict"
+            aria-live="polite"
+            on:click=on_click
+            inner_html=body
+        ></section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    fn start_end(id: &str) -> (World, World) {
+        let start = World::new(&Scenario::by_id(id).expect("scenario"));
+        let mut end = start.clone();
+        end.run(2_000);
+        (start, end)
+    }
+
+    fn values(id: &str) -> (Vec<String>, String) {
+        let catalog = Lang::En.catalog();
+        let (start, end) = start_end(id);
+        let opts = options(&start, &end, catalog);
+        (
+            opts.into_iter().map(|c| c.value).collect(),
+            outcome(&end, catalog).value,
+        )
+    }
+
+    #[test]
+    fn payment_stories_ask_none_once_twice_and_the_core_answers() {
+        assert_eq!(
+            values("naive"),
+            (
+                vec!["none".into(), "once".into(), "twice".into()],
+                "twice".into()
+            )
+        );
+        assert_eq!(values("key").1, "once");
+        assert_eq!(values("missing-key").1, "none");
+        assert_eq!(values("concurrent-no-lock").1, "twice");
+    }
+
+    #[test]
+    fn compare_and_set_asks_for_the_balance() {
+        assert_eq!(
+            values("cas"),
+            (vec!["80".into(), "60".into(), "100".into()], "80".into())
+        );
+        assert_eq!(values("cas-naive").1, "60");
+    }
+
+    #[test]
+    fn the_counter_asks_for_the_likes() {
+        assert_eq!(
+            values("counter"),
+            (vec!["101".into(), "102".into()], "101".into())
+        );
+        assert_eq!(values("counter-naive").1, "102");
+    }
+
+    #[test]
+    fn every_scenario_offers_its_own_outcome() {
+        for id in idem_core::scenario::IDS {
+            let (opts, actual) = values(id);
+            assert!(opts.contains(&actual), "{id}: {actual} not in {opts:?}");
+            assert!(opts.len() >= 2, "{id}");
+        }
+    }
+
+    #[test]
+    fn the_result_says_right_or_wrong() {
+        let catalog = Lang::En.catalog();
+        let once = charge_choice(1, catalog);
+        let twice = charge_choice(2, catalog);
+        let html = result_html(&once, &twice, catalog);
+        assert!(html.contains("data-correct=\"false\""), "{html}");
+        assert!(
+            html.contains("Charged once") && html.contains("Charged twice"),
+            "{html}"
+        );
+        assert!(result_html(&twice, &twice, catalog).contains("data-correct=\"true\""));
+        let buttons = options_html(&[once, twice], Some("twice"));
+        assert_eq!(buttons.matches("data-testid=\"predict-option\"").count(), 2);
+        assert!(
+            buttons.contains("data-value=\"twice\" aria-pressed=\"true\""),
+            "{buttons}"
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! The HTTP transcript: every request and response on the phone's link so far, written as
+//! they would travel on the wire (request line, headers, JSON body; status line,
+//! `Idempotent-Replayed`, JSON body), from the core's own message payloads. Lost messages are
+//! marked. A collapsible block with a Copy button.
+
+use idem_core::http::IDEMPOTENT_REPLAYED;
+use idem_core::net::{DropReason, Fate, Message, Payload};
+use idem_core::World;
+use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::markup::{el, wrap};
+
+/// The wire text of one message on the phone's link (`None` for any other message).
+pub fn wire_text(message: &Message) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let body = match &message.payload {
+        Payload::Request(request) => {
+            lines.push(request.request_line());
+            lines.extend(
+                request
+                    .headers()
+                    .into_iter()
+                    .map(|(name, value)| format!("{name}: {value}")),
+            );
+            request.body.to_json()
+        }
+        Payload::Response(response) => {
+            lines.push(response.status_line());
+            lines.push("Content-Type: application/json".to_owned());
+            if response.replayed {
+                lines.push(format!("{IDEMPOTENT_REPLAYED}: true"));
+            }
+            response.body_json()
+        }
+        _ => return None,
+    };
+    lines.push(String::new());
+    lines.push(body.to_string());
+    Some(lines.join("\n"))
+}
+
+/// The comment line above a message: its id, direction and, if it never arrived, why.
+pub fn heading(message: &Message, catalog: &Catalog) -> String {
+    let arrow = catalog.text(if message.payload.is_reply() {
+        "transcript.to_phone"
+    } else {
+        "transcript.to_api"
+    });
+    let mut parts = vec![format!("#{} {arrow}", message.id.0)];
+    if let Some(original) = message.duplicate_of {
+        parts.push(catalog.fill("transcript.copy_of", &[("msg", original.0.to_string())]));
+    }
+    match message.fate {
+        Fate::InFlight => parts.push(catalog.text("transcript.in_flight")),
+        Fate::Lost(_, reason) => {
+            let why = catalog.text(match reason {
+                DropReason::Dropped => "transcript.why_dropped",
+                DropReason::LostAck => "transcript.why_ack",
+                DropReason::ApiDown => "transcript.why_down",
+                DropReason::ClientOffline => "transcript.why_offline",
+            });
+            parts.push(catalog.fill("transcript.lost", &[("why", why)]));
+        }
+        Fate::Delivered(_) => {}
+    }
+    format!("# {}", parts.join(" · "))
+}
+
+/// The transcript as markup: one `<pre>` per message, lost ones marked.
+pub fn transcript_html(world: &World, catalog: &Catalog) -> String {
+    let blocks: String = world
+        .network()
+        .messages()
+        .iter()
+        .filter(|m| m.is_faultable())
+        .filter_map(|m| {
+            let text = wire_text(m)?;
+            let lost = matches!(m.fate, Fate::Lost(..));
+            let class = match (lost, m.payload.is_reply()) {
+                (true, _) => "http lost",
+                (false, true) => "http response",
+                (false, false) => "http request",
+            };
+            Some(el(
+                "pre",
+                &format!("class=\"{class}\" data-msg-id=\"{}\"", m.id.0),
+                &format!("{}\n{text}\n", heading(m, catalog)),
+            ))
+        })
+        .collect();
+    if blocks.is_empty() {
+        el("p", "class=\"muted\"", &catalog.text("transcript.empty"))
+    } else {
+        wrap("div", "class=\"http-log\"", &blocks)
+    }
+}
+
+/// Copies the text of `element` to the clipboard; where the Clipboard API is missing
+/// (insecure pages, old browsers) the text is selected so the student can copy it by hand.
+fn copy_text(element: &leptos::web_sys::HtmlElement) -> bool {
+    let text = element.inner_text();
+    let navigator = window().navigator();
+    let has_clipboard = leptos::web_sys::js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if has_clipboard {
+        let _ = navigator.clipboard().write_text(&text);
+        return true;
+    }
+    if let Ok(Some(selection)) = window().get_selection() {
+        let _ = selection.remove_all_ranges();
+        let _ = selection.select_all_children(element);
+    }
+    false
+}
+
+/// The collapsible transcript with its Copy button.
+#[component]
+pub fn Transcript() -> impl IntoView {
+    let lab = use_lab();
+    let log = NodeRef::<leptos::html::Div>::new();
+    let (copied, set_copied) = signal(None::<bool>);
+    Effect::new(move |_| {
+        lab.run.track();
+        set_copied.set(None);
+    });
+    let html = move || lab.run.with(|r| transcript_html(r.world(), lab.catalog()));
+    let copy = move |_| {
+        if let Some(div) = log.get_untracked() {
+            set_copied.set(Some(copy_text(div.unchecked_ref())));
+        }
+    };
+    let copy_label = move || {
+        lab.t(match copied.get() {
+            None => "transcript.copy",
+            Some(true) => "transcript.copied",
+            Some(false) => "transcript.selected",
+        })
+    };
+    view! {
+        <details class="extra transcript" data-testid="transcript">
+            <summary>{lab.t("transcript.title")}</summary>
+            <div class="extra-body">
+                <div class="transcript-bar">
+                    <p class="hint">{lab.t("transcript.hint")}</p>
+                    <button data-testid="transcript-copy" on:click=copy>
+                        {copy_label}
+                    </button>
+                </div>
+                <div node_ref=log inner_html=html></div>
+            </div>
+        </details>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Scenario;
+
+    fn end(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        world.run(2_000);
+        world
+    }
+
+    #[test]
+    fn the_key_story_shows_the_wire_and_the_replay() {
+        let html = transcript_html(&end("key"), Lang::En.catalog());
+        assert!(html.contains("POST /charges HTTP/1.1"), "{html}");
+        assert!(html.contains("Authorization: Bearer tok_user_1"), "{html}");
+        assert!(html.contains("Content-Type: application/json"), "{html}");
+        assert!(html.contains("Idempotency-Key: "), "{html}");
+        assert!(html.contains("HTTP/1.1 201 Created"), "{html}");
+        assert!(html.contains("Idempotent-Replayed: true"), "{html}");
+        assert!(html.contains("class=\"http lost\""), "{html}");
+        assert!(html.contains("LOST on the network"), "{html}");
+        assert!(html.contains("{&quot;amount&quot;:10000"), "{html}");
+    }
+
+    #[test]
+    fn refusals_show_their_status_lines() {
+        let catalog = Lang::En.catalog();
+        for (id, line) in [
+            ("missing-key", "HTTP/1.1 400 Bad Request"),
+            ("key-reuse", "HTTP/1.1 422 Unprocessable Content"),
+            ("concurrent", "HTTP/1.1 409 Conflict"),
+            ("cas", "HTTP/1.1 412 Precondition Failed"),
+        ] {
+            let html = transcript_html(&end(id), catalog);
+            assert!(html.contains(line), "{id}: {html}");
+        }
+        let naive = transcript_html(&end("naive"), catalog);
+        assert!(!naive.contains("Idempotency-Key:"), "{naive}");
+    }
+
+    #[test]
+    fn an_empty_run_says_so() {
+        let world = World::new(&Scenario::by_id("naive").expect("naive"));
+        let html = transcript_html(&world, Lang::Ru.catalog());
+        assert!(html.starts_with("<p class=\"muted\">"), "{html}");
+    }
+}

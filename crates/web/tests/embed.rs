@@ -1,0 +1,106 @@
+//! Browser tests of the JS API: `mount` decodes a real JavaScript object with
+//! serde-wasm-bindgen, refuses bad options with a message naming the field (thrown and shown
+//! in the element), and `unmount()` removes the widget.
+
+use idem_web::mount;
+use leptos::prelude::*;
+use leptos::wasm_bindgen::{JsCast, JsValue};
+use leptos::web_sys::{js_sys, HtmlElement};
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn wrapper() -> HtmlElement {
+    let div = document()
+        .create_element("div")
+        .expect("div")
+        .unchecked_into::<HtmlElement>();
+    document()
+        .body()
+        .expect("body")
+        .append_child(&div)
+        .expect("append");
+    div
+}
+
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let o = js_sys::Object::new();
+    for (k, v) in entries {
+        js_sys::Reflect::set(&o, &JsValue::from_str(k), v).expect("set");
+    }
+    o.into()
+}
+
+fn error_text(options: JsValue) -> (String, String) {
+    let el = wrapper();
+    let Err(error) = mount(el.clone().into(), options) else {
+        panic!("bad options were accepted");
+    };
+    let thrown = JsValue::from(error)
+        .unchecked_into::<js_sys::Error>()
+        .message()
+        .as_string()
+        .unwrap_or_default();
+    (thrown, el.text_content().unwrap_or_default())
+}
+
+#[wasm_bindgen_test]
+async fn good_options_mount_and_unmount() {
+    let el = wrapper();
+    let options = object(&[
+        ("scenario", "key".into()),
+        ("lang", "ru".into()),
+        ("theme", "dark".into()),
+        ("autoplay", false.into()),
+        (
+            "protections",
+            js_sys::Array::of2(&"key".into(), &"lock".into()).into(),
+        ),
+    ]);
+    let mut handle = mount(el.clone().into(), options).expect("mounts");
+    leptos::task::tick().await;
+    let root = el
+        .query_selector("[data-testid=embed]")
+        .expect("selector")
+        .expect("the widget");
+    assert_eq!(root.get_attribute("data-theme").as_deref(), Some("dark"));
+    assert!(el
+        .query_selector("[data-testid=step-index]")
+        .expect("ok")
+        .is_some());
+    handle.unmount();
+    assert_eq!(el.child_element_count(), 0);
+    // No options at all: the default scenario.
+    let el = wrapper();
+    let _handle = mount(el.clone().into(), JsValue::UNDEFINED).expect("mounts");
+    assert!(el
+        .query_selector("[data-testid=verdict]")
+        .expect("ok")
+        .is_some());
+}
+
+#[wasm_bindgen_test]
+fn bad_options_name_the_field() {
+    let (thrown, shown) = error_text(object(&[("colour", "red".into())]));
+    assert!(thrown.contains("unknown field `colour`"), "{thrown}");
+    assert_eq!(thrown, shown);
+    let (thrown, _) = error_text(object(&[("scenario", "nope".into())]));
+    assert!(
+        thrown.contains("`scenario` cannot be `nope`; allowed: `naive`"),
+        "{thrown}"
+    );
+    let (thrown, _) = error_text(object(&[("autoplay", 1.into())]));
+    assert!(
+        thrown.contains("`autoplay` must be true or false"),
+        "{thrown}"
+    );
+    let (thrown, _) = error_text(object(&[("protections", "key".into())]));
+    assert!(
+        thrown.contains("`protections` must be an array"),
+        "{thrown}"
+    );
+    let (thrown, _) = error_text(JsValue::from_str("naive"));
+    assert!(thrown.contains("options must be an object"), "{thrown}");
+    let not_an_element = mount(JsValue::NULL, JsValue::UNDEFINED);
+    assert!(not_an_element.is_err());
+}

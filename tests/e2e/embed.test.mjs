@@ -1,0 +1,222 @@
+// Embedding and "Try every failure" against the real bundle, served under a sub-path with a
+// strict Content-Security-Policy (see server.mjs): the page starts without inline script or
+// style, the demo page's two mounted widgets are independent, bad options throw and show a
+// message naming the field, the iframe shows the compact player, and the explorer's
+// counter-examples replay in the player.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { start, verdict, step, shot, SCREENSHOTS, DESKTOP, PHONE } from './harness.mjs';
+import { CSP } from './server.mjs';
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** Records securitypolicyviolation events from the first script on. */
+async function watchCsp(context) {
+  await context.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
+  });
+}
+
+/** Opens a page of dist/ (e.g. "demo.html") with the CSP watcher installed. */
+async function openFile(path, viewport = DESKTOP, options = {}) {
+  const context = await lab.browser.newContext({ viewport, ...options });
+  await watchCsp(context);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  const response = await page.goto(lab.site.url + path);
+  page.errors = errors;
+  page.response = response;
+  return page;
+}
+
+const violations = (page) => page.evaluate(() => window.__csp);
+
+test('the lesson starts and plays under a strict CSP, under a sub-path', async () => {
+  const page = await openFile('?scenario=naive');
+  assert.equal(page.response.headers()['content-security-policy'], CSP);
+  await page.getByTestId('step-index').waitFor();
+  // No inline style attributes anywhere in the rendered page.
+  assert.equal(await page.locator('[style]').count(), 0);
+  await page.getByTestId('play-pause').click();
+  await page.waitForFunction(
+    () => Number(document.querySelector('[data-testid=step-index]').textContent) >= 3,
+  );
+  await page.getByTestId('run-to-end').click();
+  assert.equal(await verdict(page), 'violated');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the Embed button gives an iframe snippet for the run on screen', async () => {
+  const page = await openFile('?scenario=key&step=4');
+  await page.getByTestId('step-index').waitFor();
+  await page.getByTestId('embed-open').click();
+  const snippet = await page.getByTestId('embed-snippet').inputValue();
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/course\/lab\/\?scenario=key&amp;step=4&amp;embed"/);
+  assert.match(snippet, /title="Idempotency Lab — [^"]+"/);
+  assert.match(snippet, /loading="lazy"/);
+  assert.deepEqual(await violations(page), []);
+  await page.context().close();
+});
+
+test('?embed shows the compact player only', async () => {
+  for (const [name, viewport] of [
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ]) {
+    const page = await openFile('?scenario=naive&step=12&embed', viewport);
+    await page.getByTestId('embed').waitFor();
+    assert.equal(await page.getByTestId('title').count(), 0, 'no site header');
+    assert.equal(await page.getByTestId('scenario-naive').count(), 0, 'no story switcher');
+    assert.equal(await step(page), 12);
+    for (const id of ['node-client', 'play-pause', 'verdict', 'narration']) {
+      assert.equal(await page.getByTestId(id).count(), 1, id);
+    }
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= viewport.width, `${name}: ${width}px wide`);
+    await shot(page, `${name}-embed`);
+    assert.deepEqual(await violations(page), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('demo page: two mounted widgets and an iframe, independent of each other', async () => {
+  const page = await openFile('demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  const a = page.getByTestId('widget-a');
+  const b = page.getByTestId('widget-b');
+  await a.getByTestId('step-index').waitFor();
+  await b.getByTestId('step-index').waitFor();
+  // The second widget speaks Russian when the catalog exists, English otherwise.
+  assert.match((await b.getByTestId('embed').getAttribute('lang')) ?? '', /^(ru|en)$/);
+  // Play in A: A moves, B stays at step 0.
+  await a.getByTestId('play-pause').click();
+  await page.waitForFunction(
+    () =>
+      Number(
+        document.querySelector('[data-testid=widget-a] [data-testid=step-index]').textContent,
+      ) >= 2,
+  );
+  assert.equal(Number(await b.getByTestId('step-index').innerText()), 0);
+  await a.getByTestId('play-pause').click();
+  const aStep = Number(await a.getByTestId('step-index').innerText());
+  // Keys act on the focused widget only.
+  await b.getByTestId('embed').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(Number(await b.getByTestId('step-index').innerText()), 2);
+  assert.equal(Number(await a.getByTestId('step-index').innerText()), aStep);
+  await page.keyboard.press(' ');
+  assert.equal(await b.getByTestId('play-pause').getAttribute('aria-pressed'), 'true');
+  assert.equal(await a.getByTestId('play-pause').getAttribute('aria-pressed'), 'false');
+  await b.getByTestId('play-pause').click();
+  // The iframe shows the compact compare-and-set player.
+  const frame = page.frameLocator('[data-testid=iframe-embed]');
+  await frame.getByTestId('embed').waitFor();
+  await frame.getByTestId('run-to-end').click();
+  assert.equal(await frame.getByTestId('balance').innerText(), '80');
+  assert.equal(await frame.getByTestId('verdict').getAttribute('data-verdict'), 'ok');
+  // Bad options: shown in the element and thrown.
+  const shown = await page.getByTestId('embed-error').innerText();
+  assert.match(shown, /`scenario` cannot be `nope`; allowed: `naive`, `key`/);
+  assert.match(await page.getByTestId('widget-bad-thrown').innerText(), /threw: .*`scenario`/);
+  await shot(page, 'desktop-demo');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  const phone = await openFile('demo.html', PHONE, { hasTouch: true, isMobile: true });
+  await phone.waitForSelector('html[data-ready=true]');
+  await phone.getByTestId('widget-b').getByTestId('step-index').waitFor();
+  const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 360, `demo is ${width}px wide at 360px`);
+  await shot(phone, 'phone-demo');
+  await phone.context().close();
+});
+
+test('mount(): bad options name the field; unmount() removes the widget', async () => {
+  const page = await openFile('demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  const results = await page.evaluate(() => {
+    const { mount } = window.idemLab;
+    const tryMount = (options) => {
+      const el = document.createElement('div');
+      document.body.append(el);
+      try {
+        const handle = mount(el, options);
+        const mounted = el.querySelectorAll('[data-testid=step-index]').length;
+        handle.unmount();
+        return { ok: true, mounted, after: el.children.length };
+      } catch (e) {
+        return { ok: false, thrown: e.message, isError: e instanceof Error, shown: el.textContent };
+      }
+    };
+    return {
+      nope: tryMount({ scenario: 'nope' }),
+      colour: tryMount({ colour: 'red' }),
+      theme: tryMount({ scenario: 'key', theme: 'pink' }),
+      autoplay: tryMount({ autoplay: 'yes' }),
+      protections: tryMount({ protections: ['key', 'teleport'] }),
+      good: tryMount({ scenario: 'cas', theme: 'dark', compact: false, protections: ['cas'] }),
+    };
+  });
+  assert.equal(results.nope.ok, false);
+  assert.ok(results.nope.isError);
+  assert.match(results.nope.thrown, /`scenario` cannot be `nope`; allowed: `naive`, `key`, .*`fully-protected`/);
+  assert.equal(results.nope.shown, results.nope.thrown);
+  assert.match(results.colour.thrown, /unknown field `colour`/);
+  assert.match(results.colour.shown, /colour/);
+  assert.match(results.theme.thrown, /`theme` cannot be `pink`; allowed: `auto`, `light`, `dark`/);
+  assert.match(results.autoplay.thrown, /`autoplay` must be true or false/);
+  assert.match(results.protections.thrown, /`protections` cannot be `teleport`/);
+  assert.deepEqual(results.good, { ok: true, mounted: 1, after: 0 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('try every failure: search, then replay a counter-example', async () => {
+  const page = await lab.open('scenario=naive');
+  await page.getByTestId('explore-k').selectOption('1');
+  await page.getByTestId('explore-run').click();
+  const result = page.locator('[data-testid=explore-result][data-state=done]');
+  await result.waitFor();
+  const runs = Number(await result.getAttribute('data-runs'));
+  const bad = Number(await result.getAttribute('data-violations'));
+  assert.ok(runs > 0 && bad > 0 && bad <= runs, `${bad} of ${runs}`);
+  assert.match(await result.innerText(), new RegExp(`${runs} runs checked, ${bad} break an invariant`));
+  await page.getByTestId('explore-run').scrollIntoViewIfNeeded();
+  await page.locator('section.explore').screenshot({ path: join(SCREENSHOTS, 'desktop-explorer.png') });
+  await page.getByTestId('counterexample').first().click();
+  assert.equal(await step(page), 0);
+  assert.match(await page.evaluate(() => location.search), /base=1&faults=\d+\./);
+  assert.ok((await page.getByTestId('fault-marker').count()) >= 1);
+  await page.getByTestId('run-to-end').click();
+  assert.equal(await verdict(page), 'violated');
+  // The search survives replaying; another scenario clears it.
+  assert.equal(await result.count(), 1);
+  await page.getByTestId('scenario-key').click();
+  assert.equal(await page.getByTestId('explore-result').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  const phone = await lab.open('scenario=fully-protected', PHONE, { hasTouch: true, isMobile: true });
+  await phone.getByTestId('explore-run').click();
+  await phone.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 60_000 });
+  assert.equal(await phone.getByTestId('explore-result').getAttribute('data-violations'), '0');
+  await phone.locator('section.explore').screenshot({ path: join(SCREENSHOTS, 'phone-explorer.png') });
+  await phone.context().close();
+});

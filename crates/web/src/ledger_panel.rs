@@ -1,6 +1,8 @@
 //! PostgreSQL: the tables of the current story, the constraints in force, and the rows the
 //! last statements affected (from the step's `LedgerRan` note).
 
+use idem_core::net::{Fate, Payload};
+use idem_core::sql::Schema;
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
@@ -121,7 +123,40 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
         el("strong", "data-testid=\"rows-affected\"", &last_rows)
     ));
     out.push_str(&format!("<ul class=\"constraints\">{constraints}</ul>"));
+    if let Some((sql, rows)) = last_sql(world) {
+        out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
+        out.push_str(&el(
+            "pre",
+            "class=\"wire sql\" data-testid=\"sql-last\"",
+            &format!("{sql}-- {rows}"),
+        ));
+    }
     out
+}
+
+/// The last batch the ledger ran, as the SQL PostgreSQL would receive (rendered by the core's
+/// `sql` module, the same text the conformance suite runs against a real server), and the rows
+/// each statement affected, from the ledger's reply.
+pub fn last_sql(world: &World) -> Option<(String, String)> {
+    let messages = world.network().messages();
+    let (handler, batch, at) = messages
+        .iter()
+        .rev()
+        .find_map(|m| match (&m.payload, m.fate) {
+            (Payload::Sql(h, batch), Fate::Delivered(at)) => Some((*h, batch, at)),
+            _ => None,
+        })?;
+    let script = Schema::of(world.ledger())
+        .render_batch(batch, at)
+        .ok()?
+        .script();
+    let rows = messages.iter().rev().find_map(|m| match &m.payload {
+        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_text(
+            &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
+        )),
+        _ => None,
+    })?;
+    Some((script, rows))
 }
 
 #[cfg(test)]
@@ -134,6 +169,34 @@ mod tests {
         let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
         world.run(1_000);
         world
+    }
+
+    #[test]
+    fn the_last_batch_is_shown_as_real_sql_with_its_rows() {
+        let (sql, rows) = last_sql(&end("counter")).expect("the ledger ran something");
+        assert!(sql.starts_with("BEGIN;\n"), "{sql}");
+        assert!(sql.contains("ON CONFLICT DO NOTHING"), "{sql}");
+        assert!(sql.ends_with("COMMIT;\n"), "{sql}");
+        assert_eq!(
+            rows, "rows 0,0,1",
+            "the retry inserted nothing and skipped the increment"
+        );
+        let (sql, rows) = last_sql(&end("cas")).expect("ran");
+        assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
+        assert_eq!(rows, "rows 0,1");
+        let html = ledger_html(&end("cas"), Lang::En.catalog());
+        assert!(html.contains("data-testid=\"sql-last\""));
+    }
+
+    #[test]
+    fn the_last_redis_command_is_shown_with_its_reply() {
+        let text = crate::panels::last_redis(&end("key")).expect("the store ran something");
+        assert!(text.starts_with("> GET idem:user_1:"), "{text}");
+        assert!(text.ends_with('}') || text.ends_with('"'), "{text}");
+        assert!(
+            crate::panels::last_redis(&end("naive")).is_none(),
+            "no store in the naive story"
+        );
     }
 
     #[test]

@@ -140,7 +140,39 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
         let head: Vec<&str> = head.iter().map(String::as_str).collect();
         out.push_str(&table("keys", &head, &rows));
     }
+    if let Some(command) = last_redis(world) {
+        out.push_str(&el("h3", "", &catalog.text("panel.last_redis")));
+        out.push_str(&el(
+            "pre",
+            "class=\"wire redis\" data-testid=\"redis-last\"",
+            &command,
+        ));
+    }
     out
+}
+
+/// The last command the store ran, as `redis-cli` shows it, and Redis's reply.
+pub fn last_redis(world: &World) -> Option<String> {
+    use idem_core::net::{Fate, Payload};
+    use idem_core::store::RedisReply;
+    let messages = world.network().messages();
+    let (handler, command, at) =
+        messages
+            .iter()
+            .rev()
+            .find_map(|m| match (&m.payload, m.fate) {
+                (Payload::Redis(h, command), Fate::Delivered(at)) => Some((*h, command, at)),
+                _ => None,
+            })?;
+    let reply = messages.iter().rev().find_map(|m| match &m.payload {
+        Payload::RedisReply(h, reply) if *h == handler && m.sent_at == at => Some(match reply {
+            RedisReply::Ok => "OK",
+            RedisReply::Nil => "(nil)",
+            RedisReply::Value(_) => "\"{…}\"",
+        }),
+        _ => None,
+    })?;
+    Some(format!("> {}\n{reply}", command.render()))
 }
 
 /// The card processor: the customer's card statement and its total.

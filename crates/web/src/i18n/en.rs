@@ -245,6 +245,8 @@ pub static EN: Catalog = Catalog {
         ("panel.scope_user", "Key scope: (user_id, key)"),
         ("panel.scope_global", "Key scope: key alone (global)"),
         ("panel.last_rows", "Last statement:"),
+        ("panel.last_sql", "Last SQL the API sent"),
+        ("panel.last_redis", "Last command the API sent"),
         // --- page ---
         ("ui.title", "Idempotency Lab"),
         ("ui.lede", "Why a retry can charge a customer twice — and how an Idempotency-Key, a compare-and-set version or an op_id make retries safe."),

@@ -245,6 +245,8 @@ pub static RU: Catalog = Catalog {
         ("panel.scope_user", "Область ключа: (user_id, key)"),
         ("panel.scope_global", "Область ключа: только key (глобально)"),
         ("panel.last_rows", "Последняя команда:"),
+        ("panel.last_sql", "Последний SQL от API"),
+        ("panel.last_redis", "Последняя команда от API"),
         // --- page ---
         ("ui.title", "Лаборатория идемпотентности"),
         ("ui.lede", "Почему повтор запроса может списать деньги дважды — и как Idempotency-Key, версия для compare-and-set или op_id делают повторы безопасными."),

@@ -406,15 +406,20 @@ pub fn status_name(status: &KeyStatus) -> &'static str {
 
 /// The stored response as the `response` column's JSON: status code and body.
 pub fn response_json(response: &StoredResponse) -> String {
-    let http = HttpResponse {
+    json!({ "status": response.status, "body": stored_body_json(response) }).to_string()
+}
+
+/// The stored response's body as JSON, as the server wrote it when it first answered.
+fn stored_body_json(response: &StoredResponse) -> Value {
+    HttpResponse {
         status: response.status,
         replayed: false,
         body: response.body.clone(),
         in_reply_to: MsgId(0),
         user: UserId(0),
         op: OpId(0),
-    };
-    json!({ "status": response.status, "body": http.body_json() }).to_string()
+    }
+    .body_json()
 }
 
 /// The request as the `request_params` column's JSON: what a recovery job needs to run it
@@ -434,15 +439,7 @@ pub fn request_json(request: &HttpRequest) -> String {
 pub fn redis_value(record: &KeyRecord) -> String {
     let mut value = record.to_json(usize::MAX);
     if let (KeyStatus::Completed(response), Value::Object(map)) = (&record.status, &mut value) {
-        let http = HttpResponse {
-            status: response.status,
-            replayed: false,
-            body: response.body.clone(),
-            in_reply_to: MsgId(0),
-            user: UserId(0),
-            op: OpId(0),
-        };
-        map.insert("response_body".to_owned(), http.body_json());
+        map.insert("response_body".to_owned(), stored_body_json(response));
     }
     value.to_string()
 }

@@ -11,6 +11,7 @@ use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
 use crate::geometry::Layout;
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
+use crate::i18n::Lang;
 use crate::lab::{default_scenario, Lab};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::StatePanels;
@@ -38,6 +39,43 @@ pub fn run_from_query(query: &str) -> (Run, Vec<LinkError>) {
     }
 }
 
+/// The topology layout the window's width asks for now.
+pub fn current_layout() -> Layout {
+    if media_matches(NARROW) {
+        Layout::Tall
+    } else {
+        Layout::Wide
+    }
+}
+
+/// A lab for `run` in `lang`, laid out for the window and honouring reduced motion, provided
+/// as context to the components below.
+pub fn provide_lab(run: Run, lang: Lang) -> Lab {
+    let lab = Lab::new_in(
+        run,
+        current_layout(),
+        media_matches("(prefers-reduced-motion: reduce)"),
+        lang,
+    );
+    provide_context(lab);
+    lab
+}
+
+/// The player: the topology and its controls beside the verdict and narration. The page and
+/// the embedded widget both show it.
+#[component]
+pub fn Stage() -> impl IntoView {
+    view! {
+        <section class="stage">
+            <div class="stage-main">
+                <Topology/>
+                <Controls/>
+            </div>
+            <Summary/>
+        </section>
+    }
+}
+
 /// The whole lesson page.
 ///
 /// `query` is the deep link to open (`scenario=key&step=4`); without it the page reads the
@@ -52,18 +90,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     if owns_url {
         set_document_lang(lang);
     }
-    let layout = if media_matches(NARROW) {
-        Layout::Tall
-    } else {
-        Layout::Wide
-    };
-    let lab = Lab::new_in(
-        run,
-        layout,
-        media_matches("(prefers-reduced-motion: reduce)"),
-        lang,
-    );
-    provide_context(lab);
+    let lab = provide_lab(run, lang);
     if owns_url {
         use_url_sync(lab);
     }
@@ -128,13 +155,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             {notice}
             {lang_notice}
             <ScenarioBar/>
-            <section class="stage">
-                <div class="stage-main">
-                    <Topology/>
-                    <Controls/>
-                </div>
-                <Summary/>
-            </section>
+            <Stage/>
             <Recap/>
             <Faults/>
             <TryEveryFailure/>

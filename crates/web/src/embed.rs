@@ -15,20 +15,15 @@ use leptos::prelude::*;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::app::{run_from_query, NARROW};
-use crate::browser::media_matches;
-use crate::controls::{Controls, ScenarioBar};
+use crate::app::{provide_lab, run_from_query, Stage};
+use crate::controls::ScenarioBar;
 use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
-use crate::geometry::Layout;
 use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::i18n::Lang;
-use crate::lab::Lab;
 use crate::markup::{el, esc};
 use crate::panels::StatePanels;
 use crate::sequence::Sequence;
-use crate::summary::Summary;
-use crate::topology::Topology;
 
 /// Languages the options accept (a missing catalog falls back to English).
 pub const LANGS: [&str; 2] = ["en", "ru"];
@@ -372,19 +367,8 @@ pub fn Widget(
     full: bool,
 ) -> impl IntoView {
     let (run, _errors) = run_from_query(&query);
-    let layout = if media_matches(NARROW) {
-        Layout::Tall
-    } else {
-        Layout::Wide
-    };
     let lang = query_lang(&query);
-    let lab = Lab::new_in(
-        run,
-        layout,
-        media_matches("(prefers-reduced-motion: reduce)"),
-        lang,
-    );
-    provide_context(lab);
+    let lab = provide_lab(run, lang);
     use_playback(lab);
     use_layout(lab);
     if autoplay {
@@ -413,13 +397,7 @@ pub fn Widget(
             on:keydown=move |e| handle_key(lab, &e, full)
         >
             <h2 class="embed-title">{title}</h2>
-            <section class="stage">
-                <div class="stage-main">
-                    <Topology/>
-                    <Controls/>
-                </div>
-                <Summary/>
-            </section>
+            <Stage/>
             {rest}
         </div>
     }

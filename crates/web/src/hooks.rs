@@ -9,9 +9,8 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{Element, KeyboardEvent};
 
-use crate::app::NARROW;
-use crate::browser::{media_matches, now_ms, replace_query};
-use crate::geometry::Layout;
+use crate::app::current_layout;
+use crate::browser::{now_ms, replace_query};
 use crate::lab::Lab;
 
 /// Writes the run's deep link into the address bar on every change.
@@ -138,11 +137,7 @@ fn is_text_field(event: &KeyboardEvent) -> bool {
 /// Switches between the wide and the stacked topology as the window is resized.
 pub fn use_layout(lab: Lab) {
     let handle = window_event_listener(ev::resize, move |_| {
-        let layout = if media_matches(NARROW) {
-            Layout::Tall
-        } else {
-            Layout::Wide
-        };
+        let layout = current_layout();
         if lab.layout.try_get_untracked() != Some(layout) {
             lab.set_layout.set(layout);
         }

@@ -283,14 +283,7 @@ pub fn clock(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use idem_core::{Scenario, World};
-
-    fn run_to_end(id: &str) -> World {
-        let scenario = Scenario::by_id(id).expect("scenario");
-        let mut world = World::new(&scenario);
-        world.run(1_000);
-        world
-    }
+    use crate::test_support::end;
 
     #[test]
     fn keys_are_named_in_order_of_first_appearance() {
@@ -309,7 +302,7 @@ mod tests {
 
     #[test]
     fn the_key_story_labels_its_packets() {
-        let world = run_to_end("key");
+        let world = end("key");
         let names = ShortNames::of(&world);
         let labels: Vec<String> = world
             .network()
@@ -333,7 +326,7 @@ mod tests {
 
     #[test]
     fn the_naive_story_has_no_key_in_its_labels() {
-        let world = run_to_end("naive");
+        let world = end("naive");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(packet_label(&first.payload, &names), "POST /charges");
@@ -342,14 +335,14 @@ mod tests {
 
     #[test]
     fn counter_and_cas_labels() {
-        let world = run_to_end("counter");
+        let world = end("counter");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(
             packet_label(&first.payload, &names),
             "POST /posts/7/likes · op1"
         );
-        let world = run_to_end("cas");
+        let world = end("cas");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(packet_label(&first.payload, &names), "POST /debit −20 v5");

@@ -163,13 +163,8 @@ pub fn last_sql(world: &World) -> Option<(String, String)> {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::test_support::end;
     use idem_core::Scenario;
-
-    fn end(id: &str) -> World {
-        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-        world.run(1_000);
-        world
-    }
 
     #[test]
     fn the_last_batch_is_shown_as_real_sql_with_its_rows() {

@@ -24,6 +24,8 @@ pub mod recap;
 pub mod reference;
 pub mod sequence;
 pub mod summary;
+#[cfg(test)]
+mod test_support;
 pub mod text;
 pub mod topology;
 pub mod transcript;

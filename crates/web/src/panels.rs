@@ -239,13 +239,7 @@ pub fn StatePanels() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use idem_core::Scenario;
-
-    fn end(id: &str) -> World {
-        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-        world.run(1_000);
-        world
-    }
+    use crate::test_support::{end, played};
 
     #[test]
     fn the_client_panel_shows_key_attempts_and_screen() {
@@ -253,9 +247,7 @@ mod tests {
         let html = client_html(&end("key"), 0.0, catalog);
         assert!(html.contains(">K1<"), "{html}");
         assert!(html.contains("201 pay_abc ↺"), "{html}");
-        let mut world = World::new(&Scenario::by_id("key").expect("key"));
-        world.run(2);
-        let html = client_html(&world, 1_000.0, catalog);
+        let html = client_html(&played("key", 2), 1_000.0, catalog);
         assert!(html.contains("timeout in 2.0 s"), "{html}");
     }
 

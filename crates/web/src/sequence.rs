@@ -163,12 +163,11 @@ pub fn Sequence() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use idem_core::Scenario;
+    use crate::test_support::end;
 
     #[test]
     fn one_arrow_per_message_and_lost_ones_crossed() {
-        let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
-        world.run(1_000);
+        let world = end("naive");
         let svg = sequence_svg(&world, Lang::En.catalog());
         assert_eq!(
             svg.matches("data-testid=\"seq-arrow\"").count(),

@@ -188,13 +188,8 @@ pub fn Summary() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::test_support::end;
     use idem_core::Scenario;
-
-    fn end(id: &str) -> World {
-        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-        world.run(1_000);
-        world
-    }
 
     #[test]
     fn money_shows_the_three_views_and_the_story_figure() {

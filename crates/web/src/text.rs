@@ -248,13 +248,8 @@ pub fn link_error(error: &LinkError, catalog: &Catalog) -> String {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::test_support::{end, played};
     use idem_core::{Action, MsgId, Scenario, World};
-
-    fn end(id: &str) -> World {
-        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-        world.run(1_000);
-        world
-    }
 
     #[test]
     fn badges_follow_the_core_verdict() {
@@ -312,8 +307,7 @@ mod tests {
     #[test]
     fn refusals_are_explained() {
         let catalog = Lang::En.catalog();
-        let mut world = World::new(&Scenario::by_id("key").expect("key"));
-        world.run(3);
+        let mut world = played("key", 3);
         let internal = world
             .network()
             .in_flight()

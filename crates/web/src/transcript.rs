@@ -159,17 +159,12 @@ pub fn Transcript() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::test_support::played;
     use idem_core::Scenario;
-
-    fn end(id: &str) -> World {
-        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-        world.run(2_000);
-        world
-    }
 
     #[test]
     fn the_key_story_shows_the_wire_and_the_replay() {
-        let html = transcript_html(&end("key"), Lang::En.catalog());
+        let html = transcript_html(&played("key", 2_000), Lang::En.catalog());
         assert!(html.contains("POST /charges HTTP/1.1"), "{html}");
         assert!(html.contains("Authorization: Bearer tok_user_1"), "{html}");
         assert!(html.contains("Content-Type: application/json"), "{html}");
@@ -190,10 +185,10 @@ mod tests {
             ("concurrent", "HTTP/1.1 409 Conflict"),
             ("cas", "HTTP/1.1 412 Precondition Failed"),
         ] {
-            let html = transcript_html(&end(id), catalog);
+            let html = transcript_html(&played(id, 2_000), catalog);
             assert!(html.contains(line), "{id}: {html}");
         }
-        let naive = transcript_html(&end("naive"), catalog);
+        let naive = transcript_html(&played("naive", 2_000), catalog);
         assert!(!naive.contains("Idempotency-Key:"), "{naive}");
     }
 

@@ -2,50 +2,13 @@
 //! calculator with bad input and the reading sections. Mount into a fresh wrapper, act like
 //! a student, assert on text and `data-*` attributes.
 
-use idem_web::App;
-use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::{Element, Event, HtmlElement};
+mod support;
+
+use leptos::web_sys::{Event, HtmlElement};
+use support::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn wrapper() -> HtmlElement {
-    let doc = document();
-    let div = doc
-        .create_element("div")
-        .expect("create wrapper div")
-        .unchecked_into::<HtmlElement>();
-    doc.body()
-        .expect("document has a body")
-        .append_child(&div)
-        .expect("append wrapper to body");
-    div
-}
-
-fn all(parent: &HtmlElement, selector: &str) -> Vec<Element> {
-    let list = parent.query_selector_all(selector).expect("valid selector");
-    (0..list.length())
-        .filter_map(|i| list.item(i))
-        .filter_map(|n| n.dyn_into::<Element>().ok())
-        .collect()
-}
-
-fn find(parent: &HtmlElement, test_id: &str) -> Element {
-    parent
-        .query_selector(&format!("[data-testid=\"{test_id}\"]"))
-        .expect("valid selector")
-        .unwrap_or_else(|| panic!("no element with data-testid={test_id}"))
-}
-
-fn text(parent: &HtmlElement, test_id: &str) -> String {
-    find(parent, test_id).text_content().unwrap_or_default()
-}
-
-async fn press(element: &Element) {
-    element.unchecked_ref::<HtmlElement>().click();
-    leptos::task::tick().await;
-}
 
 async fn type_into(parent: &HtmlElement, test_id: &str, value: &str) {
     let input = find(parent, test_id);
@@ -58,11 +21,7 @@ async fn type_into(parent: &HtmlElement, test_id: &str, value: &str) {
 
 #[wasm_bindgen_test]
 async fn lang_ru_shows_the_russian_page() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || {
-        view! { <App query="scenario=naive&lang=ru"/> }
-    });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive&lang=ru").await;
     assert_eq!(text(&parent, "title"), "Лаборатория идемпотентности");
     assert!(
         text(&parent, "scenario-naive").contains("Наивный POST"),
@@ -74,19 +33,14 @@ async fn lang_ru_shows_the_russian_page() {
         "{}",
         text(&parent, "narration")
     );
-    assert_eq!(
-        find(&parent, "lang-ru")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
-    press(&find(&parent, "step-forward")).await;
+    assert_eq!(pressed(&parent, "lang-ru").as_deref(), Some("true"));
+    click(&parent, "step-forward").await;
     assert!(
         text(&parent, "narration").contains("потеряется"),
         "{}",
         text(&parent, "narration")
     );
-    press(&find(&parent, "run-to-end")).await;
+    click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "verdict"), "!Списано дважды");
     assert!(text(&parent, "industry-table").contains("около 72 ч"));
     parent.remove();
@@ -94,12 +48,7 @@ async fn lang_ru_shows_the_russian_page() {
 
 #[wasm_bindgen_test]
 async fn an_unknown_language_is_reported_and_english_is_shown() {
-    let parent = wrapper();
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=key&lang=xx"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key&lang=xx").await;
     let notice = text(&parent, "lang-notice");
     assert!(notice.contains("“xx”"), "{notice}");
     parent.remove();
@@ -108,9 +57,7 @@ async fn an_unknown_language_is_reported_and_english_is_shown() {
 #[wasm_bindgen_test]
 async fn predict_then_play_judges_the_guess_with_the_core() {
     for (guess, correct) in [("twice", "true"), ("once", "false")] {
-        let parent = wrapper();
-        let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
-        leptos::task::tick().await;
+        let (parent, _dispose) = mount_app("scenario=naive").await;
         let options = all(&parent, "[data-testid=predict-option]");
         let values: Vec<String> = options
             .iter()
@@ -122,7 +69,7 @@ async fn predict_then_play_judges_the_guess_with_the_core() {
             .find(|o| o.get_attribute("data-value").as_deref() == Some(guess))
             .expect("option");
         press(choice).await;
-        press(&find(&parent, "run-to-end")).await;
+        click(&parent, "run-to-end").await;
         let result = find(&parent, "predict-result");
         assert_eq!(
             result.get_attribute("data-correct").as_deref(),
@@ -139,9 +86,7 @@ async fn predict_then_play_judges_the_guess_with_the_core() {
 
 #[wasm_bindgen_test]
 async fn the_calculator_explains_bad_input_and_never_shows_nan() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=key"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key").await;
     assert!(
         text(&parent, "calc-records").contains("864"),
         "{}",
@@ -183,10 +128,8 @@ async fn the_calculator_explains_bad_input_and_never_shows_nan() {
 
 #[wasm_bindgen_test]
 async fn the_transcript_shows_the_wire() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=key"/> });
-    leptos::task::tick().await;
-    press(&find(&parent, "run-to-end")).await;
+    let (parent, _dispose) = mount_app("scenario=key").await;
+    click(&parent, "run-to-end").await;
     let wire = text(&parent, "transcript");
     assert!(wire.contains("POST /charges HTTP/1.1"), "{wire}");
     assert!(wire.contains("Idempotent-Replayed: true"), "{wire}");

@@ -2,26 +2,15 @@
 //! serde-wasm-bindgen, refuses bad options with a message naming the field (thrown and shown
 //! in the element), and `unmount()` removes the widget.
 
+mod support;
+
 use idem_web::mount;
-use leptos::prelude::*;
 use leptos::wasm_bindgen::{JsCast, JsValue};
-use leptos::web_sys::{js_sys, HtmlElement};
+use leptos::web_sys::js_sys;
+use support::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn wrapper() -> HtmlElement {
-    let div = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into::<HtmlElement>();
-    document()
-        .body()
-        .expect("body")
-        .append_child(&div)
-        .expect("append");
-    div
-}
 
 fn object(entries: &[(&str, JsValue)]) -> JsValue {
     let o = js_sys::Object::new();

@@ -1,43 +1,16 @@
 //! Browser tests of "Try every failure": the numbers the panel shows equal the core's own
 //! search, and a counter-example replays in the player to a violated verdict.
 
+mod support;
+
 use idem_core::{Bounds, Explorer, Scenario};
-use idem_web::App;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{js_sys, Element, HtmlElement, HtmlSelectElement};
+use support::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn wrapper() -> HtmlElement {
-    let div = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into::<HtmlElement>();
-    document()
-        .body()
-        .expect("body")
-        .append_child(&div)
-        .expect("append");
-    div
-}
-
-fn find(parent: &HtmlElement, selector: &str) -> Option<Element> {
-    parent.query_selector(selector).expect("valid selector")
-}
-
-fn by_id(parent: &HtmlElement, test_id: &str) -> Element {
-    find(parent, &format!("[data-testid=\"{test_id}\"]"))
-        .unwrap_or_else(|| panic!("no element with data-testid={test_id}"))
-}
-
-async fn click(parent: &HtmlElement, test_id: &str) {
-    by_id(parent, test_id)
-        .unchecked_into::<HtmlElement>()
-        .click();
-    leptos::task::tick().await;
-}
 
 /// Waits for a macrotask, so animation frames and timers can run.
 async fn pause(ms: i32) {
@@ -49,12 +22,12 @@ async fn pause(ms: i32) {
 
 /// Runs the panel's search with bound `k` and returns the finished result element.
 async fn explore(parent: &HtmlElement, k: u32) -> Element {
-    by_id(parent, "explore-k")
+    find(parent, "explore-k")
         .unchecked_into::<HtmlSelectElement>()
         .set_value(&k.to_string());
     click(parent, "explore-run").await;
     for _ in 0..600 {
-        if let Some(done) = find(parent, "[data-testid=explore-result][data-state=done]") {
+        if let Some(done) = query(parent, "[data-testid=explore-result][data-state=done]") {
             return done;
         }
         pause(20).await;
@@ -71,10 +44,7 @@ fn number(e: &Element, attr: &str) -> u64 {
 #[wasm_bindgen_test]
 async fn the_panel_shows_the_cores_numbers() {
     for (id, k) in [("naive", 1), ("fully-protected", 2)] {
-        let parent = wrapper();
-        let query = format!("scenario={id}");
-        let _dispose = mount_to(parent.clone(), move || view! { <App query=query/> });
-        leptos::task::tick().await;
+        let (parent, _dispose) = mount_app(&format!("scenario={id}")).await;
         let result = explore(&parent, k).await;
         let scenario = Scenario::by_id(id).expect("scenario");
         let report = Explorer::new(&scenario, Bounds::faults(k))
@@ -105,9 +75,7 @@ async fn the_panel_shows_the_cores_numbers() {
 
 #[wasm_bindgen_test]
 async fn a_counterexample_replays_to_a_violation() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=key"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key").await;
     let result = explore(&parent, 2).await;
     assert!(number(&result, "data-violations") > 0);
     let buttons = parent
@@ -124,13 +92,13 @@ async fn a_counterexample_replays_to_a_violation() {
         button.click();
         leptos::task::tick().await;
         assert_eq!(
-            by_id(&parent, "step-index").text_content().as_deref(),
+            find(&parent, "step-index").text_content().as_deref(),
             Some("0")
         );
-        assert!(find(&parent, "[data-testid=fault-marker]").is_some());
+        assert!(query(&parent, "[data-testid=fault-marker]").is_some());
         click(&parent, "run-to-end").await;
         assert_eq!(
-            by_id(&parent, "verdict")
+            find(&parent, "verdict")
                 .get_attribute("data-verdict")
                 .as_deref(),
             Some("violated"),

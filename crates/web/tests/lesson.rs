@@ -4,57 +4,17 @@
 //! Runs in headless Chromium via `wasm-bindgen-test-runner`
 //! (`cargo test -p idem-web --target wasm32-unknown-unknown`).
 
-use idem_web::App;
+mod support;
+
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::{Element, HtmlElement};
+use support::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Creates a fresh `<div>` attached to `<body>` for one test to mount into.
-fn wrapper() -> HtmlElement {
-    let doc = document();
-    let div = doc
-        .create_element("div")
-        .expect("create wrapper div")
-        .unchecked_into::<HtmlElement>();
-    doc.body()
-        .expect("document has a body")
-        .append_child(&div)
-        .expect("append wrapper to body");
-    div
-}
-
-fn find(parent: &HtmlElement, test_id: &str) -> Element {
-    parent
-        .query_selector(&format!("[data-testid=\"{test_id}\"]"))
-        .expect("valid selector")
-        .unwrap_or_else(|| panic!("no element with data-testid={test_id}"))
-}
-
-fn text(parent: &HtmlElement, test_id: &str) -> String {
-    find(parent, test_id).text_content().unwrap_or_default()
-}
-
-async fn click(parent: &HtmlElement, test_id: &str) {
-    find(parent, test_id)
-        .unchecked_into::<HtmlElement>()
-        .click();
-    leptos::task::tick().await;
-}
-
-fn verdict(parent: &HtmlElement) -> String {
-    find(parent, "verdict")
-        .get_attribute("data-verdict")
-        .unwrap_or_default()
-}
-
 #[wasm_bindgen_test]
 async fn app_renders_title() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive").await;
     assert_eq!(text(&parent, "title"), "Idempotency Lab");
     for node in ["client", "api", "store", "ledger", "processor"] {
         find(&parent, &format!("node-{node}"));
@@ -64,9 +24,7 @@ async fn app_renders_title() {
 
 #[wasm_bindgen_test]
 async fn naive_run_to_end_charges_twice() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive").await;
     assert_eq!(text(&parent, "statement-total"), "$0.00");
     click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "statement-total"), "$200.00");
@@ -83,10 +41,7 @@ async fn the_four_stories_end_as_the_seed_says() {
         ("counter", "likes", "101", "ok"),
     ];
     for (id, test_id, expected, v) in cases {
-        let parent = wrapper();
-        let query = format!("scenario={id}");
-        let _dispose = mount_to(parent.clone(), move || view! { <App query=query/> });
-        leptos::task::tick().await;
+        let (parent, _dispose) = mount_app(&format!("scenario={id}")).await;
         click(&parent, "run-to-end").await;
         assert_eq!(text(&parent, test_id), expected, "{id}");
         assert_eq!(verdict(&parent), v, "{id}");
@@ -95,9 +50,7 @@ async fn the_four_stories_end_as_the_seed_says() {
 
 #[wasm_bindgen_test]
 async fn step_back_restores_the_previous_step() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive").await;
     click(&parent, "run-to-end").await;
     let end = text(&parent, "step-index");
     click(&parent, "step-back").await;
@@ -118,21 +71,11 @@ async fn step_back_restores_the_previous_step() {
 
 #[wasm_bindgen_test]
 async fn lose_the_ack_then_retry_with_a_key_is_safe() {
-    let parent = wrapper();
     // The key story without its scripted fault: the student breaks it by hand.
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=key&base=1"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key&base=1").await;
     click(&parent, "step-forward").await;
     click(&parent, "drop-next-ack").await;
-    assert_eq!(
-        find(&parent, "drop-next-ack")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
+    assert_eq!(pressed(&parent, "drop-next-ack").as_deref(), Some("true"));
     click(&parent, "retry").await;
     click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "statement-total"), "$100.00");
@@ -141,12 +84,7 @@ async fn lose_the_ack_then_retry_with_a_key_is_safe() {
 
 #[wasm_bindgen_test]
 async fn retry_without_a_key_charges_twice() {
-    let parent = wrapper();
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=naive&base=1"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive&base=1").await;
     click(&parent, "step-forward").await;
     click(&parent, "retry").await;
     click(&parent, "run-to-end").await;
@@ -156,9 +94,7 @@ async fn retry_without_a_key_charges_twice() {
 
 #[wasm_bindgen_test]
 async fn refused_actions_are_explained() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=key"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key").await;
     // Nothing to retry before the operation starts.
     click(&parent, "retry").await;
     assert!(text(&parent, "action-error").contains("Nothing to retry"));
@@ -166,9 +102,7 @@ async fn refused_actions_are_explained() {
     for _ in 0..3 {
         click(&parent, "step-forward").await;
     }
-    let internal = parent
-        .query_selector("[data-testid=packet][data-msg-id=\"1\"]")
-        .expect("selector")
+    let internal = query(&parent, "[data-testid=packet][data-msg-id=\"1\"]")
         .expect("the SET NX packet is in flight");
     let event = document().create_event("Event").expect("event");
     event.init_event_with_bubbles_and_cancelable("pointerdown", true, true);
@@ -179,55 +113,29 @@ async fn refused_actions_are_explained() {
 
 #[wasm_bindgen_test]
 async fn a_bad_deep_link_shows_a_notice_and_the_default_scenario() {
-    let parent = wrapper();
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=nope&step=abc"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=nope&step=abc").await;
     let notice = text(&parent, "link-notice");
     assert!(notice.contains("nope"), "{notice}");
     assert!(notice.contains("abc"), "{notice}");
-    assert_eq!(
-        find(&parent, "scenario-naive")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
+    assert_eq!(pressed(&parent, "scenario-naive").as_deref(), Some("true"));
 }
 
 #[wasm_bindgen_test]
 async fn a_deep_link_opens_at_its_step() {
-    let parent = wrapper();
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=cas&step=4"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=cas&step=4").await;
     assert_eq!(text(&parent, "step-index"), "4");
-    assert_eq!(
-        find(&parent, "scenario-cas")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
+    assert_eq!(pressed(&parent, "scenario-cas").as_deref(), Some("true"));
 }
 
 #[wasm_bindgen_test]
 async fn switching_scenarios_and_protections_rebuilds_the_run() {
-    let parent = wrapper();
-    let _dispose = mount_to(parent.clone(), || view! { <App query="scenario=naive"/> });
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=naive").await;
     click(&parent, "scenario-key").await;
     click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "statement-total"), "$100.00");
     // Turning the key off brings the double charge back.
-    let toggle = parent
-        .query_selector("[data-protect=key]")
-        .expect("selector")
-        .expect("the key toggle");
-    toggle.unchecked_into::<HtmlElement>().click();
-    leptos::task::tick().await;
+    let toggle = query(&parent, "[data-protect=key]").expect("the key toggle");
+    press(&toggle).await;
     assert_eq!(text(&parent, "step-index"), "0");
     click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "statement-total"), "$200.00");
@@ -235,20 +143,12 @@ async fn switching_scenarios_and_protections_rebuilds_the_run() {
 
 #[wasm_bindgen_test]
 async fn the_fault_menu_duplicates_and_arms_a_crash() {
-    let parent = wrapper();
-    let _dispose = mount_to(
-        parent.clone(),
-        || view! { <App query="scenario=key&base=1"/> },
-    );
-    leptos::task::tick().await;
+    let (parent, _dispose) = mount_app("scenario=key&base=1").await;
     click(&parent, "step-forward").await;
     click(&parent, "fault-duplicate").await;
     assert!(text(&parent, "narration").contains("twice"));
     find(&parent, "split-packet");
-    let packets = parent
-        .query_selector_all("[data-testid=packet]")
-        .expect("selector")
-        .length();
+    let packets = all(&parent, "[data-testid=packet]").len();
     assert_eq!(packets, 2, "the request and its copy");
     click(&parent, "fault-crash").await;
     assert!(text(&parent, "narration").contains("record the key"));

@@ -45,10 +45,47 @@ async function openFile(path, viewport = DESKTOP, options = {}) {
 
 const violations = (page) => page.evaluate(() => window.__csp);
 
+/** Computed styles of the demo page's own elements, outside the widgets. */
+const hostStyles = (page) =>
+  page.evaluate(() => {
+    const props = ['font-family', 'font-size', 'line-height', 'color', 'background-color',
+      'margin-top', 'margin-left', 'padding-top', 'box-sizing', 'color-scheme'];
+    const elements = {
+      html: document.documentElement,
+      body: document.body,
+      main: document.querySelector('main.demo'),
+      h1: document.querySelector('main.demo > h1'),
+      text: document.querySelector('[data-testid=host-text]'),
+      code: document.querySelector('[data-testid=host-text] code'),
+      h2: document.querySelector('main.demo h2'),
+    };
+    return Object.fromEntries(
+      Object.entries(elements).map(([name, el]) => {
+        const style = getComputedStyle(el);
+        return [name, Object.fromEntries(props.map((p) => [p, style.getPropertyValue(p)]))];
+      }),
+    );
+  });
+
+/** hostStyles of the demo page loaded without style.css. */
+async function hostStylesWithoutLab() {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.route('**/style.css', (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(lab.site.url + 'demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  const styles = await hostStyles(page);
+  await context.close();
+  return styles;
+}
+
 test('the lesson starts and plays under a strict CSP, under a sub-path', async () => {
   const page = await openFile('?scenario=naive');
   assert.equal(page.response.headers()['content-security-policy'], CSP);
   await page.getByTestId('step-index').waitFor();
+  // Our own page takes the page rules (html.idem-page).
+  assert.match(await page.evaluate(() => getComputedStyle(document.body).fontFamily), /^system-ui/);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).marginTop), '0px');
   // No inline style attributes anywhere in the rendered page.
   assert.equal(await page.locator('[style]').count(), 0);
   await page.getByTestId('play-pause').click();
@@ -136,6 +173,18 @@ test('demo page: two mounted widgets and an iframe, independent of each other', 
   const shown = await page.getByTestId('embed-error').innerText();
   assert.match(shown, /`scenario` cannot be `nope`; allowed: `naive`, `key`/);
   assert.match(await page.getByTestId('widget-bad-thrown').innerText(), /threw: .*`scenario`/);
+  // style.css styles the widgets, not the host page: the host's own elements keep what its
+  // demo.css (loaded first) says, exactly as on the same page without style.css.
+  const host = await hostStyles(page);
+  assert.match(host.text['font-family'], /^Georgia/);
+  assert.equal(host.body['background-color'], 'rgb(251, 248, 241)');
+  assert.deepEqual(await hostStylesWithoutLab(), host);
+  const widgetA = await a.getByTestId('embed').evaluate((el) => {
+    const style = getComputedStyle(el);
+    return { font: style.fontFamily, background: style.backgroundColor };
+  });
+  assert.match(widgetA.font, /^system-ui/);
+  assert.equal(widgetA.background, 'rgb(244, 246, 249)', 'theme: light');
   await shot(page, 'desktop-demo');
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
@@ -160,8 +209,9 @@ test('mount(): bad options name the field; unmount() removes the widget', async 
       try {
         const handle = mount(el, options);
         const mounted = el.querySelectorAll('[data-testid=step-index]').length;
+        const background = getComputedStyle(el.firstElementChild).backgroundColor;
         handle.unmount();
-        return { ok: true, mounted, after: el.children.length };
+        return { ok: true, mounted, after: el.children.length, background };
       } catch (e) {
         return { ok: false, thrown: e.message, isError: e instanceof Error, shown: el.textContent };
       }
@@ -184,7 +234,7 @@ test('mount(): bad options name the field; unmount() removes the widget', async 
   assert.match(results.theme.thrown, /`theme` cannot be `pink`; allowed: `auto`, `light`, `dark`/);
   assert.match(results.autoplay.thrown, /`autoplay` must be true or false/);
   assert.match(results.protections.thrown, /`protections` cannot be `teleport`/);
-  assert.deepEqual(results.good, { ok: true, mounted: 1, after: 0 });
+  assert.deepEqual(results.good, { ok: true, mounted: 1, after: 0, background: 'rgb(15, 19, 24)' });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -199,6 +249,10 @@ test('try every failure: search, then replay a counter-example', async () => {
   const bad = Number(await result.getAttribute('data-violations'));
   assert.ok(runs > 0 && bad > 0 && bad <= runs, `${bad} of ${runs}`);
   assert.match(await result.innerText(), new RegExp(`${runs} runs checked, ${bad} break an invariant`));
+  // Counter-examples name packets by caption (replayed on the base run), not by id.
+  const listed = (await page.getByTestId('counterexample').allInnerTexts()).join('\n');
+  assert.match(listed, /Drop the (request|response) /);
+  assert.doesNotMatch(listed, /#\d/);
   await page.getByTestId('explore-run').scrollIntoViewIfNeeded();
   await page.locator('section.explore').screenshot({ path: join(SCREENSHOTS, 'desktop-explorer.png') });
   await page.getByTestId('counterexample').first().click();

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::http::{HttpRequest, HttpResponse, RequestBody};
+use crate::http::{HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use crate::note::Note;
 use crate::rng::SimRng;
 use crate::time::{SimTime, HOUR};
@@ -219,10 +219,32 @@ impl Client {
             self.schedule_retry(now, index, rng);
             return;
         }
-        self.note(Note::ClientGotAnswer {
-            op,
-            status: response.status,
-            replayed: response.replayed,
+        // The app can see whether a success is its own: same customer, same amount.
+        let foreign = match (&response.body, &self.ops[index].body) {
+            (
+                ResponseBody::Charged {
+                    customer,
+                    amount_cents,
+                    ..
+                },
+                RequestBody::Charge {
+                    amount_cents: asked,
+                    ..
+                },
+            ) => *customer != self.ops[index].user || amount_cents != asked,
+            _ => false,
+        };
+        self.note(if foreign {
+            Note::ClientGotForeignAnswer {
+                op,
+                status: response.status,
+            }
+        } else {
+            Note::ClientGotAnswer {
+                op,
+                status: response.status,
+                replayed: response.replayed,
+            }
         });
         let entry = &mut self.ops[index];
         entry.wait = Wait::Nothing;

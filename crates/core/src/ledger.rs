@@ -158,6 +158,33 @@ pub enum Statement {
     },
 }
 
+impl Statement {
+    /// A short name of what the statement does, for narration (`UPDATE accounts … WHERE version`).
+    pub fn summary(&self) -> &'static str {
+        match self {
+            Statement::InsertCharge { .. } => "INSERT INTO charges",
+            Statement::Debit {
+                expected_version: Some(_),
+                ..
+            } => "UPDATE accounts … WHERE version = $expected",
+            Statement::Debit { .. } => "UPDATE accounts SET balance = balance − $amount",
+            Statement::SelectAccount { .. } => "SELECT balance, version FROM accounts",
+            Statement::InsertLikeOp { .. } => "INSERT INTO like_ops … ON CONFLICT DO NOTHING",
+            Statement::IncrementLikes {
+                only_if_inserted: true,
+                ..
+            } => "UPDATE posts SET likes = likes + 1 (only if inserted)",
+            Statement::IncrementLikes { .. } => "UPDATE posts SET likes = likes + 1",
+            Statement::SelectLikes { .. } => "SELECT likes FROM posts",
+            Statement::ClaimKey { .. } => "INSERT INTO idempotency_keys … ON CONFLICT DO NOTHING",
+            Statement::SelectStaleKeys { .. } => "SELECT stale in-progress keys",
+            Statement::SelectKey { .. } => "SELECT … FROM idempotency_keys",
+            Statement::ReclaimKey { .. } => "UPDATE idempotency_keys SET locked_until (take over)",
+            Statement::CompleteKey { .. } => "UPDATE idempotency_keys SET status = 'completed'",
+        }
+    }
+}
+
 /// Statements sent together; with `transaction`, wrapped in BEGIN/COMMIT.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SqlBatch {

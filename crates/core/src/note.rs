@@ -121,6 +121,8 @@ pub enum Note {
     LedgerRan {
         /// Rows affected, in statement order.
         rows: Vec<u64>,
+        /// What each statement was, in the same order (`UPDATE accounts … WHERE version`).
+        statements: Vec<String>,
     },
     /// The processor moved money.
     ProcessorCharged {
@@ -205,6 +207,26 @@ pub enum Note {
     ApiRecovered,
     /// The phone came back online.
     ClientWoke,
+    /// The phone got a success that is not its own: another user's payment, or the answer
+    /// to a different request made with the same key.
+    ClientGotForeignAnswer {
+        /// Operation.
+        op: OpId,
+        /// HTTP status.
+        status: u16,
+    },
+    /// Another user sends a request that happens to carry the same key.
+    OtherUserSameKey {
+        /// That user.
+        user: u32,
+    },
+    /// A client bug: a new operation reuses an earlier operation's key.
+    ClientReusesKey,
+    /// In-progress claims whose lease ran out disappeared (their holder did not finish).
+    ClaimsExpired {
+        /// How many.
+        count: usize,
+    },
     /// The action could not apply here (for example, evicting from a store not in use).
     NothingToDo,
 }
@@ -218,6 +240,7 @@ impl Note {
             Note::ClientTimedOut { .. } => "client.timed_out",
             Note::ClientBacksOff { .. } => "client.backs_off",
             Note::ClientRetryPressed { .. } => "client.retry_pressed",
+            Note::ClientGotAnswer { status: 412, .. } => "client.got_current_state",
             Note::ClientGotAnswer { replayed: true, .. } => "client.got_replay",
             Note::ClientGotAnswer { status, .. } if (200..300).contains(status) => {
                 "client.got_success"
@@ -276,6 +299,10 @@ impl Note {
             Note::ApiRecovers { .. } => "api.recovers",
             Note::ApiRecovered => "api.recovered",
             Note::ClientWoke => "client.woke",
+            Note::ClientGotForeignAnswer { .. } => "client.got_foreign_answer",
+            Note::OtherUserSameKey { .. } => "client.other_user",
+            Note::ClientReusesKey => "client.reuses_key",
+            Note::ClaimsExpired { .. } => "store.claims_expired",
             Note::ApiDebits { .. } => "api.debits",
             Note::ApiCasRejected => "api.cas_rejected",
             Note::ApiLikes { .. } => "api.likes",
@@ -284,7 +311,7 @@ impl Note {
     }
 
     /// Every catalog key a note can produce, so catalogs can be checked for completeness.
-    pub const KEYS: [&'static str; 56] = [
+    pub const KEYS: [&'static str; 61] = [
         "client.sends",
         "client.resends",
         "client.timed_out",
@@ -341,5 +368,10 @@ impl Note {
         "api.recovered",
         "client.woke",
         "net.client_offline",
+        "client.got_current_state",
+        "client.got_foreign_answer",
+        "client.other_user",
+        "client.reuses_key",
+        "store.claims_expired",
     ];
 }

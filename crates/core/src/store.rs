@@ -95,18 +95,17 @@ impl Store {
         }
     }
 
-    /// Removes every key whose TTL has run out by `now`; returns their names. As in Redis, a
-    /// key set with `PX ttl` at `t` is still there at `t + ttl` and gone a millisecond later.
-    pub fn expire(&mut self, now: SimTime) -> Vec<String> {
-        let gone: Vec<String> = self
-            .entries
-            .iter()
-            .filter(|(_, e)| e.expires_at < now)
-            .map(|(k, _)| k.clone())
-            .collect();
-        for key in &gone {
-            self.entries.remove(key);
-        }
+    /// Removes every key whose TTL has run out by `now`; returns them. As in Redis, a key set
+    /// with `PX ttl` at `t` is still there at `t + ttl` and gone a millisecond later.
+    pub fn expire(&mut self, now: SimTime) -> Vec<(String, StoredKey)> {
+        let mut gone = Vec::new();
+        self.entries.retain(|k, e| {
+            let keep = e.expires_at >= now;
+            if !keep {
+                gone.push((k.clone(), e.clone()));
+            }
+            keep
+        });
         gone
     }
 

@@ -391,12 +391,21 @@ impl World {
     }
 
     fn expire_keys(&mut self) -> Vec<Note> {
-        let count = self.store.expire(self.now).len() + self.ledger.expire(self.now).len();
-        if count > 0 {
-            vec![Note::KeysExpired { count }]
-        } else {
-            Vec::new()
+        // A Redis claim's short TTL is its lease: say so, rather than "the key's TTL".
+        let gone = self.store.expire(self.now);
+        let claims = gone
+            .iter()
+            .filter(|(_, k)| k.record.status == crate::record::KeyStatus::InProgress)
+            .count();
+        let count = gone.len() - claims + self.ledger.expire(self.now).len();
+        let mut notes = Vec::new();
+        if claims > 0 {
+            notes.push(Note::ClaimsExpired { count: claims });
         }
+        if count > 0 {
+            notes.push(Note::KeysExpired { count });
+        }
+        notes
     }
 
     fn check(&self, action: Action) -> Result<(), ActionError> {
@@ -491,6 +500,7 @@ impl World {
             }
             Action::ReuseKeyOtherBody => {
                 if let Some(first) = self.client.ops().first().cloned() {
+                    notes.push(Note::ClientReusesKey);
                     let kind = match first.body {
                         RequestBody::Charge { amount_cents, .. } => OpKind::Charge {
                             amount_cents: amount_cents + 5_000,
@@ -510,6 +520,7 @@ impl World {
             }
             Action::OtherUserSameKey => {
                 if let Some(first) = self.client.ops().first().cloned() {
+                    notes.push(Note::OtherUserSameKey { user: BOB.0 });
                     let spec = OpSpec {
                         user: BOB,
                         kind: kind_of(&first.body, self.scenario.version),
@@ -611,6 +622,11 @@ impl World {
                 let results = self.ledger.execute(now, &batch);
                 notes.push(Note::LedgerRan {
                     rows: results.iter().map(|r| r.rows).collect(),
+                    statements: batch
+                        .statements
+                        .iter()
+                        .map(|s| s.summary().to_owned())
+                        .collect(),
                 });
                 self.reply(Node::Ledger, Payload::SqlResults(handler, results), sent);
             }

@@ -138,7 +138,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     });
 
     view! {
-        <div class="app" data-theme=move || theme.get() lang=lab.catalog().tag>
+        <div class="idem-lab" data-theme=move || theme.get() lang=lab.catalog().tag>
             <header class="masthead">
                 <div class="brand">
                     <h1 data-testid="title">{lab.t("ui.title")}</h1>

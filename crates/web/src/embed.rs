@@ -389,7 +389,7 @@ pub fn Widget(
     });
     view! {
         <div
-            class="app embed"
+            class="idem-lab embed"
             data-testid="embed"
             data-theme=theme.unwrap_or("auto")
             lang=lang.catalog().tag

@@ -1,18 +1,22 @@
 //! "Try every failure": runs the core's [`Explorer`] over every schedule of up to k faults for
 //! the scenario and protections on screen, in time slices between animation frames so the page
-//! stays responsive, and lists the shortest counter-examples; clicking one replays it.
+//! stays responsive, and lists the shortest counter-examples; clicking one replays it. Stop
+//! cancels the search and keeps its totals so far, marked partial.
 //!
 //! The result is markup from pure functions (tested natively); one delegated click handler
-//! serves the Run button and the counter-example list.
+//! serves the Run and Stop buttons and the counter-example list.
 
 use idem_core::verdict::Invariant;
-use idem_core::{Action, Bounds, CounterExample, DeepLink, Explorer, Protections, Report};
+use idem_core::{
+    Action, Bounds, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario, World,
+};
 use leptos::html::Div;
 use leptos::prelude::*;
 
 use crate::browser::now_ms;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
+use crate::labels::{packet_kind, packet_label, ShortNames};
 use crate::markup::{el, esc, table, wrap};
 
 /// Fault bounds offered, and the default.
@@ -24,13 +28,17 @@ const SLICE_MS: f64 = 12.0;
 /// Counter-examples listed (the rest are counted).
 const LISTED: usize = 24;
 
-/// A fault in words, with the step it applies at, from the fault menu's labels.
-pub fn fault_words(action: &Action, catalog: &Catalog) -> String {
-    let with_msg = |key: &str, id: u32| format!("{} #{id}", catalog.text(key));
+/// A fault in words, from the fault menu's labels; a packet is named by its caption in
+/// `packets` ("Drop the response 201 pay_abc", see [`fault_packets`]), else by its id ("Drop #3").
+pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catalog) -> String {
+    let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
+        Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
+        None => format!("{} #{}", catalog.text(key), id.0),
+    };
     match action {
-        Action::Drop(id) => with_msg("ui.drop", id.0),
-        Action::Duplicate(id) => with_msg("ui.duplicate", id.0),
-        Action::Delay(id, _) => with_msg("ui.delay", id.0),
+        Action::Drop(id) => with_msg("ui.drop", *id),
+        Action::Duplicate(id) => with_msg("ui.duplicate", *id),
+        Action::Delay(id, _) => with_msg("ui.delay", *id),
         Action::Crash(phase) => format!(
             "{} “{}”",
             catalog.text("ui.crash_at"),
@@ -47,18 +55,62 @@ pub fn fault_words(action: &Action, catalog: &Catalog) -> String {
     }
 }
 
-/// "step 3: Drop #2 · step 7: Retry (client)".
-pub fn schedule_words(injected: &[(u32, Action)], catalog: &Catalog) -> String {
+/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)".
+pub fn schedule_words(
+    injected: &[(u32, Action)],
+    packets: &[(MsgId, String)],
+    catalog: &Catalog,
+) -> String {
     injected
         .iter()
         .map(|(at, a)| {
             catalog.fill(
                 "ui.explore_at",
-                &[("step", at.to_string()), ("fault", fault_words(a, catalog))],
+                &[
+                    ("step", at.to_string()),
+                    ("fault", fault_words(a, packets, catalog)),
+                ],
             )
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// The packets a counter-example's faults act on, in words ("the response 201 pay_abc"). Its
+/// message ids are those of the base run, so the base run is replayed with the schedule up to
+/// its last fault (not applied; every packet it names was sent by then) and the packets are
+/// looked up there. Packets not found keep their id.
+pub fn fault_packets(
+    base: &Scenario,
+    injected: &[(u32, Action)],
+    catalog: &Catalog,
+) -> Vec<(MsgId, String)> {
+    let ids: Vec<MsgId> = injected
+        .iter()
+        .filter_map(|(_, a)| match a {
+            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
+            _ => None,
+        })
+        .collect();
+    let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let Some(world) = (!ids.is_empty())
+        .then(|| World::replay(base, injected, last).ok())
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    let names = ShortNames::of(&world);
+    ids.into_iter()
+        .filter_map(|id| {
+            let m = world.network().get(id)?;
+            let key = match packet_kind(m) {
+                "response" => "ui.explore_response",
+                _ => "ui.explore_request",
+            };
+            let label = packet_label(&m.payload, &names);
+            Some((id, catalog.fill(key, &[("packet", label)])))
+        })
+        .collect()
 }
 
 /// The k choice, the Run button and the warning (static markup).
@@ -77,17 +129,28 @@ pub fn controls_html(catalog: &Catalog) -> String {
     format!(
         "<label class=\"field\"><span>{}</span><select data-testid=\"explore-k\" data-role=\"k\">{options}</select></label>\
          <button type=\"button\" class=\"primary\" data-act=\"explore\" data-testid=\"explore-run\">{}</button>\
+         <button type=\"button\" class=\"secondary\" data-act=\"explore-stop\" data-testid=\"explore-stop\" hidden>{}</button>\
          <p class=\"hint\">{}</p>",
         esc(&catalog.text("ui.explore_k")),
         esc(&catalog.text("ui.explore_run")),
+        esc(&catalog.text("ui.explore_stop")),
         esc(&catalog.text("ui.explore_slow")),
     )
 }
 
-/// The progress or result of a search with bound `k`.
-pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
+/// The progress or result of a search with bound `k` on `base` (the scenario without its
+/// scripted faults, which counter-examples replay on); a `stopped` search that had not finished
+/// shows its totals so far as `data-state="partial"`.
+pub fn result_html(
+    k: u32,
+    report: &Report,
+    stopped: bool,
+    base: &Scenario,
+    catalog: &Catalog,
+) -> String {
     let n = |v: u64| v.to_string();
-    if !report.done {
+    let partial = stopped && !report.done;
+    if !report.done && !partial {
         let text = catalog.fill(
             "ui.explore_progress",
             &[("states", n(report.states)), ("runs", n(report.runs))],
@@ -98,7 +161,16 @@ pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
             &text,
         );
     }
-    let mut out = el(
+    let mut out = if partial {
+        el(
+            "p",
+            "class=\"explore-partial\"",
+            &catalog.text("ui.explore_partial"),
+        )
+    } else {
+        String::new()
+    };
+    out += &el(
         "p",
         "class=\"explore-summary\"",
         &catalog.fill(
@@ -131,11 +203,14 @@ pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
         &rows,
     );
     if report.shortest.is_empty() {
-        out += &el(
-            "p",
-            "class=\"explore-none\"",
-            &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
-        );
+        // A partial search that found nothing says nothing about the rest.
+        if !partial {
+            out += &el(
+                "p",
+                "class=\"explore-none\"",
+                &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
+            );
+        }
     } else {
         out += &el("p", "", &catalog.text("ui.explore_shortest"));
         let items: String = report
@@ -143,7 +218,7 @@ pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
             .iter()
             .take(LISTED)
             .enumerate()
-            .map(|(i, cx)| counterexample_html(i, cx, catalog))
+            .map(|(i, cx)| counterexample_html(i, cx, base, catalog))
             .collect();
         out += &wrap("ol", "class=\"cx-list\"", &items);
         if report.shortest.len() > LISTED {
@@ -158,14 +233,22 @@ pub fn result_html(k: u32, report: &Report, catalog: &Catalog) -> String {
     wrap(
         "div",
         &format!(
-            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"done\" data-k=\"{k}\" data-runs=\"{}\" data-states=\"{}\" data-violations=\"{}\"",
-            report.runs, report.states, report.violating_runs
+            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"{}\" data-k=\"{k}\" data-runs=\"{}\" data-states=\"{}\" data-violations=\"{}\"",
+            if partial { "partial" } else { "done" },
+            report.runs,
+            report.states,
+            report.violating_runs
         ),
         &out,
     )
 }
 
-fn counterexample_html(index: usize, cx: &CounterExample, catalog: &Catalog) -> String {
+fn counterexample_html(
+    index: usize,
+    cx: &CounterExample,
+    base: &Scenario,
+    catalog: &Catalog,
+) -> String {
     let title = el(
         "strong",
         "",
@@ -179,7 +262,11 @@ fn counterexample_html(index: usize, cx: &CounterExample, catalog: &Catalog) -> 
     let faults = el(
         "span",
         "class=\"cx-faults\"",
-        &schedule_words(&cx.injected, catalog),
+        &schedule_words(
+            &cx.injected,
+            &fault_packets(base, &cx.injected, catalog),
+            catalog,
+        ),
     );
     let button = wrap(
         "button",
@@ -210,7 +297,10 @@ pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog
                 &format!("class=\"{state}\" data-testid=\"fault-marker\" data-at=\"{at}\""),
                 &catalog.fill(
                     "ui.explore_at",
-                    &[("step", at.to_string()), ("fault", fault_words(a, catalog))],
+                    &[
+                        ("step", at.to_string()),
+                        ("fault", fault_words(a, &[], catalog)),
+                    ],
                 ),
             )
         })
@@ -239,9 +329,19 @@ struct Search {
     explorer: Option<Explorer>,
 }
 
+/// What the panel shows: a search's bound, its report so far, the scenario it ran on (without
+/// scripted faults) and whether Stop cut it short.
+#[derive(Clone)]
+struct Shown {
+    k: u32,
+    report: Report,
+    base: Scenario,
+    stopped: bool,
+}
+
 fn slice(
     search: StoredValue<Search, LocalStorage>,
-    result: RwSignal<Option<(u32, Report)>>,
+    result: RwSignal<Option<Shown>>,
     generation: u32,
 ) {
     let _ = request_animation_frame_with_handle(move || {
@@ -257,13 +357,15 @@ fn slice(
             return;
         };
         let done = report.done;
-        let Some(k) = result
-            .try_with_untracked(|r| r.as_ref().map(|(k, _)| *k))
-            .flatten()
-        else {
+        let shown = result.try_update(|r| {
+            if let Some(shown) = r {
+                shown.report = report;
+            }
+            r.is_some()
+        });
+        if shown != Some(true) {
             return;
-        };
-        result.set(Some((k, report)));
+        }
         if done {
             search.update_value(|s| s.explorer = None);
         } else {
@@ -280,7 +382,7 @@ pub fn TryEveryFailure() -> impl IntoView {
         generation: 0,
         explorer: None,
     });
-    let result = RwSignal::new(None::<(u32, Report)>);
+    let result = RwSignal::new(None::<Shown>);
     let controls = NodeRef::<Div>::new();
     // A different scenario or other protections make the result stale: drop it and stop.
     let subject = Memo::new(move |_| {
@@ -298,13 +400,31 @@ pub fn TryEveryFailure() -> impl IntoView {
         }
         now
     });
+    // Stop is shown only while a search runs.
+    let control = move |act: &str| {
+        controls.get_untracked().and_then(|d| {
+            d.query_selector(&format!("[data-act={act}]"))
+                .ok()
+                .flatten()
+        })
+    };
+    Effect::new(move |_| {
+        let running = result.with(|r| r.as_ref().is_some_and(|s| !s.report.done && !s.stopped));
+        if let Some(stop) = control("explore-stop") {
+            let _ = if running {
+                stop.remove_attribute("hidden")
+            } else {
+                stop.set_attribute("hidden", "")
+            };
+        }
+    });
     let on_click = move |event: leptos::ev::MouseEvent| {
         if let Some(i) = crate::browser::closest_attr(&event, "data-cx") {
             let cx = result.with_untracked(|r| {
-                r.as_ref().and_then(|(_, rep)| {
+                r.as_ref().and_then(|s| {
                     i.parse::<usize>()
                         .ok()
-                        .and_then(|i| rep.shortest.get(i).cloned())
+                        .and_then(|i| s.report.shortest.get(i).cloned())
                 })
             });
             if let Some(cx) = cx {
@@ -313,7 +433,25 @@ pub fn TryEveryFailure() -> impl IntoView {
             }
             return;
         }
-        if crate::browser::closest_attr(&event, "data-act").as_deref() != Some("explore") {
+        let act = crate::browser::closest_attr(&event, "data-act");
+        if act.as_deref() == Some("explore-stop") {
+            search.update_value(|s| {
+                s.generation += 1;
+                s.explorer = None;
+            });
+            result.update(|r| {
+                if let Some(s) = r {
+                    s.stopped = true;
+                }
+            });
+            // Stop hides itself: keep the focus in the panel, on Run.
+            if let Some(run) = control("explore") {
+                use leptos::wasm_bindgen::JsCast;
+                let _ = run.unchecked_into::<leptos::web_sys::HtmlElement>().focus();
+            }
+            return;
+        }
+        if act.as_deref() != Some("explore") {
             return;
         }
         let k = controls
@@ -326,13 +464,19 @@ pub fn TryEveryFailure() -> impl IntoView {
         let scenario = lab.run.with_untracked(|r| r.scenario().clone());
         let explorer = Explorer::new(&scenario, Bounds::faults(k));
         let report = explorer.report().clone();
+        let base = scenario.without_scripted_faults();
         let mut generation = 0;
         search.update_value(|s| {
             s.generation += 1;
             generation = s.generation;
             s.explorer = Some(explorer);
         });
-        result.set(Some((k, report)));
+        result.set(Some(Shown {
+            k,
+            report,
+            base,
+            stopped: false,
+        }));
         slice(search, result, generation);
     };
     on_cleanup(move || {
@@ -344,7 +488,7 @@ pub fn TryEveryFailure() -> impl IntoView {
     let result_view = move || {
         result.with(|r| {
             r.as_ref()
-                .map(|(k, report)| result_html(*k, report, lab.catalog()))
+                .map(|s| result_html(s.k, &s.report, s.stopped, &s.base, lab.catalog()))
                 .unwrap_or_default()
         })
     };
@@ -372,12 +516,16 @@ mod tests {
     #[test]
     fn faults_read_like_the_menu() {
         let c = Lang::En.catalog();
-        assert_eq!(fault_words(&Action::Drop(MsgId(3)), c), "Drop #3");
-        assert!(
-            fault_words(&Action::Crash(Phase::RecordKey), c).starts_with("Crash the API before")
-        );
+        assert_eq!(fault_words(&Action::Drop(MsgId(3)), &[], c), "Drop #3");
+        let named = [(MsgId(3), "the response 201 pay_abc".to_owned())];
         assert_eq!(
-            schedule_words(&[(2, Action::RetryNow)], c),
+            fault_words(&Action::Drop(MsgId(3)), &named, c),
+            "Drop the response 201 pay_abc"
+        );
+        assert!(fault_words(&Action::Crash(Phase::RecordKey), &[], c)
+            .starts_with("Crash the API before"));
+        assert_eq!(
+            schedule_words(&[(2, Action::RetryNow)], &[], c),
             "step 2: Retry (client)"
         );
     }
@@ -387,7 +535,8 @@ mod tests {
         let naive = Scenario::by_id("naive").expect("naive");
         let mut explorer = Explorer::new(&naive, Bounds::faults(1));
         let report = explorer.run_to_end().clone();
-        let html = result_html(1, &report, Lang::En.catalog());
+        let base = naive.clone().without_scripted_faults();
+        let html = result_html(1, &report, false, &base, Lang::En.catalog());
         assert!(html.contains(&format!("data-runs=\"{}\"", report.runs)));
         assert!(html.contains(&format!("data-violations=\"{}\"", report.violating_runs)));
         assert_eq!(
@@ -405,8 +554,52 @@ mod tests {
         let mut end = run.clone();
         end.run_to_end();
         assert!(!end.world().verdict().ok());
-        let running = result_html(1, &Report::default(), Lang::En.catalog());
+        let running = result_html(1, &Report::default(), false, &base, Lang::En.catalog());
         assert!(running.contains("data-state=\"running\"") && !running.contains("data-runs"));
+    }
+
+    #[test]
+    fn counterexamples_name_their_packets() {
+        let naive = Scenario::by_id("naive").expect("naive");
+        let base = naive.clone().without_scripted_faults();
+        let report = Explorer::new(&naive, Bounds::faults(1))
+            .run_to_end()
+            .clone();
+        for lang in Lang::ALL {
+            let html = result_html(1, &report, false, &base, lang.catalog());
+            assert!(!html.contains(" #"), "{lang:?}: {html}");
+        }
+        let html = result_html(1, &report, false, &base, Lang::En.catalog());
+        assert!(html.contains("Drop the response 201 pay_"), "{html}");
+        let dropped = report
+            .shortest
+            .iter()
+            .flat_map(|cx| &cx.injected)
+            .find(|(_, a)| matches!(a, Action::Drop(_)))
+            .expect("naive breaks with a drop");
+        let ru = fault_packets(&base, std::slice::from_ref(dropped), Lang::Ru.catalog());
+        assert!(ru[0].1.starts_with("ответ 201"), "{ru:?}");
+    }
+
+    #[test]
+    fn a_stopped_search_shows_partial_totals() {
+        let scope = Scenario::by_id("scope").expect("scope");
+        let base = scope.clone().without_scripted_faults();
+        let mut explorer = Explorer::new(&scope, Bounds::faults(3));
+        assert!(!explorer.run_for(50));
+        let report = explorer.report().clone();
+        let c = Lang::En.catalog();
+        let running = result_html(3, &report, false, &base, c);
+        assert!(running.contains("data-state=\"running\""));
+        let partial = result_html(3, &report, true, &base, c);
+        assert!(partial.contains("data-state=\"partial\""), "{partial}");
+        assert!(partial.contains(&format!("data-runs=\"{}\"", report.runs)));
+        assert!(partial.contains(&c.text("ui.explore_partial")));
+        assert!(!partial.contains("explore-none"));
+        let done = Explorer::new(&scope, Bounds::faults(1))
+            .run_to_end()
+            .clone();
+        assert!(result_html(1, &done, true, &base, c).contains("data-state=\"done\""));
     }
 
     #[test]

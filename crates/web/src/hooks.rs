@@ -110,7 +110,7 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
         }
         "r" | "R" if !is_text_field(event) => lab.act(idem_core::Action::RetryNow),
         "1" | "2" | "3" | "4" if stories && !is_text_field(event) => {
-            let id = ["naive", "key", "cas", "counter"]
+            let id = ["naive", "key", "cas", "counter-naive"]
                 [key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
             lab.switch(id);
         }

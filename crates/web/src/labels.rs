@@ -2,7 +2,7 @@
 //! captions in protocol notation (`POST /charges · K1`, `SET NX K1`, `201 pay_abc`), money and
 //! durations. Pure functions of core values, unit-tested natively.
 
-use idem_core::http::{reason_phrase, HttpRequest, HttpResponse, RequestBody, ResponseBody};
+use idem_core::http::{HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
@@ -152,10 +152,13 @@ pub fn response_label(response: &HttpResponse) -> String {
     let status = response.status;
     let mut label = match &response.body {
         ResponseBody::Charged { payment_id, .. } => format!("{status} {payment_id}"),
-        ResponseBody::Debited { balance, version } => format!("{status} ${balance} v{version}"),
+        ResponseBody::Debited { balance, version } => {
+            format!("{status} balance {balance} v{version}")
+        }
         ResponseBody::PreconditionFailed { version, .. } => format!("{status} v{version}"),
         ResponseBody::Liked { likes } => format!("{status} likes {likes}"),
-        ResponseBody::Error(_) => format!("{status} {}", reason_phrase(status)),
+        // The reason phrase is in the transcript and the narration; on a packet it would not fit.
+        ResponseBody::Error(_) => status.to_string(),
     };
     if response.replayed {
         label.push_str(" ↺");

@@ -92,7 +92,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
         .last()
         .and_then(|s| {
             s.notes.iter().find_map(|n| match n {
-                Note::LedgerRan { rows } => Some(rows_text(rows)),
+                Note::LedgerRan { rows, .. } => Some(rows_text(rows)),
                 _ => None,
             })
         })

@@ -69,6 +69,11 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
                 catalog.fill("panel.sees_success", &[("answer", response_label(r))]),
                 "ok",
             ),
+            // 412 carries the current state: the app re-reads instead of reporting a failure.
+            UserView::Failed(r) if r.status == 412 => (
+                catalog.fill("panel.sees_current_state", &[("answer", response_label(r))]),
+                "ok",
+            ),
             UserView::Failed(r) => (
                 catalog.fill("panel.sees_error", &[("answer", response_label(r))]),
                 "warn",

@@ -7,7 +7,7 @@ use idem_core::verdict::{Invariant, Violation};
 use idem_core::{ActionError, LinkError, Note, OpId, Step, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{duration, packet_label, rows_text, usd, ShortNames};
+use crate::labels::{duration, packet_label, usd, ShortNames};
 
 /// What the verdict badge says: a catalog key, a number for it, and whether all is well.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -173,7 +173,11 @@ fn note_args(
             args.push(("wait", duration(*wait_ms)));
             args
         }
-        Note::ClientGotAnswer { op, status, .. } | Note::ClientIgnoredLateAnswer { op, status } => {
+        Note::OtherUserSameKey { user } => vec![("user", user.to_string())],
+        Note::ClaimsExpired { count } => vec![("count", count.to_string())],
+        Note::ClientGotForeignAnswer { op, status }
+        | Note::ClientGotAnswer { op, status, .. }
+        | Note::ClientIgnoredLateAnswer { op, status } => {
             let mut args = op_args(*op, world, names, catalog);
             args.extend(status_args(*status));
             args
@@ -186,7 +190,15 @@ fn note_args(
         Note::ApiCrashed { phase } | Note::CrashArmed { phase } => {
             vec![("phase", catalog.text(&format!("phase.{}", phase.name())))]
         }
-        Note::LedgerRan { rows } => vec![("rows", rows_text(rows))],
+        Note::LedgerRan { rows, statements } => vec![(
+            "rows",
+            statements
+                .iter()
+                .zip(rows)
+                .map(|(statement, n)| format!("{statement} → {n}"))
+                .collect::<Vec<_>>()
+                .join("; "),
+        )],
         Note::ProcessorCharged { payment_id } | Note::ProcessorDeduplicated { payment_id } => {
             vec![("payment", payment_id.clone())]
         }

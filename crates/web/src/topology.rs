@@ -96,6 +96,9 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
                 None => (catalog.text("node.idle"), ""),
                 Some(UserView::Waiting) => (catalog.text("node.waiting"), "busy"),
                 Some(UserView::Succeeded(_)) => (catalog.text("node.success"), "ok"),
+                Some(UserView::Failed(r)) if r.status == 412 => {
+                    (catalog.text("node.rereads"), "ok")
+                }
                 Some(UserView::Failed(_)) => (catalog.text("node.error"), "warn"),
                 Some(UserView::GaveUp) => (catalog.text("node.gave_up"), "warn"),
             }

@@ -106,3 +106,57 @@ async fn a_counterexample_replays_to_a_violation() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+async fn stop_keeps_the_partial_totals_and_the_page_usable() {
+    let (parent, _dispose) = mount_app("scenario=scope").await;
+    let stop = find(&parent, "explore-stop");
+    assert!(
+        stop.has_attribute("hidden"),
+        "Stop shows only while searching"
+    );
+    find(&parent, "explore-k")
+        .unchecked_into::<HtmlSelectElement>()
+        .set_value("3");
+    click(&parent, "explore-run").await;
+    assert!(query(&parent, "[data-testid=explore-result][data-state=running]").is_some());
+    assert!(!stop.has_attribute("hidden"), "Stop shows while searching");
+    // Let a few slices run, then stop: k = 3 on this scenario takes seconds.
+    pause(150).await;
+    click(&parent, "explore-stop").await;
+    let result = query(&parent, "[data-testid=explore-result][data-state=partial]")
+        .expect("a stopped search shows partial totals");
+    assert_eq!(result.get_attribute("data-k").as_deref(), Some("3"));
+    let (runs, states) = (number(&result, "data-runs"), number(&result, "data-states"));
+    assert!(states > 0, "some states were searched");
+    assert!(
+        result
+            .text_content()
+            .unwrap_or_default()
+            .contains("partial results"),
+        "marked partial"
+    );
+    assert!(stop.has_attribute("hidden"), "Stop hides once stopped");
+    assert_eq!(
+        document()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid")),
+        Some("explore-run".to_owned()),
+        "focus moves to Run"
+    );
+    // The search is cancelled: the numbers stay.
+    pause(150).await;
+    let still = find(&parent, "explore-result");
+    assert_eq!(
+        still.get_attribute("data-state").as_deref(),
+        Some("partial")
+    );
+    assert_eq!(number(&still, "data-runs"), runs);
+    assert_eq!(number(&still, "data-states"), states);
+    // The page stays usable: the player steps, and a new search runs to the end.
+    click(&parent, "step-forward").await;
+    assert_eq!(text(&parent, "step-index"), "1");
+    let done = explore(&parent, 1).await;
+    assert_eq!(done.get_attribute("data-k").as_deref(), Some("1"));
+    assert!(find(&parent, "explore-stop").has_attribute("hidden"));
+}

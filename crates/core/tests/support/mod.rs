@@ -87,7 +87,7 @@ pub fn ledger_rows(world: &World) -> Vec<Vec<u64>> {
         .iter()
         .flat_map(|s| s.notes.iter())
         .filter_map(|n| match n {
-            Note::LedgerRan { rows } => Some(rows.clone()),
+            Note::LedgerRan { rows, .. } => Some(rows.clone()),
             _ => None,
         })
         .collect()

@@ -74,7 +74,12 @@ say "using $("$PG_BIN/postgres" --version) and $(redis-server --version | awk '{
 
 # Commands that touch the data directory run as `postgres` when we are root.
 if [[ $EUID -eq 0 ]]; then
-  id postgres >/dev/null 2>&1 || die "no postgres system user (the postgresql package creates it)"
+  if ! id postgres >/dev/null 2>&1; then
+    # The server binaries can be present without the package's system user (a machine image
+    # that ships them): create the user rather than fail.
+    say "creating the postgres system user"
+    useradd --system --user-group --home-dir /var/lib/postgresql --shell /bin/bash postgres
+  fi
   as_pg() { runuser -u postgres -- "$@"; }
   PG_OWNER=postgres
 else

@@ -153,6 +153,45 @@ test('keyboard: arrows step, space plays, 3 opens compare-and-set', async () => 
   await page.context().close();
 });
 
+test('above the fold at 1280×800: chips, the whole topology and the playback bar', async () => {
+  for (const lang of ['en', 'ru']) {
+    const page = await lab.open(`scenario=naive&step=3&lang=${lang}`, DESKTOP);
+    const topology = await page.locator('.topology-frame').boundingBox();
+    const play = await page.getByTestId('play-pause').boundingBox();
+    assert.ok(topology.y >= 0 && topology.y + topology.height <= DESKTOP.height, `${lang}: topology ${JSON.stringify(topology)}`);
+    assert.ok(play.y + play.height <= DESKTOP.height, `${lang}: play-pause ends at ${play.y + play.height}`);
+    await page.context().close();
+  }
+});
+
+test('node card text stays inside its card and phones put the narration under the controls', async () => {
+  for (const [viewport, lang] of [[DESKTOP, 'en'], [DESKTOP, 'ru'], [PHONE, 'en'], [PHONE, 'ru']]) {
+    const page = await lab.open(`scenario=naive&step=3&lang=${lang}`, viewport);
+    const outside = await page.evaluate(() => {
+      const out = [];
+      for (const node of document.querySelectorAll('[data-testid^=node-]')) {
+        const rect = node.querySelector('rect.card');
+        if (!rect) continue;
+        const card = rect.getBoundingClientRect();
+        for (const t of node.querySelectorAll('text')) {
+          const box = t.getBoundingClientRect();
+          if (box.left < card.left || box.right > card.right) out.push(t.textContent);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(outside, [], `${viewport.width}px ${lang}`);
+    if (viewport === PHONE) {
+      const forward = await page.getByTestId('step-forward').boundingBox();
+      const narration = await page.getByTestId('narration').boundingBox();
+      const money = await page.locator('.money-box').boundingBox();
+      assert.ok(narration.y < money.y, `${lang}: narration comes before the figures on phones`);
+      assert.ok(narration.y - forward.y < 450, `${lang}: narration ${narration.y - forward.y}px below the step button`);
+    }
+    await page.context().close();
+  }
+});
+
 test('screenshots: desktop, phone, dark; no horizontal scroll at 360 px', async () => {
   for (const [name, query] of [
     ['start', 'scenario=key'],

@@ -92,8 +92,20 @@ impl DeepLink {
     /// from a query string (with or without the leading `?`); other parameters are ignored.
     /// Returns every problem found, not just the first.
     pub fn parse(query: &str) -> Result<DeepLink, Vec<LinkError>> {
+        let (link, errors) = DeepLink::parse_lenient(query);
+        if errors.is_empty() {
+            Ok(link)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Like [`DeepLink::parse`], but keeps every parameter that parsed: a bad parameter is
+    /// left at its default (a bad `protect` or `faults` is dropped whole, since its parts
+    /// depend on each other) and reported. A query over [`MAX_QUERY_LEN`] keeps nothing.
+    pub fn parse_lenient(query: &str) -> (DeepLink, Vec<LinkError>) {
         if query.len() > MAX_QUERY_LEN {
-            return Err(vec![LinkError::TooLong(query.len())]);
+            return (DeepLink::default(), vec![LinkError::TooLong(query.len())]);
         }
         let mut link = DeepLink::default();
         let mut errors = Vec::new();
@@ -142,11 +154,7 @@ impl DeepLink {
                 _ => link.base = matches!(value, "" | "1" | "true"),
             }
         }
-        if errors.is_empty() {
-            Ok(link)
-        } else {
-            Err(errors)
-        }
+        (link, errors)
     }
 
     /// The query string for this link (without `?`), in a stable order.
@@ -363,6 +371,42 @@ mod tests {
         let many = vec!["1.retry"; MAX_FAULTS + 1].join("_");
         assert!(DeepLink::parse(&format!("faults={many}")).is_err());
         assert_eq!(DeepLink::parse(""), Ok(DeepLink::default()));
+    }
+
+    #[test]
+    fn lenient_parsing_keeps_the_good_parameters() {
+        for step in ["-1", "1e3", "99999999999999999999", "5001"] {
+            let (link, errors) = DeepLink::parse_lenient(&format!("?scenario=key&step={step}"));
+            assert_eq!(link.scenario, "key", "step={step}");
+            assert_eq!(link.step, None);
+            assert_eq!(errors, vec![LinkError::BadStep(step.into())]);
+        }
+        let (link, errors) =
+            DeepLink::parse_lenient("scenario=nope&protect=key.lock&faults=1.retry_x&step=3");
+        assert_eq!(link.scenario, DeepLink::default().scenario);
+        let mut p = Protections::NONE;
+        p.idempotency_key = true;
+        p.lock = true;
+        assert_eq!(link.protections, Some(p));
+        assert!(link.faults.is_empty(), "a bad fault list is dropped whole");
+        assert_eq!(link.step, Some(3));
+        assert_eq!(
+            errors,
+            vec![
+                LinkError::UnknownScenario("nope".into()),
+                LinkError::BadFault("x".into())
+            ]
+        );
+        let (link, errors) = DeepLink::parse_lenient("scenario=key&scenario=naive");
+        assert_eq!((link.scenario.as_str(), errors.len()), ("key", 1));
+        let (link, errors) = DeepLink::parse_lenient(&"a".repeat(MAX_QUERY_LEN + 1));
+        assert_eq!(link, DeepLink::default());
+        assert_eq!(errors, vec![LinkError::TooLong(MAX_QUERY_LEN + 1)]);
+        let valid = "scenario=key&protect=key&step=4";
+        assert_eq!(
+            DeepLink::parse_lenient(valid),
+            (DeepLink::parse(valid).expect("valid"), Vec::new())
+        );
     }
 
     #[test]

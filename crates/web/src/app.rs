@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::browser::{location_query, media_matches};
 use crate::calculator::Calculator;
-use crate::controls::{Controls, ScenarioBar};
+use crate::controls::{Controls, ProtectionBar, ScenarioBar};
 use crate::embed::EmbedButton;
 use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
@@ -27,16 +27,42 @@ use crate::transcript::Transcript;
 /// Media query under which the topology is stacked (phones).
 pub const NARROW: &str = "(max-width: 640px)";
 
-/// The run a query string asks for, or the default scenario and what was wrong with it.
+/// The run a query string asks for and what was wrong with it. Bad parameters are dropped
+/// and the good ones kept; faults that cannot be replayed are dropped too (the scenario,
+/// protections and step stay).
 pub fn run_from_query(query: &str) -> (Run, Vec<LinkError>) {
-    let link = match DeepLink::parse(query) {
-        Ok(link) => link,
-        Err(errors) => return (Run::new(default_scenario()), errors),
-    };
+    let (link, mut errors) = DeepLink::parse_lenient(query);
     match Run::from_link(&link) {
-        Ok(run) => (run, Vec::new()),
-        Err(error) => (Run::new(default_scenario()), vec![error]),
+        Ok(run) => (run, errors),
+        Err(error) => {
+            errors.push(error);
+            let without_faults = DeepLink {
+                faults: Vec::new(),
+                ..link
+            };
+            let run =
+                Run::from_link(&without_faults).unwrap_or_else(|_| Run::new(default_scenario()));
+            (run, errors)
+        }
     }
+}
+
+/// The notice that lists what was wrong with the link (nothing when it was fine).
+#[component]
+pub fn LinkNotice(errors: Vec<LinkError>) -> impl IntoView {
+    let lab = crate::lab::use_lab();
+    (!errors.is_empty()).then(|| {
+        let items = errors
+            .iter()
+            .map(|e| view! { <li>{link_error(e, lab.lang.get_untracked().catalog())}</li> })
+            .collect_view();
+        view! {
+            <div class="link-notice" role="alert" data-testid="link-notice">
+                <p>{lab.t("link.notice")}</p>
+                <ul>{items}</ul>
+            </div>
+        }
+    })
 }
 
 /// The topology layout the window's width asks for now.
@@ -119,19 +145,6 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         };
         lab.t(key)
     };
-    let notice = (!errors.is_empty()).then(|| {
-        let items = errors
-            .iter()
-            .map(|e| view! { <li>{link_error(e, lab.lang.get_untracked().catalog())}</li> })
-            .collect_view();
-        view! {
-            <div class="link-notice" role="alert" data-testid="link-notice">
-                <p>{lab.t("link.notice")}</p>
-                <ul>{items}</ul>
-            </div>
-        }
-    });
-
     let lang_notice = bad_lang.map(|value| {
         let text = lab.catalog().fill("lang.bad", &[("value", value)]);
         view! { <p class="link-notice" role="alert" data-testid="lang-notice">{text}</p> }
@@ -152,10 +165,11 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                     <EmbedButton/>
                 </div>
             </header>
-            {notice}
+            <LinkNotice errors=errors/>
             {lang_notice}
             <ScenarioBar/>
             <Stage/>
+            <ProtectionBar/>
             <Recap/>
             <Faults/>
             <TryEveryFailure/>

@@ -1,5 +1,5 @@
-//! The control surface: scenario switcher with the protections that matter for it, and the
-//! playback bar (play/pause, step back and forward, restart, run to end, speed).
+//! The control surface: scenario switcher, the protections that matter for the scenario, and
+//! the playback bar (play/pause, step back and forward, restart, run to end, speed).
 //!
 //! Chips and toggles are markup built once per scenario kind; a delegated click handler reads
 //! `data-scenario` / `data-protect`, and a small effect keeps their pressed/checked state.
@@ -75,13 +75,11 @@ fn sync_state(root: &leptos::web_sys::Element, current: &str, protections: Prote
     }
 }
 
-/// Scenario choices and protection toggles.
+/// Scenario choices: the seed stories and, folded, the other mechanics.
 #[component]
 pub fn ScenarioBar() -> impl IntoView {
     let lab = use_lab();
     let root = NodeRef::<Div>::new();
-    let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
-    let toggles = move || toggles_html(story.get(), lab.catalog());
     let is_mechanic = move || {
         lab.run
             .with(|r| IDS[SEED_COUNT..].contains(&r.scenario().id.as_str()))
@@ -90,7 +88,6 @@ pub fn ScenarioBar() -> impl IntoView {
         let (id, protections) = lab
             .run
             .with(|r| (r.scenario().id.clone(), r.scenario().protections));
-        story.track();
         if let Some(root) = root.get() {
             sync_state(&root, &id, protections);
         }
@@ -98,8 +95,6 @@ pub fn ScenarioBar() -> impl IntoView {
     let on_click = move |event: leptos::ev::MouseEvent| {
         if let Some(id) = crate::browser::closest_attr(&event, "data-scenario") {
             lab.switch(&id);
-        } else if let Some(name) = crate::browser::closest_attr(&event, "data-protect") {
-            lab.toggle_protection(&name);
         }
     };
     view! {
@@ -112,6 +107,34 @@ pub fn ScenarioBar() -> impl IntoView {
                 <summary class="group-title">{lab.t("group.mechanics")}</summary>
                 <div class="chips" inner_html=chips_html(&IDS[SEED_COUNT..], lab.catalog())></div>
             </details>
+        </div>
+    }
+}
+
+/// The protection toggles for the scenario on screen. The page shows them below the player so
+/// the topology and its controls stay above the fold.
+#[component]
+pub fn ProtectionBar() -> impl IntoView {
+    let lab = use_lab();
+    let root = NodeRef::<Div>::new();
+    let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    let toggles = move || toggles_html(story.get(), lab.catalog());
+    Effect::new(move |_| {
+        let (id, protections) = lab
+            .run
+            .with(|r| (r.scenario().id.clone(), r.scenario().protections));
+        story.track();
+        if let Some(root) = root.get() {
+            sync_state(&root, &id, protections);
+        }
+    });
+    let on_click = move |event: leptos::ev::MouseEvent| {
+        if let Some(name) = crate::browser::closest_attr(&event, "data-protect") {
+            lab.toggle_protection(&name);
+        }
+    };
+    view! {
+        <div class="protect-bar" node_ref=root on:click=on_click>
             <fieldset class="protections">
                 <legend>{lab.t("ui.protections")}</legend>
                 <div class="toggles" inner_html=toggles></div>

@@ -15,8 +15,8 @@ use leptos::prelude::*;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::app::{provide_lab, run_from_query, Stage};
-use crate::controls::ScenarioBar;
+use crate::app::{provide_lab, run_from_query, LinkNotice, Stage};
+use crate::controls::{ProtectionBar, ScenarioBar};
 use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
 use crate::hooks::{handle_key, use_layout, use_playback};
@@ -366,7 +366,7 @@ pub fn Widget(
     #[prop(optional)]
     full: bool,
 ) -> impl IntoView {
-    let (run, _errors) = run_from_query(&query);
+    let (run, errors) = run_from_query(&query);
     let lang = query_lang(&query);
     let lab = provide_lab(run, lang);
     use_playback(lab);
@@ -381,6 +381,7 @@ pub fn Widget(
     let rest = full.then(|| {
         view! {
             <ScenarioBar/>
+            <ProtectionBar/>
             <Faults/>
             <TryEveryFailure/>
             <StatePanels/>
@@ -397,6 +398,7 @@ pub fn Widget(
             on:keydown=move |e| handle_key(lab, &e, full)
         >
             <h2 class="embed-title">{title}</h2>
+            <LinkNotice errors=errors/>
             <Stage/>
             {rest}
         </div>

@@ -29,7 +29,35 @@ pub fn choose(query: &str, preferred: &[String]) -> (Lang, Option<String>) {
             Lang::from_tag(&primary.to_ascii_lowercase())
         })
         .unwrap_or_default();
-    (from_browser, asked.map(str::to_owned))
+    (from_browser, asked.map(percent_decode))
+}
+
+/// `value` with its `%XX` escapes decoded (invalid UTF-8 becomes U+FFFD), for showing a
+/// value from the address as the reader typed it. The result is still untrusted text: it is
+/// shown as text, never as markup.
+pub fn percent_decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied(),
+            bytes.get(i + 2).copied(),
+        ) {
+            (b'%', Some(h), Some(l)) if hex(h).is_some() && hex(l).is_some() => {
+                let byte = hex(h).unwrap_or(0) * 16 + hex(l).unwrap_or(0);
+                out.push(u8::try_from(byte).unwrap_or(b'?'));
+                i += 3;
+            }
+            (b, _, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// `query` with its `lang` parameter set to `tag` (replaced if present, else appended).
@@ -144,6 +172,18 @@ mod tests {
             (Lang::Ru, Some("RU".to_owned()))
         );
         assert_eq!(choose("lang=", &[]), (Lang::En, Some(String::new())));
+    }
+
+    #[test]
+    fn a_reported_value_is_shown_decoded() {
+        assert_eq!(
+            choose("lang=%3Cb%3E", &prefs(&["en"])),
+            (Lang::En, Some("<b>".to_owned()))
+        );
+        assert_eq!(percent_decode("%D1%80%D1%83"), "ру");
+        assert_eq!(percent_decode("50%"), "50%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%FF"), "\u{FFFD}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
 use crate::labels::{record_label, rows_text, usd, ShortNames};
-use crate::markup::{el, esc, table};
+use crate::markup::{el, esc, table, wrap};
 
 /// The ledger panel's markup.
 pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
@@ -87,16 +87,12 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
             .collect();
         add("like_ops", &["op_id"], rows);
     }
-    let last_rows = world
-        .steps()
-        .last()
-        .and_then(|s| {
-            s.notes.iter().find_map(|n| match n {
-                Note::LedgerRan { rows, .. } => Some(rows_text(rows)),
-                _ => None,
-            })
+    let last_rows = world.steps().last().and_then(|s| {
+        s.notes.iter().find_map(|n| match n {
+            Note::LedgerRan { rows, .. } => Some(rows_text(rows)),
+            _ => None,
         })
-        .unwrap_or_else(|| "—".to_owned());
+    });
     let mut constraints = String::new();
     match story {
         Story::Counter => {
@@ -117,18 +113,28 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
             constraints.push_str(&el("li", "", &catalog.text(key)));
         }
     }
-    constraints.push_str(&format!(
-        "<li>{} {}</li>",
-        esc(&catalog.text("panel.last_rows")),
-        el("strong", "data-testid=\"rows-affected\"", &last_rows)
-    ));
+    // `rows-affected` is shown once: beside "Last statement" when this step ran SQL, else on
+    // the last SQL block's rows (nothing at all before the ledger ran anything).
+    let rows_affected = |rows: &str| el("strong", "data-testid=\"rows-affected\"", rows);
+    if let Some(rows) = &last_rows {
+        constraints.push_str(&format!(
+            "<li>{} {}</li>",
+            esc(&catalog.text("panel.last_rows")),
+            rows_affected(rows)
+        ));
+    }
     out.push_str(&format!("<ul class=\"constraints\">{constraints}</ul>"));
     if let Some((sql, rows)) = last_sql(world) {
         out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
-        out.push_str(&el(
+        let rows = if last_rows.is_some() {
+            esc(&rows)
+        } else {
+            rows_affected(&rows)
+        };
+        out.push_str(&wrap(
             "pre",
             "class=\"wire sql\" data-testid=\"sql-last\"",
-            &format!("{sql}-- {rows}"),
+            &format!("{}-- {rows}", esc(&sql)),
         ));
     }
     out
@@ -238,5 +244,23 @@ mod tests {
             html.contains("data-testid=\"rows-affected\">rows 1,1<"),
             "{html}"
         );
+        assert_eq!(html.matches("rows-affected").count(), 1, "{html}");
+        assert!(html.contains("Last statement"), "{html}");
+    }
+
+    #[test]
+    fn a_step_that_ran_no_sql_has_no_last_statement_line() {
+        let catalog = Lang::En.catalog();
+        let html = ledger_html(&World::new(&Scenario::by_id("cas").expect("cas")), catalog);
+        assert!(!html.contains("Last statement"), "{html}");
+        assert!(!html.contains('—'), "{html}");
+        let world = end("cas");
+        let html = ledger_html(&world, catalog);
+        assert!(!html.contains("Last statement"), "{html}");
+        assert!(
+            html.contains("-- <strong data-testid=\"rows-affected\">rows 0,1</strong></pre>"),
+            "{html}"
+        );
+        assert_eq!(html.matches("rows-affected").count(), 1, "{html}");
     }
 }

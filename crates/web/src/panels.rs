@@ -123,9 +123,10 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
         .store()
         .entries()
         .map(|(key, stored)| {
+            // The label already ends in ✓ when completed: mark only the pending state.
             let status = match stored.record.status {
                 KeyStatus::InProgress => "… ",
-                KeyStatus::Completed(_) => "✓ ",
+                KeyStatus::Completed(_) => "",
             };
             vec![
                 names.shorten(key),
@@ -254,6 +255,14 @@ mod tests {
         assert!(html.contains("201 pay_abc ↺"), "{html}");
         let html = client_html(&played("key", 2), 1_000.0, catalog);
         assert!(html.contains("timeout in 2.0 s"), "{html}");
+    }
+
+    #[test]
+    fn the_store_panel_shows_a_status_once() {
+        let catalog = Lang::En.catalog();
+        let html = store_html(&end("key"), 0.0, catalog);
+        assert!(html.contains(">201 ✓<"), "{html}");
+        assert_eq!(html.matches('✓').count(), 1, "{html}");
     }
 
     #[test]

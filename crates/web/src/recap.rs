@@ -4,7 +4,7 @@
 //! operation, the account balance, the post's likes): nothing here is scripted per scenario.
 
 use idem_core::http::RequestBody;
-use idem_core::{Story, World};
+use idem_core::{Action, Invariant, Status, Story, World};
 use leptos::prelude::*;
 
 use crate::browser::closest_attr;
@@ -33,6 +33,57 @@ fn charge_choice(times: usize, catalog: &Catalog) -> Choice {
     }
 }
 
+/// The outcomes of a run where another user sends a request with the same key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shared {
+    /// Each user was charged for their own payment.
+    Own,
+    /// Someone was shown another user's payment.
+    Leak,
+    /// An operation was charged twice.
+    Twice,
+}
+
+fn shared_choice(outcome: Shared, catalog: &Catalog) -> Choice {
+    let (value, key) = match outcome {
+        Shared::Own => ("own", "predict.shared_own"),
+        Shared::Leak => ("leak", "predict.shared_leak"),
+        Shared::Twice => ("twice", "predict.shared_twice"),
+    };
+    Choice {
+        value: value.to_owned(),
+        label: catalog.text(key),
+    }
+}
+
+/// Whether the scenario's script brings in another user with the same key.
+fn has_other_user(world: &World) -> bool {
+    world
+        .scenario()
+        .script
+        .iter()
+        .any(|s| matches!(s.action, Action::OtherUserSameKey))
+}
+
+/// The outcome of a shared-key run, from the core's verdict: a broken no-cross-user-replay
+/// is a leak, a repeated effect a double charge, one effect per operation the good ending.
+/// Anything else falls back to the charge count.
+fn shared_outcome(world: &World, catalog: &Catalog) -> Choice {
+    let verdict = world.verdict();
+    if matches!(
+        verdict.status(Invariant::NoCrossUserReplay),
+        Some(Status::Violated(_))
+    ) {
+        shared_choice(Shared::Leak, catalog)
+    } else if verdict.max_effects() > 1 {
+        shared_choice(Shared::Twice, catalog)
+    } else if !verdict.effects.is_empty() && verdict.effects.iter().all(|(_, n)| *n == 1) {
+        shared_choice(Shared::Own, catalog)
+    } else {
+        charge_choice(verdict.max_effects(), catalog)
+    }
+}
+
 fn figure_choice(n: i64, key: &str, catalog: &Catalog) -> Choice {
     Choice {
         value: n.to_string(),
@@ -55,12 +106,14 @@ pub fn outcome(world: &World, catalog: &Catalog) -> Choice {
             "predict.likes",
             catalog,
         ),
+        _ if has_other_user(world) => shared_outcome(world, catalog),
         _ => charge_choice(world.verdict().max_effects(), catalog),
     }
 }
 
 /// The options offered for the run that starts at `start` and, left alone, ends at `end`:
-/// not / once / twice for payments; unchanged, one debit, two debits for the balance; one or
+/// not / once / twice for payments (own payment / leak / double charge when another user
+/// shares the key); unchanged, one debit, two debits for the balance; one or
 /// two more likes for the counter. The undisturbed outcome is always among them.
 pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
     let scenario = start.scenario();
@@ -84,6 +137,10 @@ pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
         Story::Counter => [scenario.likes + 1, scenario.likes + 2]
             .into_iter()
             .map(|n| figure_choice(n, "predict.likes", catalog))
+            .collect(),
+        _ if has_other_user(start) => [Shared::Own, Shared::Leak, Shared::Twice]
+            .into_iter()
+            .map(|o| shared_choice(o, catalog))
             .collect(),
         _ => (0..3)
             .map(|n| charge_choice(n, catalog))
@@ -251,6 +308,19 @@ mod tests {
         assert_eq!(values("key").1, "once");
         assert_eq!(values("missing-key").1, "none");
         assert_eq!(values("concurrent-no-lock").1, "twice");
+    }
+
+    #[test]
+    fn shared_key_stories_ask_about_the_leak() {
+        let asked = vec!["own".to_owned(), "leak".into(), "twice".into()];
+        assert_eq!(values("scope"), (asked.clone(), "own".into()));
+        assert_eq!(values("scope-off"), (asked, "leak".into()));
+        let catalog = Lang::En.catalog();
+        let (_, end) = start_end("scope-off");
+        let actual = outcome(&end, catalog);
+        let once = charge_choice(1, catalog);
+        assert!(result_html(&once, &actual, catalog).contains("data-correct=\"false\""));
+        assert!(actual.label.contains("shown"), "{}", actual.label);
     }
 
     #[test]

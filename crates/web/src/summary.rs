@@ -2,7 +2,7 @@
 //! parties see it, the narration of the current step (an ARIA live region), and the list of
 //! invariants the core checks.
 
-use idem_core::verdict::Status;
+use idem_core::verdict::{Invariant, Status};
 use idem_core::{Story, World};
 use leptos::prelude::*;
 
@@ -105,12 +105,34 @@ pub fn money_html(world: &World, catalog: &Catalog) -> String {
     format!("<dl class=\"money\">{items}</dl>")
 }
 
-/// Each invariant with ✓, ✗ or … .
+/// The invariants that speak about `story`: the charge stories have no balance or likes, the
+/// balance and the counter no processor, ledger of charges or other user.
+pub fn relevant(story: Story, invariant: Invariant) -> bool {
+    use Invariant::*;
+    match story {
+        Story::CompareAndSet => matches!(
+            invariant,
+            AtMostOnce | BalanceMatchesDebits | SuccessMeansDone
+        ),
+        Story::Counter => matches!(
+            invariant,
+            AtMostOnce | LikesMatchOperations | SuccessMeansDone
+        ),
+        Story::NaivePost | Story::IdempotencyKey => matches!(
+            invariant,
+            AtMostOnce | LedgerMatchesProcessor | NoCrossUserReplay | SuccessMeansDone
+        ),
+    }
+}
+
+/// Each invariant relevant to the story with ✓, ✗ or … .
 pub fn invariants_html(world: &World, catalog: &Catalog) -> String {
+    let story = world.scenario().story;
     world
         .verdict()
         .checks
         .iter()
+        .filter(|(inv, _)| relevant(story, *inv))
         .map(|(inv, status)| {
             let (class, mark) = match status {
                 Status::Holds => ("holds", "✓"),
@@ -216,7 +238,50 @@ mod tests {
             invariants_html(&world, Lang::En.catalog())
                 .matches("<li")
                 .count(),
-            6
+            4
         );
+    }
+
+    #[test]
+    fn only_the_story_s_invariants_are_listed() {
+        let catalog = Lang::En.catalog();
+        let name = |inv: Invariant| catalog.text(&format!("invariant.{}", inv.name()));
+        for (id, shown) in [
+            (
+                "naive",
+                &[
+                    Invariant::AtMostOnce,
+                    Invariant::LedgerMatchesProcessor,
+                    Invariant::NoCrossUserReplay,
+                    Invariant::SuccessMeansDone,
+                ][..],
+            ),
+            (
+                "cas",
+                &[
+                    Invariant::AtMostOnce,
+                    Invariant::BalanceMatchesDebits,
+                    Invariant::SuccessMeansDone,
+                ][..],
+            ),
+            (
+                "counter",
+                &[
+                    Invariant::AtMostOnce,
+                    Invariant::LikesMatchOperations,
+                    Invariant::SuccessMeansDone,
+                ][..],
+            ),
+        ] {
+            let html = invariants_html(&end(id), catalog);
+            assert_eq!(html.matches("<li").count(), shown.len(), "{id}: {html}");
+            for inv in Invariant::ALL {
+                assert_eq!(
+                    html.contains(&esc(&name(inv))),
+                    shown.contains(&inv),
+                    "{id}: {inv:?} in {html}"
+                );
+            }
+        }
     }
 }

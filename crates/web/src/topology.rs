@@ -117,12 +117,15 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             }
             match api.handlers().next() {
                 Some((_, h)) => {
+                    // One request: just its phase, so the line fits the card; more: "2× phase".
                     let phase = catalog.text(&format!("phase.{}", h.phase.name()));
-                    let n = api.handlers().count().to_string();
-                    (
-                        catalog.fill("node.handling", &[("phase", phase), ("n", n)]),
-                        "busy",
-                    )
+                    let status = match api.handlers().count() {
+                        1 => phase,
+                        n => {
+                            catalog.fill("node.handling", &[("phase", phase), ("n", n.to_string())])
+                        }
+                    };
+                    (status, "busy")
                 }
                 None => (catalog.text("node.up"), ""),
             }

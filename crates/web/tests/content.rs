@@ -52,6 +52,12 @@ async fn an_unknown_language_is_reported_and_english_is_shown() {
     let notice = text(&parent, "lang-notice");
     assert!(notice.contains("“xx”"), "{notice}");
     parent.remove();
+    let (parent, _dispose) = mount_app("lang=%3Cb%3E").await;
+    let notice = find(&parent, "lang-notice");
+    let shown = notice.text_content().unwrap_or_default();
+    assert!(shown.contains("“<b>”"), "{shown}");
+    assert!(query(&parent, "[data-testid=lang-notice] b").is_none());
+    parent.remove();
 }
 
 #[wasm_bindgen_test]

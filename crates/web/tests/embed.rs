@@ -93,3 +93,19 @@ fn bad_options_name_the_field() {
     let not_an_element = mount(JsValue::NULL, JsValue::UNDEFINED);
     assert!(not_an_element.is_err());
 }
+
+#[wasm_bindgen_test]
+async fn an_embedded_bad_link_shows_the_link_notice() {
+    use idem_web::embed::Widget;
+    use leptos::prelude::*;
+    let el = wrapper();
+    let handle = leptos::mount::mount_to(el.clone(), || {
+        view! { <Widget query="embed&scenario=nope&step=2"/> }
+    });
+    leptos::task::tick().await;
+    let notice = text(&el, "link-notice");
+    assert!(notice.contains("nope"), "{notice}");
+    assert_eq!(text(&el, "step-index"), "2");
+    drop(handle);
+    el.remove();
+}

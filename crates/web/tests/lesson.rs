@@ -121,6 +121,18 @@ async fn a_bad_deep_link_shows_a_notice_and_the_default_scenario() {
 }
 
 #[wasm_bindgen_test]
+async fn a_bad_parameter_drops_only_itself() {
+    for step in ["-1", "1e3", "99999999999"] {
+        let (parent, _dispose) = mount_app(&format!("scenario=key&step={step}")).await;
+        let notice = text(&parent, "link-notice");
+        assert!(notice.contains(step), "{notice}");
+        assert_eq!(pressed(&parent, "scenario-key").as_deref(), Some("true"));
+        assert_eq!(text(&parent, "step-index"), "0");
+        parent.remove();
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_deep_link_opens_at_its_step() {
     let (parent, _dispose) = mount_app("scenario=cas&step=4").await;
     assert_eq!(text(&parent, "step-index"), "4");

@@ -52,6 +52,16 @@ impl CostField {
             CostField::RetryWindowHours => (0.0, 24.0 * 30.0),
         }
     }
+
+    /// `value` if it is a finite number in [`CostField::range`].
+    pub fn check(self, value: f64) -> Result<f64, CostError> {
+        let (low, high) = self.range();
+        if value.is_finite() && (low..=high).contains(&value) {
+            Ok(value)
+        } else {
+            Err(CostError::OutOfRange(self))
+        }
+    }
 }
 
 /// Why an input was refused.
@@ -84,12 +94,7 @@ pub fn parse_field(field: CostField, text: &str) -> Result<f64, CostError> {
         .filter(|c| !matches!(c, ' ' | '_' | ',' | '\u{a0}'))
         .collect();
     let value: f64 = cleaned.parse().map_err(|_| CostError::NotANumber(field))?;
-    let (low, high) = field.range();
-    if value.is_finite() && (low..=high).contains(&value) {
-        Ok(value)
-    } else {
-        Err(CostError::OutOfRange(field))
-    }
+    field.check(value)
 }
 
 /// Validates every input, then estimates.
@@ -100,10 +105,7 @@ pub fn estimate(input: &CostInput) -> Result<CostOutput, CostError> {
         (CostField::RecordBytes, input.record_bytes),
         (CostField::RetryWindowHours, input.retry_window_hours),
     ] {
-        let (low, high) = field.range();
-        if !value.is_finite() || !(low..=high).contains(&value) {
-            return Err(CostError::OutOfRange(field));
-        }
+        field.check(value)?;
     }
     let live_records = input.rps * input.ttl_hours * 3_600.0;
     Ok(CostOutput {

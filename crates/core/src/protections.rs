@@ -100,26 +100,24 @@ impl Protections {
 
     /// Reads a switch by its URL name.
     pub fn get(&self, name: &str) -> Option<bool> {
-        Some(match name {
-            "key" => self.idempotency_key,
-            "require-key" => self.require_key,
-            "fingerprint" => self.fingerprint,
-            "lock" => self.lock,
-            "scope" => self.scope_by_user,
-            "same-tx" => self.key_in_ledger_tx,
-            "forward" => self.forward_key,
-            "cas" => self.cas,
-            "op-id" => self.op_dedup,
-            "unique-index" => self.unique_index,
-            "recovery" => self.recovery,
-            "deadline" => self.retry_deadline,
-            _ => return None,
-        })
+        let mut copy = *self;
+        copy.switch(name).map(|on| *on)
     }
 
     /// Sets a switch by its URL name; false when there is no such switch.
     pub fn set(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
+        match self.switch(name) {
+            Some(slot) => {
+                *slot = on;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The one place that maps a URL name to its field.
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        Some(match name {
             "key" => &mut self.idempotency_key,
             "require-key" => &mut self.require_key,
             "fingerprint" => &mut self.fingerprint,
@@ -132,10 +130,8 @@ impl Protections {
             "unique-index" => &mut self.unique_index,
             "recovery" => &mut self.recovery,
             "deadline" => &mut self.retry_deadline,
-            _ => return false,
-        };
-        *slot = on;
-        true
+            _ => return None,
+        })
     }
 }
 

@@ -45,22 +45,57 @@ fn stepping_a_clone_is_stepping_the_original() {
     assert!(copy.step().is_none());
 }
 
+/// Steps `world` until a packet the student may act on is in flight on the phone's link.
+fn step_to_a_faultable_packet(world: &mut World) -> idem_core::MsgId {
+    loop {
+        if let Some(m) = world.network().in_flight().find(|m| m.is_faultable()) {
+            return m.id;
+        }
+        assert!(
+            world.step().is_some(),
+            "the run ended without a packet on the phone's link"
+        );
+    }
+}
+
 #[test]
 fn replay_rebuilds_any_step_of_a_run_with_injected_faults() {
+    use idem_core::Note;
+    let baseline = run("key");
     let mut world = World::new(&scenario("key"));
-    for _ in 0..3 {
-        world.step();
-    }
-    let request = world
-        .network()
-        .in_flight()
-        .next()
-        .map(|m| m.id)
-        .expect("a packet in flight");
-    let _ = world.apply(Action::Duplicate(request));
-    world.step();
-    world.apply(Action::LoseNextAck).expect("always applicable");
-    world.run(STEP_BOUND);
+    let request = step_to_a_faultable_packet(&mut world);
+    let notes = world
+        .apply(Action::Duplicate(request))
+        .expect("a request on the phone's link can be duplicated")
+        .notes
+        .clone();
+    let [Note::MessageDuplicated { msg, copy }] = notes.as_slice() else {
+        panic!("duplicating #{} said {notes:?}", request.0);
+    };
+    assert_eq!(*msg, request);
+    let copy = *copy;
+    let notes = world
+        .apply(Action::Delay(copy, 500))
+        .expect("the copy is in flight on the phone's link")
+        .notes
+        .clone();
+    assert_eq!(notes, vec![Note::MessageDelayed { msg: copy, ms: 500 }]);
+    assert_eq!(world.run(STEP_BOUND), idem_core::RunEnd::Quiescent);
+    assert_eq!(world.injected().len(), 2, "both faults are recorded");
+    // The faults took effect: the delayed copy reached the API while the original was in
+    // progress and got 409; that answer took the lost ack, so the original's 201 arrived and
+    // the phone never retried (the plain story retries and gets a replay).
+    let copy_message = world.network().get(copy).expect("the copy exists");
+    assert!(
+        matches!(copy_message.fate, idem_core::net::Fate::Delivered(_)),
+        "{:?}",
+        copy_message.fate
+    );
+    assert_eq!(statuses_sent(&baseline), vec![201, 201]);
+    assert_eq!(statuses_sent(&world), vec![409, 201]);
+    assert!(!note_keys(&world).contains(&"client.resends"));
+    assert_ne!(trace_text(&world), trace_text(&baseline));
+    assert_eq!(world.processor().statement.len(), 1, "the key still holds");
     let snapshots: Vec<World> = (0..=world.steps().len() as u32)
         .map(|n| World::replay(world.scenario(), world.injected(), n).expect("replays"))
         .collect();

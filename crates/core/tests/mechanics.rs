@@ -176,7 +176,14 @@ fn one_transaction_and_a_forwarded_key_close_the_window() {
 
 #[test]
 fn every_crash_phase_is_survived_with_every_protection() {
-    for phase in idem_core::Phase::ALL {
+    use idem_core::{Note, Phase};
+    // With the key in the ledger's transaction there is no separate "record the key" round
+    // trip, so a crash armed for RecordKey never fires: the plain run shows the phase is
+    // never entered, and the loop checks that it indeed stays unfired.
+    let plain = run("fully-protected");
+    assert!(!note_keys(&plain).contains(&"api.records_key"));
+    let never_reached = [Phase::RecordKey];
+    for phase in Phase::ALL {
         let mut scenario = scenario("fully-protected");
         scenario.script.insert(
             0,
@@ -186,9 +193,25 @@ fn every_crash_phase_is_survived_with_every_protection() {
             },
         );
         let world = run_scenario(&scenario);
+        let crashes: Vec<Phase> = world
+            .steps()
+            .iter()
+            .flat_map(|s| &s.notes)
+            .filter_map(|n| match n {
+                Note::ApiCrashed { phase } => Some(*phase),
+                _ => None,
+            })
+            .collect();
+        if never_reached.contains(&phase) {
+            assert!(crashes.is_empty(), "crash at {phase:?} fired: {crashes:?}");
+        } else {
+            assert_eq!(crashes, vec![phase], "the crash at {phase:?} happened once");
+            assert!(note_keys(&world).contains(&"api.restarted"), "{phase:?}");
+        }
         let verdict = world.verdict();
         assert!(verdict.ok(), "crash at {phase:?}: {verdict:?}");
         assert_eq!(world.processor().statement.len(), 1, "crash at {phase:?}");
+        assert_eq!(world.ledger().charges.len(), 1, "crash at {phase:?}");
     }
 }
 
@@ -198,4 +221,164 @@ fn protections_switch_by_name() {
     assert!(p.set("forward", true));
     assert!(p.forward_key);
     assert!(!p.set("teleport", true));
+}
+
+/// The notes of a run, flattened.
+fn notes(world: &idem_core::World) -> Vec<&idem_core::Note> {
+    world.steps().iter().flat_map(|s| &s.notes).collect()
+}
+
+#[test]
+fn the_recovery_job_finishes_a_charge_whose_handler_died() {
+    use idem_core::{Action, Note, Phase, SimTime};
+    // Crash while the ledger is written, with the phone asleep for an hour so that no retry
+    // comes before the recovery job: the job alone must finish the charge.
+    let mut with_recovery = scenario("fully-protected");
+    with_recovery
+        .script
+        .retain(|s| s.action != Action::LoseNextAck);
+    for (i, action) in [
+        Action::Crash(Phase::WriteLedger),
+        Action::AdvanceClock(idem_core::time::HOUR),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        with_recovery.script.insert(
+            i,
+            idem_core::scenario::Scripted {
+                at: SimTime::ZERO,
+                action,
+            },
+        );
+    }
+    let world = run_scenario(&with_recovery);
+    let all = notes(&world);
+    assert!(all.contains(&&Note::ApiCrashed {
+        phase: Phase::WriteLedger
+    }));
+    let sweep = all
+        .iter()
+        .position(|n| **n == Note::ApiRecoverySweep)
+        .expect("the recovery job ran");
+    let recovers = all
+        .iter()
+        .position(|n| **n == Note::ApiRecovers { count: 1 })
+        .expect("it found the one stale key");
+    let recovered = all
+        .iter()
+        .position(|n| **n == Note::ApiRecovered)
+        .expect("it finished the charge");
+    assert!(sweep < recovers && recovers < recovered);
+    assert_eq!(world.ledger().charges.len(), 1);
+    assert_eq!(world.processor().statement.len(), 1);
+    assert!(world.verdict().ok(), "{:?}", world.verdict());
+
+    // Without the recovery switch no job runs.
+    let mut without = with_recovery.clone();
+    without.protections.recovery = false;
+    let world = run_scenario(&without);
+    let keys = note_keys(&world);
+    assert!(keys.contains(&"api.crashed"));
+    assert!(!keys.contains(&"api.recovery_sweep"));
+    assert!(!keys.contains(&"api.recovered"));
+}
+
+#[test]
+fn a_delayed_packet_arrives_that_much_later() {
+    use idem_core::{Action, Note};
+    let mut world = idem_core::World::new(&scenario("naive"));
+    let request = loop {
+        if let Some(m) = world.network().in_flight().find(|m| m.is_faultable()) {
+            break m.id;
+        }
+        assert!(world.step().is_some());
+    };
+    let due = world.network().get(request).expect("sent").deliver_at;
+    let step = world
+        .apply(Action::Delay(request, 4_000))
+        .expect("delayable");
+    assert_eq!(
+        step.notes,
+        vec![Note::MessageDelayed {
+            msg: request,
+            ms: 4_000
+        }]
+    );
+    assert_eq!(
+        world.network().get(request).expect("sent").deliver_at,
+        due.plus(4_000)
+    );
+    assert_eq!(world.run(STEP_BOUND), idem_core::RunEnd::Quiescent);
+    let delivered = world
+        .steps()
+        .iter()
+        .find(|s| s.cause == idem_core::Cause::Deliver(request))
+        .expect("delivered in the end");
+    assert_eq!(delivered.at, due.plus(4_000));
+}
+
+#[test]
+fn an_offline_phone_cannot_retry_or_send() {
+    use idem_core::{Action, ActionError};
+    let mut world = idem_core::World::new(&scenario("key"));
+    while world.client().ops().is_empty() {
+        world.step().expect("the story starts an operation");
+    }
+    world
+        .apply(Action::AdvanceClock(60_000))
+        .expect("the clock can always advance");
+    for action in [
+        Action::RetryNow,
+        Action::ConcurrentDuplicate,
+        Action::ReuseKeyOtherBody,
+        Action::OtherUserSameKey,
+    ] {
+        assert_eq!(
+            world.apply(action).err(),
+            Some(ActionError::ClientOffline),
+            "{action:?}"
+        );
+    }
+    assert!(world.client_offline_until().is_some());
+    while world.client_offline_until().is_some() {
+        world.step().expect("the phone wakes up");
+    }
+    assert_eq!(
+        world.steps().last().map(|s| s.cause.clone()),
+        Some(idem_core::Cause::ClientWake)
+    );
+    assert_ne!(
+        world.apply(Action::ConcurrentDuplicate).err(),
+        Some(ActionError::ClientOffline)
+    );
+}
+
+#[test]
+fn the_ledger_check_waits_for_a_quiet_run() {
+    use idem_core::Invariant::LedgerMatchesProcessor;
+    let mut world = idem_core::World::new(&scenario("key"));
+    let mut pending_while_charged = 0;
+    loop {
+        let verdict = world.verdict();
+        if world.is_quiescent() {
+            assert_eq!(verdict.status(LedgerMatchesProcessor), Some(&Status::Holds));
+            break;
+        }
+        assert_eq!(
+            verdict.status(LedgerMatchesProcessor),
+            Some(&Status::Pending)
+        );
+        assert!(!verdict.quiescent);
+        // Charged by the processor, not yet written to the ledger: pending, not violated.
+        if world.processor().statement.len() > world.ledger().charges.len() {
+            pending_while_charged += 1;
+            assert!(verdict.ok(), "pending is not a violation");
+        }
+        world.step();
+    }
+    assert!(
+        pending_while_charged > 0,
+        "the run passed through that window"
+    );
 }

@@ -3,9 +3,14 @@
 
 mod support;
 
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+
+use idem_core::net::DropReason;
 use idem_core::time::HOUR;
-use idem_core::{Action, Invariant, Phase, Protections, Scenario, Status, World};
+use idem_core::{Action, Invariant, Note, Phase, Protections, Scenario, Status, World};
 use proptest::prelude::*;
+use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
 use support::*;
 
 /// A fault, with message choices as indexes into whatever is in flight on the mobile link.
@@ -46,9 +51,10 @@ fn any_fault() -> impl Strategy<Value = Fault> {
     ]
 }
 
-/// Up to four faults, each at a step number within the first 40 steps.
-fn schedule(fault: impl Strategy<Value = Fault>) -> impl Strategy<Value = Vec<(usize, Fault)>> {
-    prop::collection::vec((0..40usize, fault), 0..=4).prop_map(|mut s| {
+/// Up to four faults, each at a position in the run given as a fraction (per mille) of the
+/// run's length without them, so faults land inside runs of any length.
+fn schedule(fault: impl Strategy<Value = Fault>) -> impl Strategy<Value = Vec<(u32, Fault)>> {
+    prop::collection::vec((0..=1_000u32, fault), 0..=4).prop_map(|mut s| {
         s.sort_by_key(|(at, _)| *at);
         s
     })
@@ -80,22 +86,110 @@ fn to_action(world: &World, fault: &Fault) -> Action {
     }
 }
 
-/// Runs `scenario` with `faults` injected at their step numbers (inapplicable ones are
-/// refused by the world and skipped), then to quiescence.
-fn run_with(scenario: &Scenario, faults: &[(usize, Fault)]) -> World {
+/// What a schedule did to a run.
+#[derive(Debug, Default)]
+struct Effects {
+    /// Faults the world accepted.
+    applied: usize,
+    /// Faults the world refused (no packet to act on, nothing to retry, phone offline…).
+    refused: usize,
+    /// Kinds of the faults that changed something, e.g. "drop", "crash".
+    took_effect: BTreeSet<&'static str>,
+}
+
+/// Whether the notes of the step an action made show that it changed something (for a crash
+/// or a lost ack, which act later, see [`run_with`]).
+fn immediate_effect(notes: &[Note]) -> bool {
+    notes.iter().any(|n| {
+        matches!(
+            n,
+            Note::MessageLost { .. }
+                | Note::MessageDuplicated { .. }
+                | Note::MessageDelayed { .. }
+                | Note::KeysEvicted { .. }
+                | Note::ClockAdvanced { .. }
+                | Note::ClientRetryPressed { .. }
+                | Note::ClientSends { .. }
+        )
+    })
+}
+
+/// Number of steps `scenario` takes without injected faults.
+fn plain_length(scenario: &Scenario) -> u32 {
+    run_scenario(scenario).step_count()
+}
+
+/// Runs `scenario` with `faults` injected at their positions (per mille of the plain run's
+/// length), then to quiescence. As [`World::replay_each`] does, faults still pending when the
+/// run is quiet are applied then, so no fault is silently left out; refused ones are counted.
+fn run_with(scenario: &Scenario, faults: &[(u32, Fault)]) -> (World, Effects) {
+    let length = plain_length(scenario);
     let mut world = World::new(scenario);
-    let mut pending = faults.iter().peekable();
+    let mut effects = Effects::default();
+    let mut pending = faults
+        .iter()
+        .map(|(at, f)| (at * length / 1_000, f))
+        .peekable();
     for _ in 0..STEP_BOUND {
-        while let Some((_, fault)) = pending.next_if(|(at, _)| *at <= world.steps().len()) {
+        let due = pending
+            .peek()
+            .is_some_and(|(at, _)| *at <= world.step_count());
+        if due || (world.is_quiescent() && pending.peek().is_some()) {
+            let Some((_, fault)) = pending.next() else {
+                break;
+            };
             let action = to_action(&world, fault);
-            let _refused_or_applied = world.apply(action);
-        }
-        if world.step().is_none() && pending.peek().is_none() {
+            match world.apply(action) {
+                Ok(step) => {
+                    effects.applied += 1;
+                    if immediate_effect(&step.notes) {
+                        effects.took_effect.insert(action.kind_name());
+                    }
+                }
+                Err(_) => effects.refused += 1,
+            }
+        } else if world.step().is_none() {
             break;
         }
     }
     assert!(world.is_quiescent(), "{} did not settle", scenario.id);
-    world
+    assert!(pending.peek().is_none(), "every fault was tried");
+    assert_eq!(effects.applied + effects.refused, faults.len());
+    let injected = |f: fn(&Action) -> bool| world.injected().iter().any(|(_, a)| f(a));
+    let noted = |f: fn(&Note) -> bool| world.steps().iter().flat_map(|s| &s.notes).any(f);
+    if injected(|a| matches!(a, Action::Crash(_)))
+        && noted(|n| matches!(n, Note::ApiCrashed { .. }))
+    {
+        effects.took_effect.insert("crash");
+    }
+    // An armed "lose the next ack" shows as a lost ack; one more than the script arms means an
+    // injected one fired.
+    let scripted = |a: Action| {
+        world
+            .scenario()
+            .script
+            .iter()
+            .filter(|s| s.action == a)
+            .count()
+    };
+    let lost_acks = world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| {
+            matches!(
+                n,
+                Note::MessageLost {
+                    reason: DropReason::LostAck,
+                    ..
+                }
+            )
+        })
+        .count();
+    if injected(|a| *a == Action::LoseNextAck) && lost_acks > scripted(Action::LoseNextAck) {
+        effects.took_effect.insert("lose-ack");
+    }
+    (world, effects)
 }
 
 fn with_seed(id: &str, seed: u64) -> Scenario {
@@ -104,57 +198,247 @@ fn with_seed(id: &str, seed: u64) -> Scenario {
     s
 }
 
-/// 300 cases per property, or `PROPTEST_CASES` for a longer hunt.
+/// 300 cases per property, or `PROPTEST_CASES` for a longer hunt. Zero would make every
+/// property pass without running: refused.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
+    let cases = std::env::var("PROPTEST_CASES")
         .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300)
+        .map(|v| v.parse().expect("PROPTEST_CASES is a number"))
+        .unwrap_or(300);
+    assert!(cases > 0, "PROPTEST_CASES=0 would run no cases");
+    cases
 }
 
 fn holds(world: &World, invariant: Invariant) -> bool {
     world.verdict().status(invariant) == Some(&Status::Holds)
 }
 
+/// Tallies over all cases of one property: how many cases ran, how many had at least one fault
+/// that took effect, and in how many cases each kind took effect.
+#[derive(Debug, Default)]
+struct Tally {
+    cases: u32,
+    with_effect: u32,
+    refused: usize,
+    applied: usize,
+    kinds: BTreeMap<&'static str, u32>,
+}
+
+impl Tally {
+    fn add(&mut self, effects: &Effects) {
+        self.cases += 1;
+        self.applied += effects.applied;
+        self.refused += effects.refused;
+        if !effects.took_effect.is_empty() {
+            self.with_effect += 1;
+        }
+        for kind in &effects.took_effect {
+            *self.kinds.entry(kind).or_default() += 1;
+        }
+    }
+
+    /// The claim behind "N cases": faults took effect in a meaningful share of them, and each
+    /// listed kind took effect in at least 1 % of the cases (checked from 100 cases up, below
+    /// which a kind may by chance not come up).
+    fn assert_covers(&self, name: &str, kinds: &[&str]) {
+        eprintln!("{name}: {self:?}");
+        assert_eq!(self.cases, cases(), "{name}: every case ran");
+        assert!(
+            self.with_effect * 2 >= self.cases,
+            "{name}: faults took effect in only {} of {} cases",
+            self.with_effect,
+            self.cases
+        );
+        if self.cases >= 100 {
+            for kind in kinds {
+                let n = self.kinds.get(kind).copied().unwrap_or(0);
+                assert!(
+                    n * 100 >= self.cases,
+                    "{name}: {kind} took effect in {n} of {} cases",
+                    self.cases
+                );
+            }
+        }
+    }
+}
+
+/// Runs `property` on `cases()` inputs from `strategy`, tallying what the faults did.
+fn check<S: Strategy>(
+    name: &str,
+    strategy: S,
+    kinds: &[&str],
+    property: impl Fn(S::Value) -> Result<Effects, TestCaseError>,
+) {
+    let tally = RefCell::new(Tally::default());
+    // A fixed RNG seed unless PROPTEST_RNG_SEED picks another: the coverage figures are then
+    // the same on every run, and a failure names a reproducible seed.
+    let defaults = ProptestConfig::default();
+    let rng_seed = match defaults.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(name.bytes().fold(20_261_201, |h: u64, b| {
+            h.wrapping_mul(31).wrapping_add(b.into())
+        })),
+        fixed => fixed,
+    };
+    let config = ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        rng_seed,
+        ..defaults
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&strategy, |input| {
+        let effects = property(input)?;
+        tally.borrow_mut().add(&effects);
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+    // Shrinking reruns failing cases; on success every case ran exactly once.
+    tally.into_inner().assert_covers(name, kinds);
+}
+
+/// Kinds every charge, debit or like story reacts to. Evicting Redis keys changes nothing
+/// where keys live in PostgreSQL or are not used; "lose the next ack" is mostly already armed
+/// by the story's own script.
+const COMMON_KINDS: [&str; 7] = [
+    "drop",
+    "dup",
+    "delay",
+    "retry",
+    "concurrent",
+    "crash",
+    "clock",
+];
+const ALL_KINDS: [&str; 9] = [
+    "drop",
+    "dup",
+    "delay",
+    "lose-ack",
+    "retry",
+    "concurrent",
+    "crash",
+    "evict",
+    "clock",
+];
+
+/// Every protection on: no fault schedule charges twice, loses a ledger row, leaks, or shows a
+/// false success.
+#[test]
+fn fully_protected_charges_survive_any_schedule() {
+    check(
+        "fully-protected",
+        (any::<u64>(), schedule(any_fault())),
+        &COMMON_KINDS,
+        |(seed, faults)| {
+            let (world, effects) = run_with(&with_seed("fully-protected", seed), &faults);
+            let verdict = world.verdict();
+            prop_assert!(verdict.ok(), "{:?}\n{}", verdict, trace_text(&world));
+            prop_assert!(world.processor().statement.len() <= 1);
+            Ok(effects)
+        },
+    );
+}
+
+/// The seed's key design (Redis, lock, fingerprint, scope) survives any network fault: losses,
+/// duplicates, delays, early retries. Its windows need a crash, an eviction or time.
+#[test]
+fn seed_key_design_survives_network_faults() {
+    check(
+        "key",
+        (any::<u64>(), schedule(network_fault())),
+        &["drop", "dup", "delay", "lose-ack", "retry", "concurrent"],
+        |(seed, faults)| {
+            let (world, effects) = run_with(&with_seed("key", seed), &faults);
+            prop_assert!(
+                holds(&world, Invariant::AtMostOnce),
+                "{}",
+                trace_text(&world)
+            );
+            prop_assert!(holds(&world, Invariant::SuccessMeansDone));
+            Ok(effects)
+        },
+    );
+}
+
+/// Compare-and-set never debits twice, whatever happens.
+#[test]
+fn compare_and_set_never_double_debits() {
+    check(
+        "cas",
+        (any::<u64>(), schedule(any_fault())),
+        &COMMON_KINDS,
+        |(seed, faults)| {
+            let (world, effects) = run_with(&with_seed("cas", seed), &faults);
+            prop_assert!(
+                holds(&world, Invariant::AtMostOnce),
+                "{}",
+                trace_text(&world)
+            );
+            prop_assert!(holds(&world, Invariant::BalanceMatchesDebits));
+            let account = &world.ledger().accounts[0];
+            prop_assert!(account.balance == 100 || account.balance == 80);
+            Ok(effects)
+        },
+    );
+}
+
+/// An op_id with a unique index never counts a like twice.
+#[test]
+fn op_id_dedup_never_overcounts() {
+    check(
+        "counter",
+        (any::<u64>(), schedule(any_fault())),
+        &COMMON_KINDS,
+        |(seed, faults)| {
+            let (world, effects) = run_with(&with_seed("counter", seed), &faults);
+            prop_assert!(
+                holds(&world, Invariant::LikesMatchOperations),
+                "{}",
+                trace_text(&world)
+            );
+            prop_assert!(world.ledger().posts[0].likes <= 101);
+            Ok(effects)
+        },
+    );
+}
+
+/// Same scenario, seed and schedule: equal worlds, whatever the protections; and the world
+/// rebuilt by [`World::replay`] from the recorded injections equals the one that ran, at the
+/// end and at a random step in between.
+#[test]
+fn any_schedule_is_deterministic_and_replays() {
+    check(
+        "replay",
+        (
+            prop::sample::select(idem_core::scenario::IDS.to_vec()),
+            any::<u16>(),
+            any::<u64>(),
+            schedule(any_fault()),
+            0..1_000u32,
+        ),
+        &ALL_KINDS,
+        |(id, bits, seed, faults, cut)| {
+            let mut protections = Protections::NONE;
+            for (i, name) in Protections::NAMES.iter().enumerate() {
+                protections.set(name, bits & (1 << i) != 0);
+            }
+            let scenario = with_seed(id, seed).with_protections(protections);
+            let (world, effects) = run_with(&scenario, &faults);
+            prop_assert_eq!(&world, &run_with(&scenario, &faults).0);
+            let replayed = World::replay(&scenario, world.injected(), world.step_count());
+            prop_assert_eq!(replayed.as_ref(), Ok(&world));
+            let n = cut * world.step_count() / 1_000;
+            let part = World::replay(&scenario, world.injected(), n).expect("a prefix replays");
+            prop_assert_eq!(part.step_count(), n);
+            prop_assert_eq!(part.steps(), &world.steps()[..n as usize]);
+            Ok(effects)
+        },
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
-
-    /// Every protection on: no fault schedule charges twice, loses a ledger row, leaks, or
-    /// shows a false success.
-    #[test]
-    fn fully_protected_charges_survive_any_schedule(seed in any::<u64>(), faults in schedule(any_fault())) {
-        let world = run_with(&with_seed("fully-protected", seed), &faults);
-        let verdict = world.verdict();
-        prop_assert!(verdict.ok(), "{:?}\n{}", verdict, trace_text(&world));
-        prop_assert!(world.processor().statement.len() <= 1);
-    }
-
-    /// The seed's key design (Redis, lock, fingerprint, scope) survives any network fault:
-    /// losses, duplicates, delays, early retries. Its windows need a crash, an eviction or time.
-    #[test]
-    fn seed_key_design_survives_network_faults(seed in any::<u64>(), faults in schedule(network_fault())) {
-        let world = run_with(&with_seed("key", seed), &faults);
-        prop_assert!(holds(&world, Invariant::AtMostOnce), "{}", trace_text(&world));
-        prop_assert!(holds(&world, Invariant::SuccessMeansDone));
-    }
-
-    /// Compare-and-set never debits twice, whatever happens.
-    #[test]
-    fn compare_and_set_never_double_debits(seed in any::<u64>(), faults in schedule(any_fault())) {
-        let world = run_with(&with_seed("cas", seed), &faults);
-        prop_assert!(holds(&world, Invariant::AtMostOnce), "{}", trace_text(&world));
-        prop_assert!(holds(&world, Invariant::BalanceMatchesDebits));
-        let account = &world.ledger().accounts[0];
-        prop_assert!(account.balance == 100 || account.balance == 80);
-    }
-
-    /// An op_id with a unique index never counts a like twice.
-    #[test]
-    fn op_id_dedup_never_overcounts(seed in any::<u64>(), faults in schedule(any_fault())) {
-        let world = run_with(&with_seed("counter", seed), &faults);
-        prop_assert!(holds(&world, Invariant::LikesMatchOperations), "{}", trace_text(&world));
-        prop_assert!(world.ledger().posts[0].likes <= 101);
-    }
 
     /// The naive variants break under the seed's own schedule whatever the seed (jitter, keys),
     /// and their protected twins hold.
@@ -167,22 +451,6 @@ proptest! {
             prop_assert!(run_scenario(&with_seed(id, seed)).verdict().ok(), "{} broke", id);
         }
     }
-
-    /// Same scenario, seed and schedule: equal worlds, whatever the protections.
-    #[test]
-    fn any_schedule_is_deterministic(
-        id in prop::sample::select(idem_core::scenario::IDS.to_vec()),
-        bits in any::<u16>(),
-        seed in any::<u64>(),
-        faults in schedule(any_fault()),
-    ) {
-        let mut protections = Protections::NONE;
-        for (i, name) in Protections::NAMES.iter().enumerate() {
-            protections.set(name, bits & (1 << i) != 0);
-        }
-        let scenario = with_seed(id, seed).with_protections(protections);
-        prop_assert_eq!(run_with(&scenario, &faults), run_with(&scenario, &faults));
-    }
 }
 
 #[test]
@@ -190,6 +458,25 @@ fn naive_breaks_with_a_single_lost_ack_injected_by_hand() {
     let mut scenario = scenario("naive");
     scenario.script.retain(|s| s.action != Action::LoseNextAck);
     assert!(run_scenario(&scenario).verdict().ok(), "no fault, no harm");
-    let world = run_with(&scenario, &[(0, Fault::LoseNextAck)]);
+    let (world, effects) = run_with(&scenario, &[(0, Fault::LoseNextAck)]);
+    assert_eq!((effects.applied, effects.refused), (1, 0));
+    assert!(effects.took_effect.contains("lose-ack"), "{effects:?}");
     assert!(!world.verdict().ok());
+}
+
+#[test]
+fn a_fault_due_after_the_run_is_quiet_is_still_applied() {
+    let scenario = scenario("key");
+    // After the end (per mille 1000) nothing is in flight: a retry is refused, the clock
+    // advance still applies.
+    let (world, effects) = run_with(
+        &scenario,
+        &[
+            (1_000, Fault::RetryNow),
+            (1_000, Fault::AdvanceClock(HOUR / 2)),
+        ],
+    );
+    assert_eq!((effects.applied, effects.refused), (1, 1), "{effects:?}");
+    assert!(effects.took_effect.contains("clock"));
+    assert_eq!(world.injected().len(), 1);
 }

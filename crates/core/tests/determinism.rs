@@ -147,26 +147,40 @@ fn faults_are_refused_with_a_reason_not_a_panic() {
     );
 }
 
+/// Golden traces: every scenario's full trace, notes with their contents and the verdict,
+/// against `tests/golden/<id>.trace`. Rewriting them is never a side effect of testing: run
+/// `scripts/golden.sh` (the `golden` example) and review the diff.
 #[test]
 fn golden_traces() {
+    assert!(
+        std::env::var_os("UPDATE_GOLDEN").is_none(),
+        "UPDATE_GOLDEN no longer rewrites golden traces from a test run: run scripts/golden.sh"
+    );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
     for id in IDS {
         let path = dir.join(format!("{id}.trace"));
         let actual = trace_text(&run(id));
-        if update {
-            std::fs::write(&path, &actual).expect("write golden");
-            continue;
-        }
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
-                "{}: {e}; run with UPDATE_GOLDEN=1 to create it",
+                "{}: {e}; run scripts/golden.sh to create it",
                 path.display()
             )
         });
         assert_eq!(
             actual, expected,
-            "{id}: trace changed (UPDATE_GOLDEN=1 rewrites it after review)"
+            "{id}: trace changed (scripts/golden.sh rewrites it; review the diff)"
         );
     }
+    let files = std::fs::read_dir(&dir)
+        .expect("the golden directory")
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "trace"))
+        })
+        .count();
+    assert_eq!(
+        files,
+        IDS.len(),
+        "one golden trace per scenario, no stale ones"
+    );
 }

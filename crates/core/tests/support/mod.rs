@@ -93,7 +93,10 @@ pub fn ledger_rows(world: &World) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// The trace as compact text: one line per step (time, cause kind, note keys, messages sent).
+/// The trace as text: one line per step (index, time, cause, messages sent), then one line per
+/// note with its key and contents (statuses, rows affected, payment ids…), and at the end the
+/// verdict with its figures. Golden files hold this text; regenerate them with
+/// `scripts/golden.sh`.
 pub fn trace_text(world: &World) -> String {
     let mut out = String::new();
     for step in world.steps() {
@@ -106,16 +109,21 @@ pub fn trace_text(world: &World) -> String {
             idem_core::Cause::Scripted(a) => format!("script {a:?}"),
             idem_core::Cause::Injected(a) => format!("inject {a:?}"),
         };
-        let keys: Vec<&str> = step.notes.iter().map(Note::key).collect();
         let sent: Vec<String> = step.sent.iter().map(|m| format!("#{}", m.0)).collect();
         out.push_str(&format!(
-            "{:>3} t={:<10} {:<28} {} -> [{}]\n",
+            "{:>3} t={:<10} {} -> [{}]\n",
             step.index,
             step.at.ms(),
             cause,
-            keys.join(", "),
             sent.join(" ")
         ));
+        for note in &step.notes {
+            out.push_str(&format!("      {:<28} {note:?}\n", note.key()));
+        }
     }
+    let verdict = world.verdict();
+    out.push_str(&format!("verdict: {:?}\n", verdict.checks));
+    out.push_str(&format!("effects: {:?}\n", verdict.effects));
+    out.push_str(&format!("money: {:?}\n", verdict.money));
     out
 }

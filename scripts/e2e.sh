@@ -20,4 +20,12 @@ if [[ ! -d "$E2E/node_modules/playwright-core" ]]; then
 fi
 
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
-exec node --test --test-concurrency=1 "$E2E/"
+# node --test is given the test files themselves (a folder argument fails on Node >= 22, and
+# an empty list would run nothing and pass).
+shopt -s nullglob
+files=("$E2E"/*.test.mjs)
+if ((${#files[@]} == 0)); then
+  echo "no end-to-end test files (*.test.mjs) in $E2E" >&2
+  exit 1
+fi
+exec node --test --test-concurrency=1 "${files[@]}"

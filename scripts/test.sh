@@ -6,6 +6,17 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
+# Golden traces are rewritten only by scripts/golden.sh, never by a test run.
+if [[ -n "${UPDATE_GOLDEN:-}" ]]; then
+  echo "UPDATE_GOLDEN is set: golden traces are rewritten by scripts/golden.sh, not by tests" >&2
+  exit 2
+fi
+# Zero cases would make every property pass without running one.
+if [[ "${PROPTEST_CASES:-}" == "0" ]]; then
+  echo "PROPTEST_CASES=0 would run no property cases" >&2
+  exit 2
+fi
+
 echo "==> setup"
 bash scripts/setup.sh
 # shellcheck source=scripts/env.sh
@@ -42,6 +53,37 @@ step() {
   fi
 }
 
+# counted command...: runs a test command, prints how many tests it ran, and fails when it
+# failed or when its runners, all together, reported zero tests (cargo test binaries and
+# wasm-bindgen-test-runner: "test result: ok. N passed"; "no tests to run!"; node --test: the
+# "pass N" summary), so an emptied suite cannot pass silently.
+counted() {
+  local log rc cargo_n node_n empty total
+  log="$(mktemp)"
+  set +e
+  "$@" 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  cargo_n=$({ grep -Eo 'test result: [A-Za-z]+\. [0-9]+ passed' "$log" || true; } |
+    awk '{s += $4} END {print s + 0}')
+  node_n=$({ grep -Eo '^(# |ℹ )pass [0-9]+' "$log" || true; } | awk '{s += $3} END {print s + 0}')
+  empty=$(grep -c 'no tests to run!' "$log" || true)
+  rm -f "$log"
+  total=$((cargo_n + node_n))
+  printf -- '--> tests passed: %d' "$total"
+  if ((empty > 0)); then
+    printf ' (%d test binaries had no tests to run)' "$empty"
+  fi
+  printf '\n'
+  if ((rc != 0)); then
+    return "$rc"
+  fi
+  if ((total == 0)); then
+    printf -- '--> the runner reported zero tests: nothing was checked\n'
+    return 1
+  fi
+}
+
 step "rustfmt" \
   cargo fmt --all -- --check
 step "clippy (native, whole workspace)" \
@@ -49,21 +91,21 @@ step "clippy (native, whole workspace)" \
 step "clippy (wasm32, idem-web)" \
   cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "unit and property tests (idem-core, native)" \
-  cargo test -p idem-core
+  counted cargo test -p idem-core
 step "unit tests (idem-web pure parts, native)" \
-  cargo test -p idem-web --lib
+  counted cargo test -p idem-web --lib
 step "idem-core builds for wasm32" \
   cargo build -p idem-core --target wasm32-unknown-unknown
 step "trunk release build (dist/)" \
   trunk build --release --offline
 step "browser tests (idem-web, wasm-bindgen-test in headless Chromium)" \
-  cargo test -p idem-web --target wasm32-unknown-unknown
+  counted cargo test -p idem-web --target wasm32-unknown-unknown
 
 step "end-to-end (headless Chromium against dist/)" \
-  bash scripts/e2e.sh
+  counted bash scripts/e2e.sh
 # ---------------------------------------------------------------------------
 step "conformance (the core's SQL and Redis against real PostgreSQL and Redis)" \
-  bash scripts/conformance.sh
+  counted bash scripts/conformance.sh
 # ---------------------------------------------------------------------------
 
 printf '\nall checks passed in %ds\n' "$((SECONDS - started))"

@@ -1,0 +1,224 @@
+//! The backends one call at a time: the Redis store and the PostgreSQL ledger at their
+//! boundaries (expiry to the millisecond, scoped and unscoped keys), and the verdict's figures.
+//! The stories exercise them as a whole; these tests pin the details a story run cannot tell
+//! apart (found by mutation testing, `scripts/mutants.sh`).
+
+mod support;
+
+use idem_core::ledger::{AccountRow, Ledger, PostRow, Returned, SqlBatch, Statement};
+use idem_core::record::{KeyRecord, KeyStatus};
+use idem_core::store::{RedisCommand, RedisReply, Store};
+use idem_core::{Invariant, SimTime, UserId, World};
+use support::*;
+
+fn record(user: u32) -> KeyRecord {
+    KeyRecord {
+        user: UserId(user),
+        fingerprint: "ab".into(),
+        status: KeyStatus::InProgress,
+    }
+}
+
+fn set(key: &str, nx: bool, ttl_ms: u64) -> RedisCommand {
+    RedisCommand::Set {
+        key: key.into(),
+        value: record(1),
+        nx,
+        ttl_ms,
+    }
+}
+
+#[test]
+fn the_store_knows_its_next_expiry() {
+    let mut store = Store::default();
+    assert_eq!(store.next_expiry(), None);
+    store.execute(SimTime(10), &set("a", true, 500));
+    store.execute(SimTime(20), &set("b", true, 100));
+    assert_eq!(store.next_expiry(), Some(SimTime(120)));
+    // "b" lives through its last millisecond and is gone the next one.
+    assert!(store.expire(SimTime(120)).is_empty());
+    let gone = store.expire(SimTime(121));
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0].0, "b");
+    assert_eq!(store.next_expiry(), Some(SimTime(510)));
+    assert_eq!(store.evict_all(), 1);
+    assert_eq!(store.next_expiry(), None);
+}
+
+#[test]
+fn redis_commands_render_as_redis_cli_shows_them() {
+    assert_eq!(RedisCommand::Get { key: "k".into() }.render(), "GET k");
+    let json = record(1).to_json(12);
+    assert_eq!(
+        set("idem:k", true, 500).render(),
+        format!("SET idem:k '{json}' NX PX 500")
+    );
+    assert_eq!(
+        set("idem:k", false, 86_400_000).render(),
+        format!("SET idem:k '{json}' PX 86400000")
+    );
+    // A plain SET overwrites, SET NX does not.
+    let mut store = Store::default();
+    assert_eq!(
+        store.execute(SimTime(0), &set("k", true, 10)),
+        RedisReply::Ok
+    );
+    assert_eq!(
+        store.execute(SimTime(1), &set("k", false, 10)),
+        RedisReply::Ok
+    );
+    assert_eq!(store.next_expiry(), Some(SimTime(11)));
+}
+
+fn ledger(scoped: bool) -> Ledger {
+    Ledger::new(
+        AccountRow {
+            id: 7,
+            balance: 100,
+            version: 1,
+        },
+        PostRow { id: 1, likes: 0 },
+        true,
+        scoped,
+    )
+}
+
+fn batch(statements: Vec<Statement>) -> SqlBatch {
+    SqlBatch {
+        statements,
+        transaction: false,
+        op: None,
+    }
+}
+
+fn claim(user: u32, key: &str, at: u64, ttl: u64) -> Statement {
+    Statement::ClaimKey {
+        key: key.into(),
+        record: record(user),
+        locked_until: SimTime(at + 5),
+        expires_at: SimTime(at + ttl),
+        request: None,
+    }
+}
+
+fn rows(ledger: &mut Ledger, at: u64, statement: Statement) -> u64 {
+    ledger.execute(SimTime(at), &batch(vec![statement]))[0].rows
+}
+
+#[test]
+fn key_rows_expire_at_their_time_and_say_which() {
+    let mut ledger = ledger(true);
+    assert_eq!(ledger.next_expiry(), None);
+    assert_eq!(rows(&mut ledger, 0, claim(1, "a", 0, 300)), 1);
+    assert_eq!(rows(&mut ledger, 0, claim(1, "b", 0, 100)), 1);
+    assert_eq!(ledger.next_expiry(), Some(SimTime(100)));
+    assert!(ledger.expire(SimTime(99)).is_empty());
+    // The cleanup deletes rows whose expiry is not in the future (`expires_at <= now`).
+    assert_eq!(ledger.expire(SimTime(100)), vec!["b".to_owned()]);
+    assert_eq!(ledger.next_expiry(), Some(SimTime(300)));
+    assert_eq!(ledger.expire(SimTime(1_000)), vec!["a".to_owned()]);
+    assert_eq!(ledger.next_expiry(), None);
+}
+
+#[test]
+fn scoped_keys_belong_to_their_user_and_unscoped_keys_to_everyone() {
+    let select = |user: u32, key: &str| Statement::SelectKey {
+        user: UserId(user),
+        key: key.into(),
+    };
+    let mut scoped = ledger(true);
+    assert_eq!(rows(&mut scoped, 0, claim(1, "a", 0, 1_000)), 1);
+    assert_eq!(rows(&mut scoped, 1, select(1, "a")), 1);
+    assert_eq!(rows(&mut scoped, 1, select(1, "b")), 0, "another key");
+    assert_eq!(rows(&mut scoped, 1, select(2, "a")), 0, "another user");
+    assert_eq!(rows(&mut scoped, 1, claim(2, "a", 1, 1_000)), 1, "own row");
+    assert_eq!(rows(&mut scoped, 1, claim(1, "a", 1, 1_000)), 0, "taken");
+
+    let mut unscoped = ledger(false);
+    assert_eq!(rows(&mut unscoped, 0, claim(1, "a", 0, 1_000)), 1);
+    assert_eq!(rows(&mut unscoped, 1, select(2, "a")), 1, "one key for all");
+    assert_eq!(rows(&mut unscoped, 1, select(1, "b")), 0);
+    assert_eq!(rows(&mut unscoped, 1, claim(2, "a", 1, 1_000)), 0);
+    let result = unscoped.execute(SimTime(1), &batch(vec![select(2, "a")]));
+    let Returned::Key(row) = &result[0].returned else {
+        panic!("{result:?}");
+    };
+    assert_eq!(
+        row.stored.record.user,
+        UserId(1),
+        "user 2 sees user 1's row"
+    );
+}
+
+#[test]
+fn every_statement_has_its_own_summary() {
+    let statements = [
+        Statement::InsertCharge {
+            payment_id: "pay_1".into(),
+            user: UserId(1),
+            amount_cents: 1,
+            idempotency_key: None,
+        },
+        Statement::Debit {
+            account: 7,
+            amount: 1,
+            expected_version: Some(1),
+        },
+        Statement::Debit {
+            account: 7,
+            amount: 1,
+            expected_version: None,
+        },
+        Statement::SelectAccount { account: 7 },
+        Statement::InsertLikeOp { op_id: "op".into() },
+        Statement::IncrementLikes {
+            post: 1,
+            only_if_inserted: true,
+        },
+        Statement::IncrementLikes {
+            post: 1,
+            only_if_inserted: false,
+        },
+        Statement::SelectLikes { post: 1 },
+        claim(1, "a", 0, 1),
+        Statement::SelectStaleKeys { now: SimTime(0) },
+        Statement::SelectKey {
+            user: UserId(1),
+            key: "a".into(),
+        },
+    ];
+    let summaries: Vec<&str> = statements.iter().map(Statement::summary).collect();
+    assert_eq!(summaries[0], "INSERT INTO charges");
+    assert_eq!(summaries[3], "SELECT balance, version FROM accounts");
+    for (i, s) in summaries.iter().enumerate() {
+        assert!(s.len() > 10, "{s:?}");
+        assert!(!summaries[..i].contains(s), "{s:?} names two statements");
+    }
+}
+
+#[test]
+fn invariants_have_stable_distinct_names() {
+    let names: Vec<&str> = Invariant::ALL.iter().map(|i| i.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "at-most-once",
+            "ledger-matches-processor",
+            "balance-matches-debits",
+            "likes-match-operations",
+            "no-cross-user-replay",
+            "success-means-done",
+        ]
+    );
+}
+
+#[test]
+fn max_effects_is_the_most_any_operation_had() {
+    let fresh = World::new(&scenario("naive"));
+    assert_eq!(fresh.verdict().max_effects(), 0, "nothing happened yet");
+    assert_eq!(run("naive").verdict().max_effects(), 2, "charged twice");
+    assert_eq!(run("key").verdict().max_effects(), 1);
+    assert_eq!(run("counter-naive").verdict().max_effects(), 2);
+    assert_eq!(run("cas-naive").verdict().max_effects(), 2);
+    assert_eq!(run("cas").verdict().max_effects(), 1);
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Mutation testing of the core's semantic modules with cargo-mutants: each mutant (a function
+# body replaced, an operator swapped…) must make some test of `cargo test -p idem-core` fail.
+# Not part of scripts/test.sh: it rebuilds and reruns the core's tests once per mutant.
+#
+#   bash scripts/mutants.sh                   # every module below
+#   bash scripts/mutants.sh store verdict     # some of them
+#
+# Needs `cargo install cargo-mutants --locked`. MUTANTS_JOBS (default 1) sets parallel builds,
+# MUTANTS_SRC another source tree to test (e.g. an older commit, exported), MUTANTS_OUT where
+# results go (default mutants.out/, gitignored). Prints, per module, caught / missed /
+# timeouts / unviable and the caught share of the viable mutants; the missed ones are listed
+# in $MUTANTS_OUT/mutants.out/missed.txt. explore.rs is measured the same way
+# (`bash scripts/mutants.sh explore`).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/env.sh
+. scripts/env.sh
+
+if ! command -v cargo-mutants >/dev/null; then
+  echo "cargo-mutants is not installed: cargo install cargo-mutants --locked" >&2
+  exit 1
+fi
+
+if (($# > 0)); then
+  modules=("$@")
+else
+  modules=(processor store ledger api verdict client net world)
+fi
+SRC="${MUTANTS_SRC:-$ROOT}"
+OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
+# Mutated copies build in their own target dir (the deps stay compiled between runs); no
+# debug info: each mutant relinks every test binary.
+export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/mutants}"
+export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
+export CARGO_TERM_COLOR=never
+
+files=()
+for m in "${modules[@]}"; do
+  files+=(-f "crates/core/src/$m.rs")
+done
+mkdir -p "$OUT"
+set +e
+cargo mutants --dir "$SRC" -p idem-core "${files[@]}" -j "${MUTANTS_JOBS:-1}" \
+  --no-shuffle --output "$OUT"
+rc=$?
+set -e
+# cargo-mutants exits 2 when some mutants were missed, 3 on timeouts: the table says which.
+
+count() { grep -c "^crates/core/src/$1.rs:" "$OUT/mutants.out/$2.txt" 2>/dev/null || true; }
+printf '\n%-10s %7s %7s %9s %9s %8s\n' module caught missed timeouts unviable caught%
+for m in "${modules[@]}"; do
+  caught=$(count "$m" caught)
+  missed=$(count "$m" missed)
+  timeouts=$(count "$m" timeout)
+  unviable=$(count "$m" unviable)
+  viable=$((caught + missed + timeouts))
+  share=$((viable > 0 ? 100 * caught / viable : 0))
+  printf '%-10s %7d %7d %9d %9d %7d%%\n' "$m" "$caught" "$missed" "$timeouts" "$unviable" "$share"
+done
+exit $((rc == 1 || rc > 3 ? rc : 0))

@@ -104,7 +104,8 @@ test('a bad link shows what is wrong and the default scenario', async () => {
   const notice = page.getByTestId('link-notice');
   assert.ok(await notice.isVisible());
   const words = await notice.innerText();
-  for (const bad of ['teleport', 'magic', 'x']) assert.ok(words.includes(bad), words);
+  // Each bad value is named as a whole, in quotes (not just found somewhere in the text).
+  for (const bad of ['teleport', 'magic', 'x']) assert.ok(words.includes(`“${bad}”`), words);
   assert.equal(await page.getByTestId('scenario-naive').getAttribute('aria-pressed'), 'true');
   assert.equal(await step(page), 0);
   await shot(page, 'desktop-bad-link');
@@ -118,7 +119,24 @@ test('play animates packets in real time and reaches the end', async () => {
   await page.waitForFunction(
     () => Number(document.querySelector('[data-testid=step-index]').textContent) >= 3,
   );
-  assert.ok((await page.getByTestId('packet').count()) >= 0);
+  // While it plays, a packet glides: the same packet is seen at two places on screen.
+  const moved = await page.evaluate(() => new Promise((resolve) => {
+    const seen = new Map();
+    const deadline = performance.now() + 10_000;
+    const frame = () => {
+      for (const p of document.querySelectorAll('[data-testid=packet]')) {
+        const box = p.getBoundingClientRect();
+        const at = `${Math.round(box.x)},${Math.round(box.y)}`;
+        const id = p.getAttribute('data-msg-id');
+        if (seen.has(id) && seen.get(id) !== at) return resolve(id);
+        if (!seen.has(id)) seen.set(id, at);
+      }
+      if (performance.now() > deadline) return resolve(null);
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }));
+  assert.ok(moved !== null, 'no packet moved while playing');
   await shot(page, 'desktop-playing');
   await page.waitForFunction(
     () => document.querySelector('[data-testid=statement-total]').textContent === '$100.00'

@@ -174,20 +174,24 @@ mod tests {
     #[test]
     fn every_menu_button_maps_to_an_action() {
         let html = menu_html(Lang::En.catalog());
-        for act in [
-            "drop",
-            "dup",
-            "delay",
-            "crash",
-            "evict",
-            "clock",
-            "concurrent",
-            "reuse-key",
-            "other-user",
+        let packet = MsgId(3);
+        for (act, expected) in [
+            ("drop", Action::Drop(packet)),
+            ("dup", Action::Duplicate(packet)),
+            ("delay", Action::Delay(packet, SECOND)),
+            ("crash", Action::Crash(Phase::Respond)),
+            ("evict", Action::EvictKeys),
+            ("clock", Action::AdvanceClock(25 * HOUR)),
+            ("concurrent", Action::ConcurrentDuplicate),
+            ("reuse-key", Action::ReuseKeyOtherBody),
+            ("other-user", Action::OtherUserSameKey),
         ] {
             assert!(html.contains(&format!("data-act=\"{act}\"")), "{act}");
-            let action = menu_action(act, Some(MsgId(3)), "respond");
-            assert!(action.is_some(), "{act}");
+            assert_eq!(
+                menu_action(act, Some(packet), "respond"),
+                Some(expected),
+                "{act}"
+            );
         }
         assert_eq!(menu_action("drop", None, ""), None);
         assert_eq!(

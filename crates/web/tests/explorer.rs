@@ -121,8 +121,25 @@ async fn stop_keeps_the_partial_totals_and_the_page_usable() {
     click(&parent, "explore-run").await;
     assert!(query(&parent, "[data-testid=explore-result][data-state=running]").is_some());
     assert!(!stop.has_attribute("hidden"), "Stop shows while searching");
-    // Let a few slices run, then stop: k = 3 on this scenario takes seconds.
-    pause(150).await;
+    // Wait until a slice of the search has run (its progress text changes), then stop it in
+    // the same task, so the search is still running when Stop is pressed: no guess at how
+    // long it takes. (k = 3 on this scenario takes seconds, far more than one slice.)
+    let started = text(&parent, "explore-result");
+    let mut progressed = false;
+    for _ in 0..600 {
+        let result = find(&parent, "explore-result");
+        assert_eq!(
+            result.get_attribute("data-state").as_deref(),
+            Some("running"),
+            "the search ended before it could be stopped"
+        );
+        if result.text_content().unwrap_or_default() != started {
+            progressed = true;
+            break;
+        }
+        pause(16).await;
+    }
+    assert!(progressed, "the search showed no progress");
     click(&parent, "explore-stop").await;
     let result = query(&parent, "[data-testid=explore-result][data-state=partial]")
         .expect("a stopped search shows partial totals");

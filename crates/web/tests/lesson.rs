@@ -169,4 +169,21 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     // in progress, a later attempt takes it over and charges again (the seed's "window").
     assert_eq!(text(&parent, "statement-total"), "$200.00");
     assert_eq!(verdict(&parent), "violated");
+    let mut narrations = Vec::new();
+    while text(&parent, "step-index") != "0" {
+        narrations.push(text(&parent, "narration"));
+        click(&parent, "step-back").await;
+    }
+    narrations.reverse();
+    let at = |words: &str| narrations.iter().position(|n| n.contains(words));
+    let committed = at("ledger").expect("the ledger was written");
+    let crashed = narrations
+        .iter()
+        .position(|n| n.contains("crashes") && n.contains("record the key"))
+        .unwrap_or_else(|| panic!("no crash before recording the key: {narrations:#?}"));
+    let taken_over = at("takes the key over").expect("a later attempt took the key over");
+    assert!(
+        committed < crashed && crashed < taken_over,
+        "{narrations:#?}"
+    );
 }

@@ -222,3 +222,68 @@ fn max_effects_is_the_most_any_operation_had() {
     assert_eq!(run("cas-naive").verdict().max_effects(), 2);
     assert_eq!(run("cas").verdict().max_effects(), 1);
 }
+
+#[test]
+fn only_in_progress_claims_past_their_lease_are_stale_or_reclaimable() {
+    use idem_core::http::ResponseBody;
+    use idem_core::record::StoredResponse;
+    let mut ledger = ledger(true);
+    // Claimed at 0 with a lease to 5; "done" completes at 2 (its lease then ends at 2).
+    assert_eq!(rows(&mut ledger, 0, claim(1, "open", 0, 1_000)), 1);
+    assert_eq!(rows(&mut ledger, 0, claim(1, "done", 0, 1_000)), 1);
+    let response = StoredResponse {
+        status: 201,
+        body: ResponseBody::Charged {
+            payment_id: "pay_1".into(),
+            amount_cents: 1,
+            customer: UserId(1),
+        },
+    };
+    let complete = Statement::CompleteKey {
+        user: UserId(1),
+        key: "done".into(),
+        response,
+    };
+    assert_eq!(rows(&mut ledger, 2, complete), 1);
+    let stale = |ledger: &mut Ledger, at: u64| -> Vec<String> {
+        let result = ledger.execute(
+            SimTime(at),
+            &batch(vec![Statement::SelectStaleKeys { now: SimTime(at) }]),
+        );
+        let Returned::Keys(keys) = &result[0].returned else {
+            panic!("{result:?}");
+        };
+        assert_eq!(result[0].rows, keys.len() as u64);
+        keys.iter().map(|k| k.key.clone()).collect()
+    };
+    assert_eq!(
+        stale(&mut ledger, 4),
+        Vec::<String>::new(),
+        "leases still run"
+    );
+    assert_eq!(
+        stale(&mut ledger, 5),
+        vec!["open".to_owned()],
+        "completed is never stale"
+    );
+    let reclaim = |key: &str, at: u64| Statement::ReclaimKey {
+        user: UserId(1),
+        key: key.into(),
+        now: SimTime(at),
+        locked_until: SimTime(at + 5),
+    };
+    assert_eq!(rows(&mut ledger, 4, reclaim("open", 4)), 0, "lease until 5");
+    assert_eq!(rows(&mut ledger, 9, reclaim("done", 9)), 0, "completed");
+    assert_eq!(
+        rows(&mut ledger, 5, reclaim("open", 5)),
+        1,
+        "lease over at 5"
+    );
+    assert_eq!(
+        rows(&mut ledger, 6, reclaim("open", 6)),
+        0,
+        "taken until 10"
+    );
+    assert_eq!(rows(&mut ledger, 11, reclaim("open", 11)), 1);
+    assert_eq!(rows(&mut ledger, 11, reclaim("nope", 11)), 0);
+}

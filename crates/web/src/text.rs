@@ -335,7 +335,10 @@ mod tests {
             error: ActionError::NoSuchMessage(MsgId(42)),
         };
         let text = link_error(&refused, catalog);
-        assert!(text.contains("#42") && text.contains('1'), "{text}");
+        assert!(
+            text.starts_with("fault 1 could not be applied") && text.contains("#42"),
+            "{text}"
+        );
         for error in [
             LinkError::TooLong(5_000),
             LinkError::UnknownScenario("nope".into()),

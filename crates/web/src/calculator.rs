@@ -148,6 +148,26 @@ pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> String {
             "calc-per-hour",
             bytes_text(out.bytes_per_hour, catalog)
         ),
+    ) + &latency_html(catalog)
+}
+
+/// What the keys add to each request's latency, in the model's terms: its store round-trips
+/// times a LAN round-trip.
+pub fn latency_html(catalog: &Catalog) -> String {
+    el(
+        "p",
+        "class=\"calc-note\" data-testid=\"calc-latency\"",
+        &catalog.fill(
+            "calc.latency",
+            &[
+                ("trips", idem_core::cost::STORE_ROUND_TRIPS.to_string()),
+                ("rtt", decimal(idem_core::cost::REDIS_RTT_MS, 1, catalog)),
+                (
+                    "ms",
+                    decimal(idem_core::cost::added_latency_ms(), 1, catalog),
+                ),
+            ],
+        ),
     )
 }
 

@@ -374,6 +374,15 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
 
+    /// Defect 8: the latency the keys add is the model's round-trips, not a guessed percentage.
+    #[test]
+    fn the_added_latency_is_the_model_s_round_trips() {
+        let en = latency_html(Lang::En.catalog());
+        assert!(en.contains("2 round-trips × 0.2 ms ≈ 0.4 ms"), "{en}");
+        let ru = latency_html(Lang::Ru.catalog());
+        assert!(ru.contains("2 обращения × 0,2 мс ≈ 0,4 мс"), "{ru}");
+    }
+
     #[test]
     fn the_adr_defaults_read_as_864_million_and_172_gb() {
         let en = Lang::En.catalog();

@@ -250,6 +250,10 @@ mod tests {
             "{html}"
         );
         assert!(html.contains("2 charges · $200.00"), "{html}");
+        // Defect 7: whose statement it is, and the processor's total beside its count.
+        let html = money_html(&end("scope"), catalog);
+        assert!(html.contains("Card statement, user 1"), "{html}");
+        assert!(html.contains("2 charges · $200.00"), "{html}");
         let html = money_html(&end("cas"), catalog);
         assert!(html.contains("data-testid=\"balance\">80<"), "{html}");
         assert!(!html.contains("statement-total"), "{html}");

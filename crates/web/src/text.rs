@@ -363,6 +363,82 @@ mod tests {
         assert!(all.contains("pay_abc"), "{all}");
     }
 
+    fn all_narration(id: &str, catalog: &Catalog) -> Vec<String> {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        let mut text = Vec::new();
+        while let Some(step) = world.step().cloned() {
+            text.extend(narrate(&step, &world, catalog));
+        }
+        text
+    }
+
+    /// Defect 5: the final narration names the right cause.
+    #[test]
+    fn the_last_answer_is_explained_by_what_happened() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let reuse = all_narration("key-reuse-no-fingerprint", c);
+            assert!(
+                reuse.contains(
+                    &c.fill("client.got_own_earlier_answer", &[("status", "201".into())])
+                ),
+                "{reuse:?}"
+            );
+            assert!(!reuse
+                .iter()
+                .any(|l| l
+                    .contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())]))));
+            let race = all_narration("cas-race", c);
+            assert!(race.contains(&c.text("client.got_lost_race")), "{race:?}");
+            assert!(
+                !race.contains(&c.text("client.got_current_state")),
+                "{race:?}"
+            );
+            let cas = all_narration("cas", c);
+            assert!(cas.contains(&c.text("client.got_current_state")), "{cas:?}");
+            let leak = all_narration("scope-off", c);
+            assert!(
+                leak.contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())])),
+                "{leak:?}"
+            );
+        }
+    }
+
+    /// Defect 6: the claim names the store it runs in.
+    #[test]
+    fn the_claim_names_its_store() {
+        let c = Lang::En.catalog();
+        for id in ["crash-no-forward", "crash-one-tx", "fully-protected"] {
+            let text = all_narration(id, c).join(" ");
+            assert!(
+                text.contains("in PostgreSQL (INSERT INTO idempotency_keys"),
+                "{id}: {text}"
+            );
+            assert!(!text.contains("SET NX"), "{id}: {text}");
+        }
+        let text = all_narration("concurrent", c).join(" ");
+        assert!(text.contains("in Redis (SET NX)"), "{text}");
+    }
+
+    /// Defect 11 and 12: SELECTs are not said to affect rows; message numbers count from 1
+    /// like operations; Russian narration has Russian units and no English asides.
+    #[test]
+    fn narration_wording_is_exact_in_both_languages() {
+        let en = all_narration("counter", Lang::En.catalog()).join(" ");
+        assert!(en.contains("or for a SELECT the rows it returned"), "{en}");
+        assert!(en.contains("operation #1"), "{en}");
+        assert!(!en.contains("#0 "), "{en}");
+        let ru = all_narration("counter", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("только если строка вставлена"), "{ru}");
+        assert!(!ru.contains("only if"), "{ru}");
+        let ru = all_narration("ttl", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("25 ч 00 мин 00 с"), "{ru}");
+        assert!(!ru.contains("25h"), "{ru}");
+        let ru = all_narration("naive", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("ждёт 1,2 с перед повтором"), "{ru}");
+        assert!(!ru.contains(" s "), "{ru}");
+    }
+
     #[test]
     fn refusals_are_explained() {
         let catalog = Lang::En.catalog();

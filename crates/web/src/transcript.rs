@@ -3,7 +3,7 @@
 //! `Idempotent-Replayed`, JSON body), from the core's own message payloads. Lost messages are
 //! marked. A collapsible block with a Copy button.
 
-use idem_core::http::{IDEMPOTENT_REPLAYED, IF_MATCH};
+use idem_core::http::{ResponseBody, IDEMPOTENT_REPLAYED, IF_MATCH};
 use idem_core::net::{DropReason, Fate, Message, Payload};
 use idem_core::World;
 use leptos::prelude::*;
@@ -32,6 +32,11 @@ pub fn wire_text(message: &Message) -> Option<String> {
             lines.push("Content-Type: application/json".to_owned());
             if response.replayed {
                 lines.push(format!("{IDEMPOTENT_REPLAYED}: true"));
+            }
+            if let ResponseBody::Debited { version, .. }
+            | ResponseBody::PreconditionFailed { version, .. } = response.body
+            {
+                lines.push(format!("ETag: \"{version}\""));
             }
             response.body_json()
         }
@@ -189,6 +194,18 @@ mod tests {
         assert!(html.contains("class=\"http lost\""), "{html}");
         assert!(html.contains("LOST on the network"), "{html}");
         assert!(html.contains("{&quot;amount&quot;:10000"), "{html}");
+    }
+
+    /// Defect 4: the 412 answers a failed If-Match, and the transcript says so.
+    #[test]
+    fn compare_and_set_sends_if_match_and_gets_etags() {
+        let html = transcript_html(&played("cas", 2_000), Lang::En.catalog());
+        assert!(html.contains("If-Match: &quot;5&quot;"), "{html}");
+        assert!(!html.contains("expected_version"), "{html}");
+        assert!(html.contains("ETag: &quot;6&quot;"), "{html}");
+        assert!(html.contains("data-testid=\"if-match-note\""), "{html}");
+        let html = transcript_html(&played("key", 2_000), Lang::En.catalog());
+        assert!(!html.contains("If-Match"), "{html}");
     }
 
     #[test]

@@ -40,9 +40,12 @@ pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catal
         Action::Duplicate(id) => with_msg("ui.duplicate", *id),
         Action::Delay(id, _) => with_msg("ui.delay", *id),
         Action::Crash(phase) => format!(
-            "{} “{}”",
+            "{} {}",
             catalog.text("ui.crash_at"),
-            catalog.text(&format!("phase.{}", phase.name()))
+            catalog.fill(
+                "sum.quote",
+                &[("x", catalog.text(&format!("phase.{}", phase.name())))]
+            )
         ),
         Action::RetryNow => catalog.text("ui.retry"),
         Action::LoseNextAck => catalog.text("ui.lose_ack"),
@@ -534,7 +537,9 @@ mod tests {
             "Drop the response 201 pay_abc"
         );
         assert!(fault_words(&Action::Crash(Phase::RecordKey), &[], c)
-            .starts_with("Crash the API before"));
+            .starts_with("Crash the API before “"));
+        let ru = fault_words(&Action::Crash(Phase::RecordKey), &[], Lang::Ru.catalog());
+        assert!(ru.ends_with("«запись ключа»"), "{ru}");
         assert_eq!(
             schedule_words(&[(2, Action::RetryNow)], &[], c),
             "step 3: Retry (client)",

@@ -269,12 +269,14 @@ pub fn duration(ms: u64) -> String {
     duration_in(ms, Lang::En.catalog())
 }
 
-/// A span of time in the catalog's units: `2.4 s`, `3m 05s`, `25h 00m 00s` in English;
-/// `2,4 с`, `3 мин 05 с`, `25 ч 00 мин 00 с` in Russian.
+/// A span of time in the catalog's units: `2.4 s`, `3m 05s`, `25h 00m 02s`, `25h` in English;
+/// `2,4 с`, `3 мин 05 с`, `25 ч 00 мин 02 с`, `25 ч` in Russian.
 pub fn duration_in(ms: u64, catalog: &Catalog) -> String {
     let s = ms / 1_000;
     let two = |n: u64| format!("{n:02}");
-    if ms >= 3_600_000 {
+    if ms >= 3_600_000 && s.is_multiple_of(3_600) {
+        catalog.fill("dur.hours_only", &[("h", (s / 3_600).to_string())])
+    } else if ms >= 3_600_000 {
         catalog.fill(
             "dur.hours",
             &[
@@ -413,7 +415,9 @@ mod tests {
         let ru = Lang::Ru.catalog();
         assert_eq!(duration_in(2_400, ru), "2,4 с");
         assert_eq!(duration_in(185_000, ru), "3 мин 05 с");
-        assert_eq!(duration_in(90_000_000, ru), "25 ч 00 мин 00 с");
+        assert_eq!(duration_in(90_000_000, ru), "25 ч");
+        assert_eq!(duration_in(90_002_000, ru), "25 ч 00 мин 02 с");
+        assert_eq!(duration(90_000_000), "25h");
         assert_eq!(clock_in(5_415, ru), "5,415 с");
         assert_eq!(msg_no(MsgId(4)), "#5");
     }

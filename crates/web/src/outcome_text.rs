@@ -106,8 +106,8 @@ pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     )
 }
 
-/// The card processor's totals per customer, as markup ("Total, user 1: **$100.00** ·
-/// Total, user 2: **$100.00**"), so a statement with several customers adds up on screen.
+/// The card processor's totals per customer, one line each ("Total, user 1 … **$100.00**"),
+/// so a statement with several customers adds up on screen.
 pub fn processor_totals_html(world: &World, catalog: &Catalog) -> String {
     let Figures::Charges { per_user, .. } = Outcome::of(world).figures else {
         return String::new();
@@ -121,13 +121,12 @@ pub fn processor_totals_html(world: &World, catalog: &Catalog) -> String {
         .iter()
         .map(|(u, cents)| {
             format!(
-                "{}<strong>{}</strong>",
+                "<p class=\"total\">{}<strong>{}</strong></p>",
                 esc(&catalog.fill("panel.total_user", &[("user", u.to_string())])),
                 esc(&usd(*cents))
             )
         })
-        .collect::<Vec<_>>()
-        .join(" · ")
+        .collect()
 }
 
 fn fault_phrase(fault: Fault, catalog: &Catalog) -> String {
@@ -270,7 +269,12 @@ pub fn verdict_sentence(world: &World, outcome: &Outcome, catalog: &Catalog) -> 
     let broken: Vec<String> = outcome
         .broken
         .iter()
-        .map(|i| catalog.text(&format!("invariant.{}", i.name())))
+        .map(|i| {
+            catalog.fill(
+                "sum.quote",
+                &[("x", catalog.text(&format!("invariant.{}", i.name())))],
+            )
+        })
         .collect();
     catalog.fill(
         "sum.broken",

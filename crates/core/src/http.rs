@@ -11,6 +11,8 @@ use crate::topology::{MsgId, OpId, UserId};
 pub const IDEMPOTENCY_KEY: &str = "Idempotency-Key";
 /// The header a server adds when it answers from its stored response instead of running again.
 pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
+/// The precondition header of a compare-and-set debit: the version read, as an entity tag.
+pub const IF_MATCH: &str = "If-Match";
 
 /// What a request asks the API to do. Every variant is a mutating POST.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,13 +60,10 @@ impl RequestBody {
                 amount_cents,
                 currency,
             } => json!({ "amount": amount_cents, "currency": currency }),
+            // The expected version travels in the If-Match header, not in the body.
             RequestBody::Debit {
-                account,
-                amount,
-                expected_version,
-            } => {
-                json!({ "account": account, "amount": amount, "expected_version": expected_version })
-            }
+                account, amount, ..
+            } => json!({ "account": account, "amount": amount }),
             RequestBody::Like { op_id, .. } => json!({ "op_id": op_id }),
         }
     }
@@ -85,18 +84,9 @@ impl RequestBody {
                 out.push('}');
             }
             RequestBody::Debit {
-                account,
-                amount,
-                expected_version,
+                account, amount, ..
             } => {
-                out.push_str(&format!(
-                    "{{\"account\":{account},\"amount\":{amount},\"expected_version\":"
-                ));
-                match expected_version {
-                    Some(v) => out.push_str(&v.to_string()),
-                    None => out.push_str("null"),
-                }
-                out.push('}');
+                out.push_str(&format!("{{\"account\":{account},\"amount\":{amount}}}"));
             }
             RequestBody::Like { op_id, .. } => {
                 out.push_str("{\"op_id\":");
@@ -156,6 +146,15 @@ impl HttpRequest {
         ];
         if let Some(key) = &self.idempotency_key {
             headers.push((IDEMPOTENCY_KEY.to_owned(), key.clone()));
+        }
+        if let RequestBody::Debit {
+            expected_version: Some(v),
+            ..
+        } = self.body
+        {
+            // The version the client read travels as an entity tag (ETag = version): a
+            // mismatch is then a failed precondition, 412, as RFC 9110 defines it.
+            headers.push((IF_MATCH.to_owned(), format!("\"{v}\"")));
         }
         headers
     }
@@ -332,10 +331,37 @@ mod tests {
             amount: 20,
             expected_version: Some(5),
         };
-        assert_eq!(
-            body.canonical_json(),
-            r#"{"account":1,"amount":20,"expected_version":5}"#
-        );
+        assert_eq!(body.canonical_json(), r#"{"account":1,"amount":20}"#);
+    }
+
+    /// Defect 4: a 412 needs a precondition header. The version read goes in If-Match as an
+    /// entity tag, not in the body.
+    #[test]
+    fn a_conditional_debit_sends_if_match() {
+        let request = HttpRequest {
+            user: UserId(1),
+            idempotency_key: None,
+            body: RequestBody::Debit {
+                account: 1,
+                amount: 20,
+                expected_version: Some(5),
+            },
+            attempt: 1,
+            op: OpId(0),
+        };
+        assert!(request
+            .headers()
+            .contains(&(IF_MATCH.to_owned(), "\"5\"".to_owned())));
+        assert!(!request.body.to_json().to_string().contains("version"));
+        let blind = HttpRequest {
+            body: RequestBody::Debit {
+                account: 1,
+                amount: 20,
+                expected_version: None,
+            },
+            ..request
+        };
+        assert!(blind.headers().iter().all(|(name, _)| name != IF_MATCH));
     }
 
     #[test]

@@ -34,8 +34,14 @@ fn the_retry_gets_412_with_the_current_version() {
 #[test]
 fn the_request_carries_the_expected_version() {
     let world = run("cas");
-    let body = requests(&world)[0].body.canonical_json();
-    assert_eq!(body, r#"{"account":1,"amount":20,"expected_version":5}"#);
+    let request = &requests(&world)[0];
+    assert_eq!(
+        request.body.canonical_json(),
+        r#"{"account":1,"amount":20}"#
+    );
+    assert!(request
+        .headers()
+        .contains(&("If-Match".to_owned(), "\"5\"".to_owned())));
 }
 
 #[test]

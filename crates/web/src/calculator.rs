@@ -148,6 +148,26 @@ pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> String {
             "calc-per-hour",
             bytes_text(out.bytes_per_hour, catalog)
         ),
+    ) + &latency_html(catalog)
+}
+
+/// What the keys add to each request's latency, in the model's terms: its store round-trips
+/// times a LAN round-trip.
+pub fn latency_html(catalog: &Catalog) -> String {
+    el(
+        "p",
+        "class=\"calc-note\" data-testid=\"calc-latency\"",
+        &catalog.fill(
+            "calc.latency",
+            &[
+                ("trips", idem_core::cost::STORE_ROUND_TRIPS.to_string()),
+                ("rtt", decimal(idem_core::cost::REDIS_RTT_MS, 1, catalog)),
+                (
+                    "ms",
+                    decimal(idem_core::cost::added_latency_ms(), 1, catalog),
+                ),
+            ],
+        ),
     )
 }
 
@@ -353,6 +373,15 @@ pub fn Calculator() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+
+    /// Defect 8: the latency the keys add is the model's round-trips, not a guessed percentage.
+    #[test]
+    fn the_added_latency_is_the_model_s_round_trips() {
+        let en = latency_html(Lang::En.catalog());
+        assert!(en.contains("2 round-trips × 0.2 ms ≈ 0.4 ms"), "{en}");
+        let ru = latency_html(Lang::Ru.catalog());
+        assert!(ru.contains("2 обращения × 0,2 мс ≈ 0,4 мс"), "{ru}");
+    }
 
     #[test]
     fn the_adr_defaults_read_as_864_million_and_172_gb() {

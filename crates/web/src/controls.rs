@@ -13,7 +13,7 @@ use leptos::web_sys::HtmlInputElement;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::clock;
+use crate::labels::clock_in;
 use crate::markup::{el, esc};
 use crate::playback::{relevant_protections, SPEEDS};
 
@@ -198,7 +198,7 @@ pub fn readout_html(cursor: usize, total: usize, now_ms: u64, catalog: &Catalog)
         "<span class=\"step\">{} <strong data-testid=\"step-index\">{cursor}</strong> / <span data-testid=\"step-total\">{total}</span></span>\
          <span class=\"clock\" data-testid=\"clock\">t = {}</span>",
         esc(&catalog.text("ui.step")),
-        esc(&clock(now_ms))
+        esc(&clock_in(now_ms, catalog))
     )
 }
 

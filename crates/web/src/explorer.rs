@@ -33,16 +33,19 @@ const LISTED: usize = 24;
 pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catalog) -> String {
     let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
         Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
-        None => format!("{} #{}", catalog.text(key), id.0),
+        None => format!("{} {}", catalog.text(key), crate::labels::msg_no(id)),
     };
     match action {
         Action::Drop(id) => with_msg("ui.drop", *id),
         Action::Duplicate(id) => with_msg("ui.duplicate", *id),
         Action::Delay(id, _) => with_msg("ui.delay", *id),
         Action::Crash(phase) => format!(
-            "{} “{}”",
+            "{} {}",
             catalog.text("ui.crash_at"),
-            catalog.text(&format!("phase.{}", phase.name()))
+            catalog.fill(
+                "sum.quote",
+                &[("x", catalog.text(&format!("phase.{}", phase.name())))]
+            )
         ),
         Action::RetryNow => catalog.text("ui.retry"),
         Action::LoseNextAck => catalog.text("ui.lose_ack"),
@@ -67,7 +70,7 @@ pub fn schedule_words(
             catalog.fill(
                 "ui.explore_at",
                 &[
-                    ("step", at.to_string()),
+                    ("step", (at + 1).to_string()),
                     ("fault", fault_words(a, packets, catalog)),
                 ],
             )
@@ -187,6 +190,7 @@ pub fn result_html(
     }
     let rows: Vec<Vec<String>> = Invariant::ALL
         .iter()
+        .filter(|i| crate::summary::relevant(base.story, **i))
         .map(|i| {
             vec![
                 catalog.text(&format!("invariant.{}", i.name())),
@@ -274,7 +278,17 @@ fn counterexample_html(
             "type=\"button\" class=\"cx\" data-cx=\"{index}\" data-testid=\"counterexample\" data-invariant=\"{}\"",
             cx.invariant.name()
         ),
-        &format!("{title}{faults}{steps}"),
+        &format!(
+            "{title}{faults}{steps}{}",
+            el(
+                "span",
+                "class=\"cx-fix\" data-testid=\"cx-fix\"",
+                &crate::outcome_text::closed_by(
+                    &idem_core::closing_protections(base, &cx.injected),
+                    catalog
+                )
+            )
+        ),
     );
     wrap("li", "", &button)
 }
@@ -298,7 +312,7 @@ pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog
                 &catalog.fill(
                     "ui.explore_at",
                     &[
-                        ("step", at.to_string()),
+                        ("step", (at + 1).to_string()),
                         ("fault", fault_words(a, &[], catalog)),
                     ],
                 ),
@@ -516,18 +530,55 @@ mod tests {
     #[test]
     fn faults_read_like_the_menu() {
         let c = Lang::En.catalog();
-        assert_eq!(fault_words(&Action::Drop(MsgId(3)), &[], c), "Drop #3");
+        assert_eq!(fault_words(&Action::Drop(MsgId(3)), &[], c), "Drop #4");
         let named = [(MsgId(3), "the response 201 pay_abc".to_owned())];
         assert_eq!(
             fault_words(&Action::Drop(MsgId(3)), &named, c),
             "Drop the response 201 pay_abc"
         );
         assert!(fault_words(&Action::Crash(Phase::RecordKey), &[], c)
-            .starts_with("Crash the API before"));
+            .starts_with("Crash the API before “"));
+        let ru = fault_words(&Action::Crash(Phase::RecordKey), &[], Lang::Ru.catalog());
+        assert!(ru.ends_with("«запись ключа»"), "{ru}");
         assert_eq!(
             schedule_words(&[(2, Action::RetryNow)], &[], c),
-            "step 2: Retry (client)"
+            "step 3: Retry (client)",
+            "a fault applied after 2 steps is the run's step 3"
         );
+    }
+
+    /// Defect 10: a replayed fault happens at the step it is listed at; payment runs do not
+    /// list the balance or likes checks; naive has no key to speak of; each counter-example
+    /// names the protection that closes it.
+    #[test]
+    fn counterexamples_read_true_for_the_story() {
+        let naive = Scenario::by_id("naive").expect("naive");
+        let base = naive.clone().without_scripted_faults();
+        let report = Explorer::new(&naive, Bounds::faults(1))
+            .run_to_end()
+            .clone();
+        let c = Lang::En.catalog();
+        let html = result_html(1, &report, false, &base, c);
+        assert!(
+            !html.contains(&c.text("invariant.likes-match-operations")),
+            "{html}"
+        );
+        assert!(
+            !html.contains(&c.text("invariant.balance-matches-debits")),
+            "{html}"
+        );
+        assert!(!html.contains("same key"), "{html}");
+        assert_eq!(
+            html.matches("data-testid=\"cx-fix\"").count(),
+            report.shortest.len().min(LISTED)
+        );
+        assert!(html.contains("closed by: Idempotency-Key"), "{html}");
+        let cx = report.shortest_overall().expect("naive breaks");
+        let (at, action) = cx.injected[0];
+        let world = World::replay(&base, &cx.injected, at + 1).expect("replays");
+        let step = world.steps().last().expect("the fault's step");
+        assert_eq!(step.index, at, "listed as step {}", at + 1);
+        assert_eq!(step.cause, idem_core::Cause::Injected(action));
     }
 
     #[test]

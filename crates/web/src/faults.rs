@@ -70,7 +70,11 @@ pub fn packet_options(world: &World, catalog: &Catalog) -> String {
     let names = ShortNames::of(world);
     let mut out = el("option", "value=\"\"", &catalog.text("ui.next_packet"));
     for m in world.network().in_flight().filter(|m| m.is_faultable()) {
-        let label = format!("#{} {}", m.id.0, packet_label(&m.payload, &names));
+        let label = format!(
+            "{} {}",
+            crate::labels::msg_no(m.id),
+            packet_label(&m.payload, &names)
+        );
         out.push_str(&el("option", &format!("value=\"{}\"", m.id.0), &label));
     }
     out

@@ -62,12 +62,48 @@ impl Catalog {
         }
     }
 
-    /// The text of `key` with every `{name}` replaced by its value from `args`.
+    /// The text of `key` with every `{name}` replaced by its value from `args`, and every
+    /// `{name:form|form|…}` by the plural form this language's rule picks for that number.
     pub fn fill(&self, key: &str, args: &[(&str, String)]) -> String {
         let Some(template) = self.get(key) else {
             return missing(key);
         };
-        fill_template(template, args)
+        fill_plural(template, args, self.plural_rule())
+    }
+
+    /// This language's plural rule: the index of the form for a count (see [`plural_en`],
+    /// [`plural_ru`]).
+    pub fn plural_rule(&self) -> fn(u64) -> usize {
+        match self.tag {
+            "ru" => plural_ru,
+            _ => plural_en,
+        }
+    }
+
+    /// How many plural forms a `{n:…}` placeholder has in this language.
+    pub fn plural_forms(&self) -> usize {
+        match self.tag {
+            "ru" => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// English (CLDR): form 0 "one" for exactly 1, form 1 "other" for everything else.
+pub fn plural_en(n: u64) -> usize {
+    usize::from(n != 1)
+}
+
+/// Russian (CLDR, integers): form 0 "one" (1, 21, 31, … but not 11), form 1 "few" (2–4,
+/// 22–24, … but not 12–14), form 2 "many" (0, 5–20, 25–30, …).
+pub fn plural_ru(n: u64) -> usize {
+    let (d, h) = (n % 10, n % 100);
+    if d == 1 && h != 11 {
+        0
+    } else if (2..=4).contains(&d) && !(12..=14).contains(&h) {
+        1
+    } else {
+        2
     }
 }
 
@@ -76,8 +112,16 @@ fn missing(key: &str) -> String {
     key.to_owned()
 }
 
-/// Replaces `{name}` placeholders; unknown placeholders are left as written.
+/// Replaces `{name}` placeholders (English plural rule for `{name:one|other}`); unknown
+/// placeholders are left as written.
 pub fn fill_template(template: &str, args: &[(&str, String)]) -> String {
+    fill_plural(template, args, plural_en)
+}
+
+/// Replaces `{name}` with its value and `{name:form0|form1|…}` with the form `rule` picks for
+/// the value read as a whole number (the last form when there are fewer forms than the rule
+/// knows, the placeholder as written when the value is not a number or `name` is unknown).
+pub fn fill_plural(template: &str, args: &[(&str, String)], rule: fn(u64) -> usize) -> String {
     let mut out = String::with_capacity(template.len() + 16);
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -85,12 +129,25 @@ pub fn fill_template(template: &str, args: &[(&str, String)]) -> String {
         let after = &rest[open + 1..];
         match after.find('}') {
             Some(close) => {
-                let name = &after[..close];
-                match args.iter().find(|(n, _)| *n == name) {
-                    Some((_, value)) => out.push_str(value),
+                let inner = &after[..close];
+                let (name, forms) = match inner.split_once(':') {
+                    Some((name, forms)) => (name, Some(forms)),
+                    None => (inner, None),
+                };
+                let value = args.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+                let chosen = match (value, forms) {
+                    (Some(v), Some(forms)) => v.parse::<u64>().ok().and_then(|n| {
+                        let forms: Vec<&str> = forms.split('|').collect();
+                        forms.get(rule(n).min(forms.len() - 1)).copied()
+                    }),
+                    (Some(v), None) => Some(v.as_str()),
+                    (None, _) => None,
+                };
+                match chosen {
+                    Some(text) => out.push_str(text),
                     None => {
                         out.push('{');
-                        out.push_str(name);
+                        out.push_str(inner);
                         out.push('}');
                     }
                 }
@@ -223,7 +280,8 @@ mod tests {
         while let Some(open) = rest.find('{') {
             let after = &rest[open + 1..];
             let Some(close) = after.find('}') else { break };
-            names.insert(&after[..close]);
+            let inner = &after[..close];
+            names.insert(inner.split(':').next().unwrap_or(inner));
             rest = &after[close + 1..];
         }
         names
@@ -334,6 +392,93 @@ mod tests {
         assert_eq!(fill_template("{x} stays", &args), "{x} stays");
         assert_eq!(fill_template("open { brace", &args), "open { brace");
         assert_eq!(placeholders("{a} and {b}, {a}"), BTreeSet::from(["a", "b"]));
+    }
+
+    #[test]
+    fn plurals_follow_each_language_s_rule() {
+        let ru = |n: u64| {
+            fill_plural(
+                "{n} {n:ключ|ключа|ключей}",
+                &[("n", n.to_string())],
+                plural_ru,
+            )
+        };
+        assert_eq!(ru(1), "1 ключ");
+        assert_eq!(ru(2), "2 ключа");
+        assert_eq!(ru(5), "5 ключей");
+        assert_eq!(ru(11), "11 ключей");
+        assert_eq!(ru(12), "12 ключей");
+        assert_eq!(ru(21), "21 ключ");
+        assert_eq!(ru(22), "22 ключа");
+        assert_eq!(ru(0), "0 ключей");
+        assert_eq!(ru(111), "111 ключей");
+        let en = |n: u64| fill_template("{n} {n:key|keys}", &[("n", n.to_string())]);
+        assert_eq!(en(1), "1 key");
+        assert_eq!(en(0), "0 keys");
+        assert_eq!(en(2), "2 keys");
+        assert_eq!(fill_template("{n:a|b}", &[("n", "x".into())]), "{n:a|b}");
+    }
+
+    #[test]
+    fn every_plural_placeholder_has_its_language_s_forms_and_no_bracketed_plurals_remain() {
+        for lang in Lang::ALL {
+            let catalog = lang.catalog();
+            for (key, template) in catalog.entries {
+                let mut rest = *template;
+                while let Some(open) = rest.find('{') {
+                    let after = &rest[open + 1..];
+                    let Some(close) = after.find('}') else { break };
+                    if let Some((_, forms)) = after[..close].split_once(':') {
+                        assert_eq!(
+                            forms.split('|').count(),
+                            catalog.plural_forms(),
+                            "{}: {key}",
+                            catalog.tag
+                        );
+                    }
+                    rest = &after[close + 1..];
+                }
+                for lazy in ["(s)", "(es)", "(ы)", "(и)", "(а)"] {
+                    assert!(
+                        !template.contains(lazy),
+                        "{}: {key}: {template}",
+                        catalog.tag
+                    );
+                }
+            }
+        }
+    }
+
+    /// Defect 12: Russian text uses «ёлочки», Russian units and no English asides.
+    #[test]
+    fn russian_reads_as_russian() {
+        let ru = Lang::Ru.catalog();
+        for (key, template) in ru.entries {
+            assert!(
+                !template.contains('“') && !template.contains('”'),
+                "ru: {key}: {template}"
+            );
+            for english in ["(user ", "(only if", "(take over)", "платит лишним походом"]
+            {
+                assert!(!template.contains(english), "ru: {key}: {template}");
+            }
+        }
+        let expired = |n: u64| ru.fill("store.expired", &[("count", n.to_string())]);
+        assert_eq!(expired(1), "1 ключ дожил до конца TTL и исчез.");
+        assert_eq!(expired(3), "3 ключа дожили до конца TTL и исчезли.");
+        assert_eq!(expired(5), "5 ключей дожили до конца TTL и исчезли.");
+        let wrong = ru.fill(
+            "predict.wrong",
+            &[
+                ("guess", "Баланс 60".into()),
+                ("answer", "Баланс 80".into()),
+            ],
+        );
+        assert_eq!(
+            wrong,
+            "Не угадали: вы выбрали «Баланс 60», а вышло «Баланс 80»."
+        );
+        assert!(!ru.text("transcript.lost").contains("ПОТЕРЯНО"));
     }
 
     #[test]

@@ -7,7 +7,9 @@ use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::store::{RedisCommand, RedisReply};
-use idem_core::World;
+use idem_core::{MsgId, World};
+
+use crate::i18n::{Catalog, Lang};
 
 /// Human-sized names for the UUIDs of a run, in order of first appearance.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -264,23 +266,65 @@ pub fn usd(cents: u64) -> String {
 
 /// A duration for countdowns: `2.4 s`, `3m 05s`, `23h 59m 58s`.
 pub fn duration(ms: u64) -> String {
+    duration_in(ms, Lang::En.catalog())
+}
+
+/// A span of time in the catalog's units: `2.4 s`, `3m 05s`, `25h 00m 02s`, `25h` in English;
+/// `2,4 с`, `3 мин 05 с`, `25 ч 00 мин 02 с`, `25 ч` in Russian.
+pub fn duration_in(ms: u64, catalog: &Catalog) -> String {
     let s = ms / 1_000;
-    if ms >= 3_600_000 {
-        format!("{}h {:02}m {:02}s", s / 3_600, (s / 60) % 60, s % 60)
+    let two = |n: u64| format!("{n:02}");
+    if ms >= 3_600_000 && s.is_multiple_of(3_600) {
+        catalog.fill("dur.hours_only", &[("h", (s / 3_600).to_string())])
+    } else if ms >= 3_600_000 {
+        catalog.fill(
+            "dur.hours",
+            &[
+                ("h", (s / 3_600).to_string()),
+                ("m", two((s / 60) % 60)),
+                ("s", two(s % 60)),
+            ],
+        )
     } else if ms >= 60_000 {
-        format!("{}m {:02}s", s / 60, s % 60)
+        catalog.fill(
+            "dur.minutes",
+            &[("m", (s / 60).to_string()), ("s", two(s % 60))],
+        )
     } else {
-        format!("{}.{} s", s, (ms % 1_000) / 100)
+        catalog.fill(
+            "dur.seconds",
+            &[
+                ("s", s.to_string()),
+                ("f", ((ms % 1_000) / 100).to_string()),
+            ],
+        )
     }
 }
 
 /// The simulation clock: `0.300 s`, or `25h 00m 01s` once hours have passed.
 pub fn clock(ms: u64) -> String {
+    clock_in(ms, Lang::En.catalog())
+}
+
+/// [`clock`] in the catalog's units (`0,300 с` in Russian).
+pub fn clock_in(ms: u64, catalog: &Catalog) -> String {
     if ms >= 3_600_000 {
-        duration(ms)
+        duration_in(ms, catalog)
     } else {
-        format!("{}.{:03} s", ms / 1_000, ms % 1_000)
+        catalog.fill(
+            "dur.clock",
+            &[
+                ("s", (ms / 1_000).to_string()),
+                ("f", format!("{:03}", ms % 1_000)),
+            ],
+        )
     }
+}
+
+/// A message's number as people read it, counted from 1 like operations (`#1` is the first
+/// message); the core's ids count from 0.
+pub fn msg_no(id: MsgId) -> String {
+    format!("#{}", id.0 + 1)
 }
 
 #[cfg(test)]
@@ -368,6 +412,14 @@ mod tests {
         assert_eq!(duration(86_398_000), "23h 59m 58s");
         assert_eq!(clock(300), "0.300 s");
         assert_eq!(clock(90_001_000), "25h 00m 01s");
+        let ru = Lang::Ru.catalog();
+        assert_eq!(duration_in(2_400, ru), "2,4 с");
+        assert_eq!(duration_in(185_000, ru), "3 мин 05 с");
+        assert_eq!(duration_in(90_000_000, ru), "25 ч");
+        assert_eq!(duration_in(90_002_000, ru), "25 ч 00 мин 02 с");
+        assert_eq!(duration(90_000_000), "25h");
+        assert_eq!(clock_in(5_415, ru), "5,415 с");
+        assert_eq!(msg_no(MsgId(4)), "#5");
     }
 
     #[test]

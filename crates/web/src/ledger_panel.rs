@@ -93,26 +93,10 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
             _ => None,
         })
     });
-    let mut constraints = String::new();
-    match story {
-        Story::Counter => {
-            let key = if l.like_ops_unique {
-                "panel.unique_on"
-            } else {
-                "panel.unique_off"
-            };
-            constraints.push_str(&el("li", "", &catalog.text(key)));
-        }
-        Story::CompareAndSet => {}
-        _ => {
-            let key = if l.keys_scoped {
-                "panel.scope_user"
-            } else {
-                "panel.scope_global"
-            };
-            constraints.push_str(&el("li", "", &catalog.text(key)));
-        }
-    }
+    let mut constraints: String = crate::outcome_text::ledger_constraints(world, catalog)
+        .iter()
+        .map(|line| el("li", "", line))
+        .collect();
     // `rows-affected` is shown once: beside "Last statement" when this step ran SQL, else on
     // the last SQL block's rows (nothing at all before the ledger ran anything).
     let rows_affected = |rows: &str| el("strong", "data-testid=\"rows-affected\"", rows);

@@ -18,6 +18,7 @@ pub mod labels;
 pub mod lang;
 pub mod ledger_panel;
 pub mod markup;
+pub mod outcome_text;
 pub mod panels;
 pub mod playback;
 pub mod recap;

@@ -10,13 +10,13 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{duration, record_label, response_label, usd, ShortNames};
+use crate::labels::{duration_in, record_label, response_label, usd, ShortNames};
 use crate::ledger_panel::ledger_html;
 use crate::markup::{el, esc, table, wrap};
 
 /// Time left until `at`, seen at display time `now` (simulated ms).
-pub fn countdown(now: f64, at: SimTime) -> String {
-    duration((at.ms() as f64 - now).max(0.0) as u64)
+pub fn countdown(now: f64, at: SimTime, catalog: &Catalog) -> String {
+    duration_in((at.ms() as f64 - now).max(0.0) as u64, catalog)
 }
 
 fn heading(node: &str, catalog: &Catalog) -> String {
@@ -40,7 +40,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
     let mut out = heading("client", catalog);
     let names = ShortNames::of(world);
     if let Some(t) = world.client_offline_until() {
-        let text = catalog.fill("panel.offline", &[("time", countdown(now, t))]);
+        let text = catalog.fill("panel.offline", &[("time", countdown(now, t, catalog))]);
         out.push_str(&el("p", "class=\"badge warn\"", &text));
     }
     let ops = world.client().ops();
@@ -55,12 +55,14 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
             None => catalog.text("panel.no_key"),
         };
         let timer = match op.wait {
-            Wait::Answer { timeout_at } => {
-                catalog.fill("panel.timeout_in", &[("time", countdown(now, timeout_at))])
-            }
-            Wait::Backoff { retry_at } => {
-                catalog.fill("panel.retry_in", &[("time", countdown(now, retry_at))])
-            }
+            Wait::Answer { timeout_at } => catalog.fill(
+                "panel.timeout_in",
+                &[("time", countdown(now, timeout_at, catalog))],
+            ),
+            Wait::Backoff { retry_at } => catalog.fill(
+                "panel.retry_in",
+                &[("time", countdown(now, retry_at, catalog))],
+            ),
             Wait::Nothing => "—".to_owned(),
         };
         let (sees, class) = match &op.view {
@@ -131,7 +133,7 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
             vec![
                 names.shorten(key),
                 format!("{status}{}", record_label(&stored.record)),
-                format!("#{}", countdown(now, stored.expires_at)),
+                format!("#{}", countdown(now, stored.expires_at, catalog)),
             ]
         })
         .collect();
@@ -203,12 +205,7 @@ pub fn processor_html(world: &World, catalog: &Catalog) -> String {
     ];
     let head: Vec<&str> = head.iter().map(String::as_str).collect();
     let table = table("statement", &head, &rows);
-    let total = world.verdict().money.statement_cents;
-    let foot = format!(
-        "<p class=\"total\">{}<strong>{}</strong></p>",
-        esc(&catalog.text("panel.total")),
-        esc(&usd(total))
-    );
+    let foot = crate::outcome_text::processor_totals_html(world, catalog);
     out.push_str(&table);
     out.push_str(&foot);
     out
@@ -280,5 +277,15 @@ mod tests {
         let html = processor_html(&end("naive"), catalog);
         assert_eq!(html.matches("$100.00").count(), 2, "{html}");
         assert!(html.contains("<strong>$200.00</strong>"), "{html}");
+        // Defect 7: two customers, one total each, adding up to what the table lists.
+        let html = processor_html(&end("scope"), catalog);
+        assert!(
+            html.contains("Total, user 1<strong>$100.00</strong>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("Total, user 2<strong>$100.00</strong>"),
+            "{html}"
+        );
     }
 }

@@ -219,9 +219,7 @@ pub fn Recap() -> impl IntoView {
     };
     let body = move || {
         let catalog = lab.catalog();
-        let (at_start, at_end, id) = lab
-            .run
-            .with(|r| (r.cursor() == 0, r.at_end(), r.scenario().id.clone()));
+        let (at_start, at_end) = lab.run.with(|r| (r.cursor() == 0, r.at_end()));
         let chosen = current_guess();
         let mut html = String::new();
         if at_start {
@@ -248,10 +246,13 @@ pub fn Recap() -> impl IntoView {
                 let actual = lab.run.with(|r| outcome(r.world(), catalog));
                 html.push_str(&result_html(c, &actual, catalog));
             }
+            let summary = lab
+                .run
+                .with(|r| crate::outcome_text::summary(r.world(), catalog));
             html.push_str(&el(
                 "p",
                 "class=\"recap-text\" data-testid=\"recap\"",
-                &catalog.text(&format!("scenario.{id}.summary")),
+                &summary.join(" "),
             ));
         }
         html

@@ -89,6 +89,28 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
 
+    /// Defects 2, 8 and 9: figures checked against their sources (docs/sources.md).
+    #[test]
+    fn the_long_form_figures_match_their_sources() {
+        let en = Lang::En.catalog();
+        let paypal = en.text("industry.paypal");
+        assert!(
+            paypal.contains("6 h by default") && paypal.contains("72 h"),
+            "{paypal}"
+        );
+        assert!(!paypal.contains("about 72"), "{paypal}");
+        let streams = en.text("when.streams");
+        assert!(
+            streams.contains("replayable source") && streams.contains("upstream"),
+            "{streams}"
+        );
+        for lang in Lang::ALL {
+            let lede = lang.catalog().text("calc.lede");
+            assert!(!lede.contains("30–50"), "{lede}");
+            assert!(lede.contains("0.2") || lede.contains("0,2"), "{lede}");
+        }
+    }
+
     #[test]
     fn the_table_has_every_system_in_both_languages() {
         for lang in Lang::ALL {

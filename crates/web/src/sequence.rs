@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{clock, packet_kind, packet_label, protocol, ShortNames};
+use crate::labels::{clock_in, msg_no, packet_kind, packet_label, protocol, ShortNames};
 use crate::markup::{el, num};
 
 /// The diagram's SVG content for `world` (every message it has seen).
@@ -93,14 +93,14 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> String {
             id = m.id.0,
             hit_y = num(y - 17.0),
             w = num(SEQ_WIDTH),
-            time = el("text", &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)), &clock(m.sent_at.ms())),
+            time = el("text", &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)), &clock_in(m.sent_at.ms(), catalog)),
             x1 = num(x1),
             y = num(y),
             end = num(end),
             label = el(
                 "text",
                 &format!("class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"", num((x1 + x2) / 2.0), num(y - 5.0)),
-                &format!("#{} {}", m.id.0, packet_label(&m.payload, &names))
+                &format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names))
             ),
         ));
     }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{duration, usd};
+use crate::labels::usd;
 use crate::markup::{el, esc};
 use crate::text::{badge, badge_text, narrate};
 
@@ -16,7 +16,7 @@ use crate::text::{badge, badge_text, narrate};
 pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
     match world.steps().last() {
         None => vec![
-            catalog.text(&format!("scenario.{}.intro", world.scenario().id)),
+            crate::outcome_text::intro(world, catalog),
             catalog.text("narr.start"),
         ],
         Some(step) => {
@@ -74,7 +74,18 @@ pub fn money_html(world: &World, catalog: &Catalog) -> String {
                 "{}{}{}",
                 item(
                     "statement",
-                    &catalog.text("money.statement"),
+                    &catalog.fill(
+                        "money.statement",
+                        &[(
+                            "user",
+                            world
+                                .client()
+                                .ops()
+                                .first()
+                                .map_or(1, |o| o.user.0)
+                                .to_string()
+                        )]
+                    ),
                     el(
                         "span",
                         "data-testid=\"statement-total\"",
@@ -97,7 +108,21 @@ pub fn money_html(world: &World, catalog: &Catalog) -> String {
                 item(
                     "processor",
                     &catalog.text("money.processor"),
-                    esc(&catalog.fill("money.charges", &[("n", m.processor_charges.to_string())])),
+                    esc(&catalog.fill(
+                        "money.charges",
+                        &[
+                            ("n", m.processor_charges.to_string()),
+                            (
+                                "amount",
+                                usd(world
+                                    .processor()
+                                    .statement
+                                    .iter()
+                                    .map(|l| l.amount_cents)
+                                    .sum())
+                            )
+                        ]
+                    )),
                 ),
             )
         }
@@ -184,7 +209,10 @@ pub fn Summary() -> impl IntoView {
                 el(
                     "p",
                     "class=\"skipped\" data-testid=\"skipped\"",
-                    &lab.catalog().fill("ui.skipped", &[("time", duration(ms))]),
+                    &lab.catalog().fill(
+                        "ui.skipped",
+                        &[("time", crate::labels::duration_in(ms, lab.catalog()))],
+                    ),
                 )
             })
             .unwrap_or_default()
@@ -221,7 +249,11 @@ mod tests {
             html.contains("data-testid=\"statement-total\">$200.00<"),
             "{html}"
         );
-        assert!(html.contains("2 charge(s)"), "{html}");
+        assert!(html.contains("2 charges · $200.00"), "{html}");
+        // Defect 7: whose statement it is, and the processor's total beside its count.
+        let html = money_html(&end("scope"), catalog);
+        assert!(html.contains("Card statement, user 1"), "{html}");
+        assert!(html.contains("2 charges · $200.00"), "{html}");
         let html = money_html(&end("cas"), catalog);
         assert!(html.contains("data-testid=\"balance\">80<"), "{html}");
         assert!(!html.contains("statement-total"), "{html}");

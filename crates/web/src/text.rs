@@ -7,7 +7,7 @@ use idem_core::verdict::{Invariant, Violation};
 use idem_core::{ActionError, LinkError, Note, OpId, Step, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{duration, packet_label, usd, ShortNames};
+use crate::labels::{duration_in, msg_no, packet_label, usd, ShortNames};
 
 /// What the verdict badge says: a catalog key, a number for it, and whether all is well.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -87,13 +87,60 @@ pub fn badge_text(badge: &Badge, catalog: &Catalog) -> String {
     catalog.fill(badge.key, &[("n", badge.n.to_string())])
 }
 
-/// One sentence per note of `step`, in order.
+/// One sentence per note of `step`, in order, after a "Fault: …" mark when an injected or
+/// scripted fault caused the step.
 pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
     let names = ShortNames::of(world);
-    step.notes
-        .iter()
-        .map(|note| catalog.fill(note.key(), &note_args(note, world, &names, catalog)))
+    crate::outcome_text::fault_mark(step, catalog)
+        .into_iter()
+        .chain(step.notes.iter().map(|note| {
+            catalog.fill(
+                note_key(note, world),
+                &note_args(note, world, &names, catalog),
+            )
+        }))
         .collect()
+}
+
+/// The catalog key of a note, refined by what the run shows where the note alone cannot
+/// tell: which store the claim runs in, whether a 412's debit went through or lost a race,
+/// whose payment a foreign success was.
+fn note_key(note: &Note, world: &World) -> &'static str {
+    match note {
+        Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
+        Note::ClientGotAnswer {
+            op, status: 412, ..
+        } => {
+            let applied = world.ledger().debits.iter().any(|d| d.op == *op);
+            if applied {
+                "client.got_current_state"
+            } else {
+                "client.got_lost_race"
+            }
+        }
+        Note::ClientGotForeignAnswer { op, .. } => {
+            let own = world.client().op(*op).is_some_and(|o| match &o.view {
+                idem_core::client::UserView::Succeeded(r) => matches!(
+                    r.body,
+                    idem_core::http::ResponseBody::Charged { customer, .. } if customer == o.user
+                ),
+                _ => false,
+            });
+            if own {
+                "client.got_own_earlier_answer"
+            } else {
+                "client.got_foreign_answer"
+            }
+        }
+        _ => note.key(),
+    }
+}
+
+/// A statement's description with the core's English asides in the catalog's language.
+fn localized_statement(statement: &str, catalog: &Catalog) -> String {
+    statement
+        .replace(" (only if inserted)", &catalog.text("sql.only_if_inserted"))
+        .replace(" (take over)", &catalog.text("sql.take_over"))
 }
 
 fn op_args(
@@ -153,7 +200,7 @@ fn msg_args(
         .get(id)
         .map(|m| packet_label(&m.payload, names))
         .unwrap_or_default();
-    vec![("msg", format!("#{}", id.0)), ("label", label)]
+    vec![("msg", msg_no(id)), ("label", label)]
 }
 
 fn note_args(
@@ -170,7 +217,7 @@ fn note_args(
         }
         Note::ClientBacksOff { op, wait_ms } => {
             let mut args = op_args(*op, world, names, catalog);
-            args.push(("wait", duration(*wait_ms)));
+            args.push(("wait", duration_in(*wait_ms, catalog)));
             args
         }
         Note::OtherUserSameKey { user } => vec![("user", user.to_string())],
@@ -195,7 +242,7 @@ fn note_args(
             statements
                 .iter()
                 .zip(rows)
-                .map(|(statement, n)| format!("{statement} → {n}"))
+                .map(|(statement, n)| format!("{} → {n}", localized_statement(statement, catalog)))
                 .collect::<Vec<_>>()
                 .join("; "),
         )],
@@ -205,18 +252,18 @@ fn note_args(
         Note::MessageLost { msg, .. } => msg_args(*msg, world, names),
         Note::MessageDuplicated { msg, copy } => {
             let mut args = msg_args(*msg, world, names);
-            args.push(("copy", format!("#{}", copy.0)));
+            args.push(("copy", msg_no(*copy)));
             args
         }
         Note::MessageDelayed { msg, ms } => {
             let mut args = msg_args(*msg, world, names);
-            args.push(("ms", duration(*ms)));
+            args.push(("ms", duration_in(*ms, catalog)));
             args
         }
         Note::KeysEvicted { count } | Note::KeysExpired { count } | Note::ApiRecovers { count } => {
             vec![("count", count.to_string())]
         }
-        Note::ClockAdvanced { ms } => vec![("ms", duration(*ms))],
+        Note::ClockAdvanced { ms } => vec![("ms", duration_in(*ms, catalog))],
         _ => Vec::new(),
     }
 }
@@ -224,14 +271,14 @@ fn note_args(
 /// Why an action was refused, in words.
 pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
     let (key, msg) = match error {
-        ActionError::NoSuchMessage(id) => ("error.no_such_message", id.0),
-        ActionError::NotInFlight(id) => ("error.not_in_flight", id.0),
-        ActionError::NotOnMobileLink(id) => ("error.not_on_mobile_link", id.0),
-        ActionError::NothingToRetry => ("error.nothing_to_retry", 0),
-        ActionError::NoOperationYet => ("error.no_operation_yet", 0),
-        ActionError::ClientOffline => ("error.client_offline", 0),
+        ActionError::NoSuchMessage(id) => ("error.no_such_message", *id),
+        ActionError::NotInFlight(id) => ("error.not_in_flight", *id),
+        ActionError::NotOnMobileLink(id) => ("error.not_on_mobile_link", *id),
+        ActionError::NothingToRetry => ("error.nothing_to_retry", idem_core::MsgId(0)),
+        ActionError::NoOperationYet => ("error.no_operation_yet", idem_core::MsgId(0)),
+        ActionError::ClientOffline => ("error.client_offline", idem_core::MsgId(0)),
     };
-    catalog.fill(key, &[("msg", format!("#{msg}"))])
+    catalog.fill(key, &[("msg", msg_no(msg))])
 }
 
 /// What is wrong with a deep link, in words.
@@ -316,6 +363,82 @@ mod tests {
         assert!(all.contains("pay_abc"), "{all}");
     }
 
+    fn all_narration(id: &str, catalog: &Catalog) -> Vec<String> {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        let mut text = Vec::new();
+        while let Some(step) = world.step().cloned() {
+            text.extend(narrate(&step, &world, catalog));
+        }
+        text
+    }
+
+    /// Defect 5: the final narration names the right cause.
+    #[test]
+    fn the_last_answer_is_explained_by_what_happened() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let reuse = all_narration("key-reuse-no-fingerprint", c);
+            assert!(
+                reuse.contains(
+                    &c.fill("client.got_own_earlier_answer", &[("status", "201".into())])
+                ),
+                "{reuse:?}"
+            );
+            assert!(!reuse
+                .iter()
+                .any(|l| l
+                    .contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())]))));
+            let race = all_narration("cas-race", c);
+            assert!(race.contains(&c.text("client.got_lost_race")), "{race:?}");
+            assert!(
+                !race.contains(&c.text("client.got_current_state")),
+                "{race:?}"
+            );
+            let cas = all_narration("cas", c);
+            assert!(cas.contains(&c.text("client.got_current_state")), "{cas:?}");
+            let leak = all_narration("scope-off", c);
+            assert!(
+                leak.contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())])),
+                "{leak:?}"
+            );
+        }
+    }
+
+    /// Defect 6: the claim names the store it runs in.
+    #[test]
+    fn the_claim_names_its_store() {
+        let c = Lang::En.catalog();
+        for id in ["crash-no-forward", "crash-one-tx", "fully-protected"] {
+            let text = all_narration(id, c).join(" ");
+            assert!(
+                text.contains("in PostgreSQL (INSERT INTO idempotency_keys"),
+                "{id}: {text}"
+            );
+            assert!(!text.contains("SET NX"), "{id}: {text}");
+        }
+        let text = all_narration("concurrent", c).join(" ");
+        assert!(text.contains("in Redis (SET NX)"), "{text}");
+    }
+
+    /// Defect 11 and 12: SELECTs are not said to affect rows; message numbers count from 1
+    /// like operations; Russian narration has Russian units and no English asides.
+    #[test]
+    fn narration_wording_is_exact_in_both_languages() {
+        let en = all_narration("counter", Lang::En.catalog()).join(" ");
+        assert!(en.contains("or for a SELECT the rows it returned"), "{en}");
+        assert!(en.contains("operation #1"), "{en}");
+        assert!(!en.contains("#0 "), "{en}");
+        let ru = all_narration("counter", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("только если строка вставлена"), "{ru}");
+        assert!(!ru.contains("only if"), "{ru}");
+        let ru = all_narration("ttl", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("на 25 ч;"), "{ru}");
+        assert!(!ru.contains("25h"), "{ru}");
+        let ru = all_narration("naive", Lang::Ru.catalog()).join(" ");
+        assert!(ru.contains("ждёт 1,2 с перед повтором"), "{ru}");
+        assert!(!ru.contains(" s "), "{ru}");
+    }
+
     #[test]
     fn refusals_are_explained() {
         let catalog = Lang::En.catalog();
@@ -328,7 +451,7 @@ mod tests {
             .expect("an internal packet in flight");
         let error = world.apply(Action::Drop(internal)).expect_err("refused");
         let text = action_error(&error, catalog);
-        assert!(text.contains(&format!("#{}", internal.0)), "{text}");
+        assert!(text.contains(&msg_no(internal)), "{text}");
         assert!(!action_error(&ActionError::NothingToRetry, catalog).is_empty());
         let refused = LinkError::FaultRefused {
             index: 0,
@@ -336,7 +459,7 @@ mod tests {
         };
         let text = link_error(&refused, catalog);
         assert!(
-            text.starts_with("fault 1 could not be applied") && text.contains("#42"),
+            text.starts_with("fault 1 could not be applied") && text.contains("#43"),
             "{text}"
         );
         for error in [

@@ -357,7 +357,7 @@ pub fn packets_svg(
             let label = packet_label(&m.payload, &names);
             let p = point_at(layout, m, now, reduced_motion, pill_width(&label, px));
             let key = if m.is_faultable() { "ui.packet_drop" } else { "ui.packet_internal" };
-            let title = catalog.fill(key, &[("label", label.clone()), ("msg", format!("#{}", m.id.0))]);
+            let title = catalog.fill(key, &[("label", label.clone()), ("msg", crate::labels::msg_no(m.id))]);
             format!(
                 "<g class=\"packet {kind} {proto}{doomed}{droppable}\" data-testid=\"packet\" data-msg-id=\"{id}\" data-kind=\"{kind}\" transform=\"translate({x} {y})\" role=\"button\">{title}{pill}</g>",
                 kind = packet_kind(m),

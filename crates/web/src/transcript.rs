@@ -3,7 +3,7 @@
 //! `Idempotent-Replayed`, JSON body), from the core's own message payloads. Lost messages are
 //! marked. A collapsible block with a Copy button.
 
-use idem_core::http::IDEMPOTENT_REPLAYED;
+use idem_core::http::{ResponseBody, IDEMPOTENT_REPLAYED, IF_MATCH};
 use idem_core::net::{DropReason, Fate, Message, Payload};
 use idem_core::World;
 use leptos::prelude::*;
@@ -33,6 +33,11 @@ pub fn wire_text(message: &Message) -> Option<String> {
             if response.replayed {
                 lines.push(format!("{IDEMPOTENT_REPLAYED}: true"));
             }
+            if let ResponseBody::Debited { version, .. }
+            | ResponseBody::PreconditionFailed { version, .. } = response.body
+            {
+                lines.push(format!("ETag: \"{version}\""));
+            }
             response.body_json()
         }
         _ => return None,
@@ -49,9 +54,12 @@ pub fn heading(message: &Message, catalog: &Catalog) -> String {
     } else {
         "transcript.to_api"
     });
-    let mut parts = vec![format!("#{} {arrow}", message.id.0)];
+    let mut parts = vec![format!("{} {arrow}", crate::labels::msg_no(message.id))];
     if let Some(original) = message.duplicate_of {
-        parts.push(catalog.fill("transcript.copy_of", &[("msg", original.0.to_string())]));
+        parts.push(catalog.fill(
+            "transcript.copy_of",
+            &[("msg", (original.0 + 1).to_string())],
+        ));
     }
     match message.fate {
         Fate::InFlight => parts.push(catalog.text("transcript.in_flight")),
@@ -94,7 +102,19 @@ pub fn transcript_html(world: &World, catalog: &Catalog) -> String {
     if blocks.is_empty() {
         el("p", "class=\"muted\"", &catalog.text("transcript.empty"))
     } else {
-        wrap("div", "class=\"http-log\"", &blocks)
+        let if_match = world.network().messages().iter().any(|m| {
+            matches!(&m.payload, Payload::Request(r) if r.headers().iter().any(|(n, _)| n == IF_MATCH))
+        });
+        let note = if if_match {
+            el(
+                "p",
+                "class=\"hint\" data-testid=\"if-match-note\"",
+                &catalog.text("transcript.if_match"),
+            )
+        } else {
+            String::new()
+        };
+        format!("{note}{}", wrap("div", "class=\"http-log\"", &blocks))
     }
 }
 
@@ -174,6 +194,18 @@ mod tests {
         assert!(html.contains("class=\"http lost\""), "{html}");
         assert!(html.contains("LOST on the network"), "{html}");
         assert!(html.contains("{&quot;amount&quot;:10000"), "{html}");
+    }
+
+    /// Defect 4: the 412 answers a failed If-Match, and the transcript says so.
+    #[test]
+    fn compare_and_set_sends_if_match_and_gets_etags() {
+        let html = transcript_html(&played("cas", 2_000), Lang::En.catalog());
+        assert!(html.contains("If-Match: &quot;5&quot;"), "{html}");
+        assert!(!html.contains("expected_version"), "{html}");
+        assert!(html.contains("ETag: &quot;6&quot;"), "{html}");
+        assert!(html.contains("data-testid=\"if-match-note\""), "{html}");
+        let html = transcript_html(&played("key", 2_000), Lang::En.catalog());
+        assert!(!html.contains("If-Match"), "{html}");
     }
 
     #[test]

@@ -42,7 +42,7 @@ async fn lang_ru_shows_the_russian_page() {
     );
     click(&parent, "run-to-end").await;
     assert_eq!(text(&parent, "verdict"), "!Списано дважды");
-    assert!(text(&parent, "industry-table").contains("около 72 ч"));
+    assert!(text(&parent, "industry-table").contains("до 72 ч"));
     parent.remove();
 }
 

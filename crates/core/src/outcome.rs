@@ -1,0 +1,406 @@
+//! What happened in a run, as facts: the faults that took effect, each operation's attempts
+//! and final answer, the money, rows and counters, and the verdict's broken invariants. The
+//! page composes its closing sentences ("What you just saw", the replay intro) from these
+//! facts, never from the scenario's script, so no sentence can contradict the run. No text
+//! here: the words live in the page's catalogs.
+//!
+//! [`closing_protections`] answers "which protection would have prevented this?" by replaying
+//! the same faults with one more protection switched on (then two).
+
+use serde::{Deserialize, Serialize};
+
+use crate::action::Action;
+use crate::api::Phase;
+use crate::client::UserView;
+use crate::http::{RequestBody, ResponseBody};
+use crate::net::DropReason;
+use crate::note::Note;
+use crate::protections::Protections;
+use crate::scenario::Scenario;
+use crate::topology::{OpId, UserId};
+use crate::verdict::Invariant;
+use crate::world::{Cause, World};
+
+/// A fault that took effect (not merely armed): something the run actually suffered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Fault {
+    /// An answer was lost on the mobile network ("lose the next ack").
+    AnswerLost,
+    /// A packet was dropped in flight.
+    Dropped,
+    /// The network delivered a packet twice.
+    Duplicated,
+    /// A packet was held up.
+    Delayed,
+    /// The API crashed before this phase.
+    Crashed(Phase),
+    /// Redis lost keys (eviction).
+    Evicted,
+    /// Stored keys reached their TTL while still needed.
+    Expired,
+    /// The phone was offline while the servers' clock ran on.
+    Offline,
+    /// The user pressed Retry early.
+    RetryPressed,
+    /// A second request for the same operation was sent at once (double tap).
+    SecondRequest,
+    /// A new operation reused an earlier operation's key.
+    KeyReused,
+    /// Another user sent a request with the same key.
+    OtherUser,
+}
+
+/// How an operation ended for its user.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// Still waiting (the run is not over, or nobody answers).
+    Waiting,
+    /// A success screen: status, whether replayed, and whether it is about another payment
+    /// (another user's, or another request's made with the same key).
+    Success {
+        /// HTTP status.
+        status: u16,
+        /// Answered from the stored response.
+        replayed: bool,
+        /// The answer belongs to another user or another request.
+        foreign: bool,
+    },
+    /// An error screen with this status.
+    Error {
+        /// HTTP status.
+        status: u16,
+    },
+    /// The client gave up.
+    GaveUp,
+}
+
+/// One logical operation as it went.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct OpOutcome {
+    /// The operation.
+    pub op: OpId,
+    /// Its user.
+    pub user: UserId,
+    /// Attempts the client sent (1 = no retry).
+    pub attempts: u32,
+    /// Effects it had (card charges, debits or likes).
+    pub effects: usize,
+    /// What the user was left with.
+    pub ending: Ending,
+}
+
+/// The figures of a run's story.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Figures {
+    /// Payments: processor charges per user (user, count, cents) and the ledger's rows.
+    Charges {
+        /// Per user with at least one charge: (user, charges, cents), by user.
+        per_user: Vec<(UserId, usize, u64)>,
+        /// Rows in `charges`.
+        ledger_rows: usize,
+        /// Sum of `charges.amount`.
+        ledger_cents: u64,
+    },
+    /// Compare-and-set: the balance and version before and after.
+    Balance {
+        /// Opening balance.
+        from: i64,
+        /// Balance now.
+        to: i64,
+        /// Version now.
+        version: u64,
+    },
+    /// The counter: likes before and after.
+    Likes {
+        /// Opening likes.
+        from: i64,
+        /// Likes now.
+        to: i64,
+    },
+}
+
+/// Everything the closing sentences of a run may say.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Faults that took effect, in the order they did (repeats kept: two lost answers are two).
+    pub faults: Vec<Fault>,
+    /// The logical operations, in start order.
+    pub ops: Vec<OpOutcome>,
+    /// The story's figures.
+    pub figures: Figures,
+    /// Broken invariants, in display order.
+    pub broken: Vec<Invariant>,
+    /// Whether the run is over.
+    pub quiescent: bool,
+}
+
+impl Outcome {
+    /// The facts of `world` as it stands (its step log must be kept, as the page does).
+    pub fn of(world: &World) -> Outcome {
+        let mut faults = Vec::new();
+        for step in world.steps() {
+            match &step.cause {
+                Cause::Injected(a) | Cause::Scripted(a) => match a {
+                    Action::RetryNow => faults.push(Fault::RetryPressed),
+                    Action::ConcurrentDuplicate => faults.push(Fault::SecondRequest),
+                    Action::ReuseKeyOtherBody => faults.push(Fault::KeyReused),
+                    Action::OtherUserSameKey => faults.push(Fault::OtherUser),
+                    _ => {}
+                },
+                _ => {}
+            }
+            for note in &step.notes {
+                let fault = match note {
+                    Note::MessageLost {
+                        reason: DropReason::LostAck,
+                        ..
+                    } => Fault::AnswerLost,
+                    Note::MessageLost {
+                        reason: DropReason::Dropped,
+                        ..
+                    } => Fault::Dropped,
+                    Note::MessageDuplicated { .. } => Fault::Duplicated,
+                    Note::MessageDelayed { .. } => Fault::Delayed,
+                    Note::ApiCrashed { phase } => Fault::Crashed(*phase),
+                    Note::KeysEvicted { count } if *count > 0 => Fault::Evicted,
+                    Note::KeysExpired { count } if *count > 0 => Fault::Expired,
+                    Note::ClockAdvanced { .. } => Fault::Offline,
+                    _ => continue,
+                };
+                faults.push(fault);
+            }
+        }
+        let verdict = world.verdict();
+        let effects = |op: OpId| {
+            verdict
+                .effects
+                .iter()
+                .find(|(o, _)| *o == op)
+                .map_or(0, |(_, n)| *n)
+        };
+        let ops = world
+            .client()
+            .ops()
+            .iter()
+            .map(|o| {
+                let ending = match &o.view {
+                    UserView::Waiting => Ending::Waiting,
+                    UserView::GaveUp => Ending::GaveUp,
+                    UserView::Failed(r) => Ending::Error { status: r.status },
+                    UserView::Succeeded(r) => Ending::Success {
+                        status: r.status,
+                        replayed: r.replayed,
+                        foreign: foreign(&r.body, o.user, &o.body),
+                    },
+                };
+                OpOutcome {
+                    op: o.op,
+                    user: o.user,
+                    attempts: o.attempts,
+                    effects: effects(o.op),
+                    ending,
+                }
+            })
+            .collect();
+        let ledger = world.ledger();
+        let figures = match world.client().ops().first().map(|o| &o.body) {
+            Some(RequestBody::Debit { .. }) => Figures::Balance {
+                from: world.scenario().balance,
+                to: ledger.accounts.first().map_or(0, |a| a.balance),
+                version: ledger.accounts.first().map_or(0, |a| a.version),
+            },
+            Some(RequestBody::Like { .. }) => Figures::Likes {
+                from: world.scenario().likes,
+                to: ledger.posts.first().map_or(0, |p| p.likes),
+            },
+            _ => {
+                let mut per_user: Vec<(UserId, usize, u64)> = Vec::new();
+                for line in &world.processor().statement {
+                    match per_user.iter_mut().find(|(u, _, _)| *u == line.user) {
+                        Some((_, n, cents)) => {
+                            *n += 1;
+                            *cents += line.amount_cents;
+                        }
+                        None => per_user.push((line.user, 1, line.amount_cents)),
+                    }
+                }
+                per_user.sort_unstable_by_key(|(u, _, _)| *u);
+                Figures::Charges {
+                    per_user,
+                    ledger_rows: ledger.charges.len(),
+                    ledger_cents: ledger.charges.iter().map(|c| c.amount_cents).sum(),
+                }
+            }
+        };
+        Outcome {
+            faults,
+            ops,
+            figures,
+            broken: verdict.violations().map(|(i, _)| i).collect(),
+            quiescent: verdict.quiescent,
+        }
+    }
+
+    /// No invariant is broken.
+    pub fn ok(&self) -> bool {
+        self.broken.is_empty()
+    }
+}
+
+/// Whether a success screen shows a payment other than the one asked for: another user's,
+/// or one of another amount (the answer to an earlier request made with the same key). The
+/// client judges the same way when it narrates.
+fn foreign(response: &ResponseBody, user: UserId, asked: &RequestBody) -> bool {
+    match (response, asked) {
+        (
+            ResponseBody::Charged {
+                customer,
+                amount_cents,
+                ..
+            },
+            RequestBody::Charge {
+                amount_cents: asked,
+                ..
+            },
+        ) => *customer != user || amount_cents != asked,
+        _ => false,
+    }
+}
+
+/// The ways to close a run: each alternative is a set of protections (by URL name) that,
+/// switched on in addition to those of `scenario`, make the same run — the scenario with the
+/// same `injected` actions at the same steps — quiet with no invariant broken. Every single
+/// protection that suffices (in the order of [`Protections::NAMES`]); if none does, the first
+/// pair that does; empty when nothing does or the faults cannot be replayed (a packet they
+/// name is not sent with the other protection).
+pub fn closing_protections(
+    scenario: &Scenario,
+    injected: &[(u32, Action)],
+) -> Vec<Vec<&'static str>> {
+    const MAX_STEPS: usize = 5_000;
+    let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let passes = |p: Protections| {
+        let s = scenario.clone().with_protections(p);
+        let Ok(mut world) = World::replay(&s, injected, last + 1) else {
+            return false;
+        };
+        if world.injected().len() < injected.len() {
+            return false;
+        }
+        world.forget_history();
+        world.run(MAX_STEPS);
+        world.is_quiescent() && world.verdict().ok()
+    };
+    let base = scenario.protections;
+    let off: Vec<&'static str> = Protections::NAMES
+        .into_iter()
+        .filter(|n| base.get(n) == Some(false))
+        .collect();
+    let with = |names: &[&str]| {
+        let mut p = base;
+        for n in names {
+            p.set(n, true);
+        }
+        p
+    };
+    let singles: Vec<Vec<&'static str>> = off
+        .iter()
+        .filter(|n| passes(with(&[n])))
+        .map(|n| vec![*n])
+        .collect();
+    if !singles.is_empty() {
+        return singles;
+    }
+    for (i, a) in off.iter().enumerate() {
+        for b in &off[i + 1..] {
+            if passes(with(&[a, b])) {
+                return vec![vec![*a, *b]];
+            }
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(id: &str) -> World {
+        let mut w = World::new(&Scenario::by_id(id).expect("scenario"));
+        w.run(5_000);
+        w
+    }
+
+    #[test]
+    fn the_naive_run_lost_one_answer_and_charged_twice() {
+        let o = Outcome::of(&end("naive"));
+        assert_eq!(o.faults, vec![Fault::AnswerLost]);
+        assert_eq!(o.ops.len(), 1);
+        assert_eq!(o.ops[0].attempts, 2);
+        assert_eq!(o.ops[0].effects, 2);
+        assert!(!o.ok());
+        assert!(o.broken.contains(&Invariant::AtMostOnce));
+        match o.figures {
+            Figures::Charges {
+                ref per_user,
+                ledger_rows,
+                ..
+            } => {
+                assert_eq!(per_user, &vec![(UserId(1), 2, 20_000)]);
+                assert_eq!(ledger_rows, 2);
+            }
+            ref other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_scope_run_charges_each_user_once() {
+        let o = Outcome::of(&end("scope"));
+        assert!(o.ok(), "{o:?}");
+        assert!(o.faults.contains(&Fault::OtherUser));
+        let Figures::Charges { per_user, .. } = o.figures else {
+            panic!("charges")
+        };
+        assert_eq!(
+            per_user,
+            vec![(UserId(1), 1, 10_000), (UserId(2), 1, 10_000)]
+        );
+    }
+
+    #[test]
+    fn a_reused_key_without_fingerprint_is_the_same_user_s_earlier_payment() {
+        let o = Outcome::of(&end("key-reuse-no-fingerprint"));
+        let second = &o.ops[1];
+        assert_eq!(second.user, o.ops[0].user);
+        assert!(matches!(
+            second.ending,
+            Ending::Success { foreign: true, .. }
+        ));
+        assert_eq!(second.effects, 0);
+    }
+
+    #[test]
+    fn a_crash_before_the_ledger_breaks_the_key_story_and_forwarding_closes_it() {
+        let s = Scenario::by_id("key").expect("key");
+        let injected = vec![(0, Action::Crash(Phase::WriteLedger))];
+        let mut w = World::replay(&s, &injected, 1).expect("replay");
+        w.run(5_000);
+        let o = Outcome::of(&w);
+        assert!(
+            o.faults.contains(&Fault::Crashed(Phase::WriteLedger)),
+            "{o:?}"
+        );
+        assert!(!o.ok(), "{o:?}");
+        let fixes = closing_protections(&s, &injected);
+        assert!(fixes.contains(&vec!["forward"]), "{fixes:?}");
+    }
+
+    #[test]
+    fn the_naive_story_is_closed_by_the_key() {
+        let s = Scenario::by_id("naive").expect("naive");
+        assert!(closing_protections(&s, &[]).contains(&vec!["key"]));
+        let ok = Scenario::by_id("key").expect("key");
+        // Nothing to close: every protection "passes", so all that are off are listed.
+        assert!(!closing_protections(&ok, &[]).is_empty());
+    }
+}

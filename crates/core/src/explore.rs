@@ -139,6 +139,7 @@ pub struct Explorer {
     pending_root: bool,
     stack: Vec<Frame>,
     memo: rustc_hash::FxHashMap<(u128, u32), Summary>,
+    straight: rustc_hash::FxHashMap<u128, Straight>,
     top: Summary,
     report: Report,
 }
@@ -190,6 +191,38 @@ struct Best {
     kinds: u64,
     steps: u32,
     choice: u32,
+}
+
+/// What the single run from a node without faults left comes to (most nodes are such, so
+/// this is kept small): the invariants it breaks, whether the bound cut it off, its steps.
+#[derive(Clone, Copy, Debug)]
+struct Straight {
+    broken: u8,
+    cut: bool,
+    steps: u32,
+    at_step: u32,
+}
+
+impl Straight {
+    fn of(world: &World, steps: u32, at_step: u32) -> Straight {
+        let mut broken = 0u8;
+        let cut = !world.is_quiescent();
+        if !cut {
+            for (invariant, _) in world.verdict().violations() {
+                broken |= 1 << invariant_index(invariant);
+            }
+        }
+        Straight {
+            broken,
+            cut,
+            steps,
+            at_step,
+        }
+    }
+
+    fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
+        at_step == self.at_step || (!self.cut && at_step.saturating_add(self.steps) <= max_steps)
+    }
 }
 
 /// Fault kinds as counts packed in a `u64`, eight bits per kind.
@@ -272,6 +305,39 @@ impl Summary {
         }
     }
 
+    /// Adds a straight run one step further down, with `edge`'s fault kind.
+    fn absorb_straight(&mut self, run: &Straight, edge: Edge) {
+        self.runs += 1;
+        self.cut_off += u64::from(run.cut);
+        self.violating += u64::from(run.broken != 0);
+        self.longest = self.longest.max(run.steps + 1);
+        let kinds = edge.kind.map_or(0, one);
+        for i in 0..Invariant::ALL.len() {
+            if run.broken & (1 << i) == 0 {
+                continue;
+            }
+            self.by_invariant[i] += 1;
+            let steps = run.steps + 1;
+            match self
+                .best
+                .iter_mut()
+                .find(|m| usize::from(m.invariant) == i && m.kinds == kinds)
+            {
+                Some(m) if steps < m.steps => {
+                    m.steps = steps;
+                    m.choice = edge.choice;
+                }
+                Some(_) => {}
+                None => self.best.push(Best {
+                    invariant: i as u8,
+                    kinds,
+                    steps,
+                    choice: edge.choice,
+                }),
+            }
+        }
+    }
+
     /// Whether this summary is what the node would give at step count `at_step`: always when
     /// no run below was cut off and the longest still fits under the bound.
     fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
@@ -297,6 +363,7 @@ impl Explorer {
             pending_root: true,
             stack: Vec::new(),
             memo: rustc_hash::FxHashMap::default(),
+            straight: rustc_hash::FxHashMap::default(),
             top: Summary::default(),
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
@@ -402,7 +469,7 @@ impl Explorer {
 
     /// Meets a node: a leaf is judged, a known situation reuses its summary, a new one is
     /// pushed to be explored. Returns how many distinct situations this cost (0 or 1).
-    fn enter(&mut self, mut world: World, remaining: u32, edge: Edge) -> u64 {
+    fn enter(&mut self, world: World, remaining: u32, edge: Edge) -> u64 {
         if world.is_quiescent() {
             let leaf = Summary::leaf(&world);
             self.absorb(&leaf, edge);
@@ -414,7 +481,11 @@ impl Explorer {
             self.absorb(&cut, edge);
             return 0;
         }
-        let key = (self.view(&world), remaining);
+        let view = self.view(&world);
+        if remaining == 0 {
+            return self.play_out(world, view, edge);
+        }
+        let key = (view, remaining);
         if let Some(known) = self.memo.get(&key) {
             if known.valid_at(at_step, self.bounds.max_steps) {
                 let known = known.clone();
@@ -423,57 +494,6 @@ impl Explorer {
             }
         }
         self.report.states += 1;
-        if remaining == 0 {
-            // No faults left: a single run; play it out. Runs that differ only in when a crash
-            // was armed meet again once it fires: that moment is looked up too.
-            let mut fired: Option<(u128, u32)> = None;
-            let mut known: Option<Summary> = None;
-            while world.step_count() < self.bounds.max_steps {
-                let armed = world.api().crash_armed().is_some();
-                if world.step().is_none() {
-                    break;
-                }
-                self.report.steps += 1;
-                if armed
-                    && world.api().crash_armed().is_none()
-                    && fired.is_none()
-                    && !world.is_quiescent()
-                {
-                    let here = (self.view(&world), world.step_count());
-                    if let Some(s) = self.memo.get(&(here.0, 0)) {
-                        if s.valid_at(here.1, self.bounds.max_steps) {
-                            known = Some(s.clone());
-                            break;
-                        }
-                    }
-                    fired = Some(here);
-                }
-            }
-            let end = world.step_count();
-            let tail = match known {
-                Some(s) => s,
-                None if world.is_quiescent() => Summary::leaf(&world),
-                None => Summary::cut(&world),
-            };
-            let shifted = |from: u32| {
-                let d = end - from;
-                let mut summary = tail.clone();
-                for b in &mut summary.best {
-                    b.steps += d;
-                    b.choice = STEP;
-                }
-                summary.longest += d;
-                summary.at_step = from;
-                summary
-            };
-            if let Some((k, s)) = fired {
-                self.memo.insert((k, 0), shifted(s));
-            }
-            let summary = shifted(at_step);
-            self.absorb(&summary, edge);
-            self.memo.insert(key, summary);
-            return 1;
-        }
         let faults = faults(&world);
         self.stack.push(Frame {
             world: Some(world),
@@ -485,6 +505,87 @@ impl Explorer {
             edge,
         });
         1
+    }
+
+    /// A node without faults left: its single run, looked up or played out. Runs that differ
+    /// only in when a crash was armed meet again once it fires, so that moment is looked up
+    /// (and remembered) too. Returns how many distinct situations this cost (0 or 1).
+    fn play_out(&mut self, mut world: World, view: u128, edge: Edge) -> u64 {
+        let max = self.bounds.max_steps;
+        let at_step = world.step_count();
+        if let Some(known) = self
+            .straight
+            .get(&view)
+            .filter(|s| s.valid_at(at_step, max))
+        {
+            let known = *known;
+            self.absorb_straight(&known, edge);
+            return 0;
+        }
+        self.report.states += 1;
+        let mut fired: Option<(u128, u32)> = None;
+        let mut known: Option<Straight> = None;
+        while world.step_count() < max {
+            let armed = world.api().crash_armed().is_some();
+            if world.step().is_none() {
+                break;
+            }
+            self.report.steps += 1;
+            if armed
+                && fired.is_none()
+                && world.api().crash_armed().is_none()
+                && !world.is_quiescent()
+            {
+                let here = (self.view(&world), world.step_count());
+                if let Some(s) = self
+                    .straight
+                    .get(&here.0)
+                    .filter(|s| s.valid_at(here.1, max))
+                {
+                    known = Some(*s);
+                    break;
+                }
+                fired = Some(here);
+            }
+        }
+        let end = world.step_count();
+        let (broken, cut, tail) = match known {
+            Some(s) => (s.broken, s.cut, s.steps),
+            None => {
+                let s = Straight::of(&world, 0, end);
+                (s.broken, s.cut, 0)
+            }
+        };
+        let from = |start: u32| Straight {
+            broken,
+            cut,
+            steps: end - start + tail,
+            at_step: start,
+        };
+        if let Some((k, s)) = fired {
+            self.straight.insert(k, from(s));
+        }
+        let run = from(at_step);
+        self.straight.insert(view, run);
+        self.absorb_straight(&run, edge);
+        1
+    }
+
+    /// Adds a finished straight run to its parent (or to the top of the search).
+    fn absorb_straight(&mut self, run: &Straight, edge: Edge) {
+        match self.stack.last_mut() {
+            Some(parent) => parent.acc.absorb_straight(run, edge),
+            None => {
+                // The root itself has no faults to offer (k = 0): no step leads to it.
+                let mut summary = Summary::default();
+                summary.absorb_straight(run, edge);
+                summary.longest -= 1;
+                for b in &mut summary.best {
+                    b.steps -= 1;
+                }
+                self.top.absorb(&summary, edge, 0);
+            }
+        }
     }
 
     fn view(&self, world: &World) -> u128 {

@@ -128,11 +128,30 @@ fn the_search_is_deterministic_and_resumable() {
         .clone();
     let mut sliced = Explorer::new(&scenario, Bounds::faults(2));
     let mut slices = 0;
+    let mut so_far = 0;
     while !sliced.run_for(100) {
         slices += 1;
+        let partial = sliced.report();
+        assert!(!partial.done);
+        assert!(
+            so_far <= partial.runs && partial.runs <= whole.runs,
+            "partial totals only grow, up to the whole: {so_far} → {} of {}",
+            partial.runs,
+            whole.runs
+        );
+        so_far = partial.runs;
     }
     assert!(slices > 5);
     assert_eq!(sliced.report(), &whole);
+    // What the page shows: "N distinct situations, M runs represented".
+    assert_eq!(sliced.distinct_situations(), whole.states);
+    assert_eq!(sliced.runs_represented(), whole.runs);
+    assert!(
+        whole.distinct_situations() < whole.runs_represented(),
+        "situations are merged: {} situations for {} runs",
+        whole.states,
+        whole.runs
+    );
 }
 
 #[test]

@@ -141,6 +141,11 @@ pub struct Explorer {
     memo: rustc_hash::FxHashMap<(u128, u32), Summary>,
     straight: rustc_hash::FxHashMap<u128, Straight>,
     top: Summary,
+    /// While running: the shortest counter-example per (invariant, kinds) among the runs
+    /// simulated so far, shown if the search is stopped early.
+    found: Vec<(u8, u64, CounterExample)>,
+    /// Whether the final counter-examples were rebuilt.
+    rebuilt: bool,
     report: Report,
 }
 
@@ -365,6 +370,8 @@ impl Explorer {
             memo: rustc_hash::FxHashMap::default(),
             straight: rustc_hash::FxHashMap::default(),
             top: Summary::default(),
+            found: Vec::new(),
+            rebuilt: false,
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
                 ..Report::default()
@@ -472,6 +479,7 @@ impl Explorer {
     fn enter(&mut self, world: World, remaining: u32, edge: Edge) -> u64 {
         if world.is_quiescent() {
             let leaf = Summary::leaf(&world);
+            self.note_found(&world, leaf.best.iter().map(|b| b.invariant));
             self.absorb(&leaf, edge);
             return 0;
         }
@@ -553,6 +561,8 @@ impl Explorer {
             Some(s) => (s.broken, s.cut, s.steps),
             None => {
                 let s = Straight::of(&world, 0, end);
+                let broken = (0..Invariant::ALL.len() as u8).filter(|i| s.broken & (1 << i) != 0);
+                self.note_found(&world, broken);
                 (s.broken, s.cut, 0)
             }
         };
@@ -588,6 +598,38 @@ impl Explorer {
         }
     }
 
+    /// Keeps a run simulated to its end as a counter-example found so far.
+    fn note_found(&mut self, world: &World, broken: impl Iterator<Item = u8>) {
+        let kinds: u64 = world
+            .injected()
+            .iter()
+            .map(|(_, a)| one(kind_code(a)))
+            .sum();
+        for i in broken {
+            let Some(invariant) = Invariant::ALL.get(usize::from(i)) else {
+                continue;
+            };
+            let steps = world.step_count();
+            let faults = world.injected().len();
+            match self.found.iter_mut().find(|f| f.0 == i && f.1 == kinds) {
+                Some(f) if (faults, steps) < (f.2.faults(), f.2.steps) => {
+                    f.2.injected = world.injected().to_vec();
+                    f.2.steps = steps;
+                }
+                Some(_) => {}
+                None => self.found.push((
+                    i,
+                    kinds,
+                    CounterExample {
+                        invariant: *invariant,
+                        injected: world.injected().to_vec(),
+                        steps,
+                    },
+                )),
+            }
+        }
+    }
+
     fn view(&self, world: &World) -> u128 {
         world.exact_view()
     }
@@ -610,7 +652,13 @@ impl Explorer {
             *n = total.by_invariant[i];
         }
         self.report.done = !self.pending_root && self.stack.is_empty();
-        if self.report.done && self.report.shortest.is_empty() {
+        if !self.report.done {
+            let mut found: Vec<CounterExample> = self.found.iter().map(|f| f.2.clone()).collect();
+            found.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+            self.report.shortest = found;
+        } else if !self.rebuilt {
+            self.rebuilt = true;
+            self.found = Vec::new();
             let mut shortest: Vec<CounterExample> = self
                 .top
                 .best

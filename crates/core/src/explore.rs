@@ -494,10 +494,17 @@ impl Explorer {
             return self.play_out(world, view, edge);
         }
         let key = (view, remaining);
-        if let Some(known) = self.memo.get(&key) {
+        let Explorer {
+            memo, stack, top, ..
+        } = self;
+        if let Some(known) = memo.get(&key) {
             if known.valid_at(at_step, self.bounds.max_steps) {
-                let known = known.clone();
-                self.absorb(&known, edge);
+                match stack.last_mut() {
+                    Some(parent) => parent
+                        .acc
+                        .absorb(known, edge, u32::from(edge.choice != END)),
+                    None => top.absorb(known, edge, 0),
+                }
                 return 0;
             }
         }

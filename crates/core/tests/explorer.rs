@@ -142,7 +142,10 @@ fn the_search_is_deterministic_and_resumable() {
         so_far = partial.runs;
         if slices == 5 {
             // Stopped here, the page lists what was found so far: real, replayable runs.
-            assert!(!partial.shortest.is_empty(), "key breaks within 500 situations");
+            assert!(
+                !partial.shortest.is_empty(),
+                "key breaks within 500 situations"
+            );
             let base = scenario.clone().without_scripted_faults();
             for c in &partial.shortest {
                 replays_to_a_broken_world(&base, "key", c);

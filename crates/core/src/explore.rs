@@ -127,8 +127,9 @@ impl Report {
 /// Every node of the search tree (a world plus how many faults are left) is reduced to its
 /// view (`World::exact_view`: a 128-bit fingerprint of everything that decides the future,
 /// with the past — step log, injected actions, step count — left out). The first time a view
-/// is met, its subtree is explored and summarised: how many runs it holds, how many break each invariant, and for every (invariant, set of
-/// fault kinds) the shortest way to break it from there. Meeting the same view again reuses
+/// is met, its subtree is explored and summarised: how many runs it holds, how many break each
+/// invariant, and for every (invariant, set of fault kinds) the shortest way to break it from
+/// there. Meeting the same view again reuses
 /// the summary, shifted by the faults and steps already taken. So the report is exactly what
 /// walking every schedule would give ([`crate::explore_brute::explore_brute`] checks this in
 /// the tests) while the work is proportional to the number of distinct situations.
@@ -143,7 +144,7 @@ pub struct Explorer {
     top: Summary,
     /// While running: the shortest counter-example per (invariant, kinds) among the runs
     /// simulated so far, shown if the search is stopped early.
-    found: Vec<(u8, u64, CounterExample)>,
+    found: Vec<(u8, u128, CounterExample)>,
     /// Whether the final counter-examples were rebuilt.
     rebuilt: bool,
     report: Report,
@@ -193,7 +194,7 @@ struct Summary {
 #[derive(Clone, Copy, Debug)]
 struct Best {
     invariant: u8,
-    kinds: u64,
+    kinds: u128,
     steps: u32,
     choice: u32,
 }
@@ -230,7 +231,8 @@ impl Straight {
     }
 }
 
-/// Fault kinds as counts packed in a `u64`, eight bits per kind.
+/// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
+/// packed in a `u128`, eight bits per kind.
 fn kind_code(action: &Action) -> u8 {
     match action {
         Action::Drop(_) => 0,
@@ -240,12 +242,18 @@ fn kind_code(action: &Action) -> u8 {
         Action::ConcurrentDuplicate => 4,
         Action::AdvanceClock(_) => 5,
         Action::Delay(..) => 6,
-        _ => 7,
+        Action::LoseNextAck => 7,
+        Action::EvictKeys => 8,
+        Action::ReuseKeyOtherBody => 9,
+        Action::OtherUserSameKey => 10,
+        Action::Start(_) => 11,
     }
 }
 
-fn one(kind: u8) -> u64 {
-    1u64 << (8 * u32::from(kind))
+/// One fault of kind `kind`, as packed counts (a run has far fewer than 256 of one kind: the
+/// bound is `max_faults`, which the page keeps at 4).
+fn one(kind: u8) -> u128 {
+    1u128 << (8 * u32::from(kind))
 }
 
 impl Summary {
@@ -607,7 +615,7 @@ impl Explorer {
 
     /// Keeps a run simulated to its end as a counter-example found so far.
     fn note_found(&mut self, world: &World, broken: impl Iterator<Item = u8>) {
-        let kinds: u64 = world
+        let kinds: u128 = world
             .injected()
             .iter()
             .map(|(_, a)| one(kind_code(a)))

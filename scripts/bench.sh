@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Prints the project's figures; asserts nothing (timings on a shared machine are noisy, so
-# read ratios within one run). Usage: bash scripts/bench.sh [max_k]   (default 3)
+# read ratios within one run; runs, situations and steps are exact and deterministic).
+# Usage: bash scripts/bench.sh [max_k]   (default 3)
 #   1. simulation core: steps/s and runs/s per scenario, clone vs step cost;
-#   2. "try every failure": runs, states and time per scenario for k = 1..max_k;
+#   2. "try every failure": per scenario, runs represented, distinct situations explored,
+#      steps simulated and milliseconds, for k = 1..max_k (native release); with
+#      BRUTE=1 also the brute-force oracle (every schedule one by one: the "before" figures);
+#      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope);
 #   3. the release bundle in dist/ (builds it if missing): raw and gzip -9 sizes.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,11 +19,22 @@ cargo bench -q -p idem-core --bench throughput 2>/dev/null
 
 echo
 cargo build -q --release -p idem-core --example explore 2>/dev/null
+explore="${CARGO_TARGET_DIR:-target}/release/examples/explore"
 for k in $(seq 1 "$max_k"); do
   echo "== explorer, k = $k faults (release, native)"
-  ./target/release/examples/explore "$k"
+  "$explore" "$k"
   echo
+  if [[ "${BRUTE:-}" == 1 ]]; then
+    echo "== brute-force oracle, k = $k faults (release, native)"
+    "$explore" "$k" --brute
+    echo
+  fi
 done
+if [[ -n "${HEAVY_K:-}" ]]; then
+  echo "== explorer, k = $HEAVY_K faults on the heaviest scenario (release, native)"
+  "$explore" "$HEAVY_K" scope
+  echo
+fi
 
 echo "== release bundle (dist/)"
 if ! ls dist/*.wasm >/dev/null 2>&1; then

@@ -4,10 +4,17 @@
 //! step" and, while fewer than `max_faults` faults were used, "inject fault F now" for every
 //! fault that applies: drop or duplicate each packet on the mobile link, crash the API before
 //! each phase, the client retrying early, a concurrent second request, the phone going
-//! offline past the key TTL. States already visited with at least as many faults left are
-//! skipped (see [`World::state_hash`]). Every run that reaches quiescence is judged with
-//! [`World::verdict`]; the shortest violating schedule per invariant (fewest faults, then fewest
-//! steps) is kept as the injected actions, which [`World::replay`] turns back into a world.
+//! offline past the key TTL. Every run that reaches quiescence is judged with
+//! [`World::verdict`]; the shortest violating schedule per invariant and set of fault kinds
+//! (fewest faults, then fewest steps) is kept as the injected actions, which
+//! [`World::replay`] turns back into a world.
+//!
+//! The tree is walked as a graph: a situation met again (same view, same number of faults
+//! left) reuses what its first visit found, so the work grows with the distinct situations
+//! while the report still counts every schedule ("runs represented"). Two schedules that differ
+//! only in when a crash was armed meet again where it fires, so straight runs are looked up
+//! there too. [`crate::explore_brute`] walks every schedule one by one; the tests check that
+//! both agree.
 //!
 //! The search is resumable: [`Explorer::run_for`] does a bounded slice of work, so a page can
 //! interleave it with animation frames.
@@ -65,26 +72,23 @@ impl CounterExample {
         kinds.sort_unstable();
         kinds
     }
-
-    fn shorter_than(&self, other: &CounterExample) -> bool {
-        (self.faults(), self.steps) < (other.faults(), other.steps)
-    }
 }
 
 /// What a search found.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Report {
-    /// Runs explored to the end (or to the step bound).
+    /// Runs represented: every fault schedule within the bounds, each counted once, whether
+    /// it was simulated or merged with an equal situation met before (so far, while running).
     pub runs: u64,
-    /// Distinct states visited where a fault could still be injected.
+    /// Distinct situations explored (a view plus the faults left), each simulated once.
     pub states: u64,
-    /// Steps simulated in all (branch points and straight runs).
+    /// Steps actually simulated.
     pub steps: u64,
-    /// Runs that broke at least one invariant.
+    /// Runs represented that broke at least one invariant.
     pub violating_runs: u64,
-    /// Violating runs per invariant.
+    /// Violating runs represented, per invariant.
     pub by_invariant: Vec<(Invariant, u64)>,
-    /// Runs cut off by the step bound (not judged).
+    /// Runs represented that the step bound cut off (not judged).
     pub cut_off: u64,
     /// The shortest counter-example per broken invariant and set of fault kinds, shortest
     /// first (fewest faults, then fewest steps).
@@ -94,6 +98,16 @@ pub struct Report {
 }
 
 impl Report {
+    /// Runs represented (`runs`): "M runs represented".
+    pub fn runs_represented(&self) -> u64 {
+        self.runs
+    }
+
+    /// Distinct situations explored (`states`): "N distinct situations".
+    pub fn distinct_situations(&self) -> u64 {
+        self.states
+    }
+
     /// Violating runs for one invariant.
     pub fn violations_of(&self, invariant: Invariant) -> u64 {
         self.by_invariant
@@ -108,13 +122,248 @@ impl Report {
     }
 }
 
-/// A resumable depth-first search.
+/// A resumable search over fault schedules that visits each distinct situation once.
+///
+/// Every node of the search tree (a world plus how many faults are left) is reduced to its
+/// view (`World::exact_view`: a 128-bit fingerprint of everything that decides the future,
+/// with the past — step log, injected actions, step count — left out). The first time a view
+/// is met, its subtree is explored and summarised: how many runs it holds, how many break each
+/// invariant, and for every (invariant, set of fault kinds) the shortest way to break it from
+/// there. Meeting the same view again reuses
+/// the summary, shifted by the faults and steps already taken. So the report is exactly what
+/// walking every schedule would give ([`crate::explore_brute::explore_brute`] checks this in
+/// the tests) while the work is proportional to the number of distinct situations.
 #[derive(Clone, Debug)]
 pub struct Explorer {
     bounds: Bounds,
-    stack: Vec<(World, u32)>,
-    seen: rustc_hash::FxHashMap<u64, u32>,
+    root: World,
+    pending_root: bool,
+    stack: Vec<Frame>,
+    memo: rustc_hash::FxHashMap<(u128, u32), Summary>,
+    straight: rustc_hash::FxHashMap<u128, Straight>,
+    top: Summary,
+    /// While running: the shortest counter-example per (invariant, kinds) among the runs
+    /// simulated so far, shown if the search is stopped early.
+    found: Vec<(u8, u128, CounterExample)>,
+    /// Whether the final counter-examples were rebuilt.
+    rebuilt: bool,
     report: Report,
+}
+
+/// A node being explored: its world, its key, its children still to try, what its finished
+/// children add up to, and how it hangs below its parent.
+#[derive(Clone, Debug)]
+struct Frame {
+    world: Option<World>,
+    key: (u128, u32),
+    at_step: u32,
+    faults: Vec<Action>,
+    next: usize,
+    acc: Summary,
+    edge: Edge,
+}
+
+/// How a child hangs below its parent: which choice, and which fault kind it adds.
+#[derive(Clone, Copy, Debug)]
+struct Edge {
+    choice: u32,
+    kind: Option<u8>,
+}
+
+/// The choice "take the next step" (faults are numbered by their place in [`faults`]).
+const STEP: u32 = u32::MAX;
+/// No choice: the run ends here.
+const END: u32 = u32::MAX - 1;
+
+/// What the runs below a node add up to.
+#[derive(Clone, Debug, Default)]
+struct Summary {
+    runs: u64,
+    violating: u64,
+    cut_off: u64,
+    by_invariant: [u64; Invariant::ALL.len()],
+    /// Steps of the longest run below (to reuse the summary only where the step bound cannot
+    /// cut any of them off).
+    longest: u32,
+    /// Step count of the node it was computed at.
+    at_step: u32,
+    best: Vec<Best>,
+}
+
+/// The shortest way from a node to break `invariant` with exactly the fault kinds `kinds`.
+#[derive(Clone, Copy, Debug)]
+struct Best {
+    invariant: u8,
+    kinds: u128,
+    steps: u32,
+    choice: u32,
+}
+
+/// What the single run from a node without faults left comes to (most nodes are such, so
+/// this is kept small): the invariants it breaks, whether the bound cut it off, its steps.
+#[derive(Clone, Copy, Debug)]
+struct Straight {
+    broken: u8,
+    cut: bool,
+    steps: u32,
+    at_step: u32,
+}
+
+impl Straight {
+    fn of(world: &World, steps: u32, at_step: u32) -> Straight {
+        let mut broken = 0u8;
+        let cut = !world.is_quiescent();
+        if !cut {
+            for (invariant, _) in world.verdict().violations() {
+                broken |= 1 << invariant_index(invariant);
+            }
+        }
+        Straight {
+            broken,
+            cut,
+            steps,
+            at_step,
+        }
+    }
+
+    fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
+        at_step == self.at_step || (!self.cut && at_step.saturating_add(self.steps) <= max_steps)
+    }
+}
+
+/// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
+/// packed in a `u128`, eight bits per kind.
+fn kind_code(action: &Action) -> u8 {
+    match action {
+        Action::Drop(_) => 0,
+        Action::Duplicate(_) => 1,
+        Action::Crash(_) => 2,
+        Action::RetryNow => 3,
+        Action::ConcurrentDuplicate => 4,
+        Action::AdvanceClock(_) => 5,
+        Action::Delay(..) => 6,
+        Action::LoseNextAck => 7,
+        Action::EvictKeys => 8,
+        Action::ReuseKeyOtherBody => 9,
+        Action::OtherUserSameKey => 10,
+        Action::Start(_) => 11,
+    }
+}
+
+/// One fault of kind `kind`, as packed counts (a run has far fewer than 256 of one kind: the
+/// bound is `max_faults`, which the page keeps at 4).
+fn one(kind: u8) -> u128 {
+    1u128 << (8 * u32::from(kind))
+}
+
+impl Summary {
+    fn leaf(world: &World) -> Summary {
+        let mut summary = Summary {
+            runs: 1,
+            at_step: world.step_count(),
+            ..Summary::default()
+        };
+        for (invariant, _) in world.verdict().violations() {
+            let i = invariant_index(invariant);
+            summary.by_invariant[i] += 1;
+            summary.best.push(Best {
+                invariant: i as u8,
+                kinds: 0,
+                steps: 0,
+                choice: END,
+            });
+        }
+        summary.violating = u64::from(!summary.best.is_empty());
+        summary
+    }
+
+    fn cut(world: &World) -> Summary {
+        Summary {
+            runs: 1,
+            cut_off: 1,
+            at_step: world.step_count(),
+            ..Summary::default()
+        }
+    }
+
+    /// Adds a child's runs, one step further down and with `edge`'s fault kind.
+    fn absorb(&mut self, child: &Summary, edge: Edge, step: u32) {
+        self.runs += child.runs;
+        self.violating += child.violating;
+        self.cut_off += child.cut_off;
+        for (a, b) in self.by_invariant.iter_mut().zip(child.by_invariant) {
+            *a += b;
+        }
+        self.longest = self.longest.max(child.longest + step);
+        let extra = edge.kind.map_or(0, one);
+        for b in &child.best {
+            let (kinds, steps) = (b.kinds + extra, b.steps + step);
+            match self
+                .best
+                .iter_mut()
+                .find(|m| m.invariant == b.invariant && m.kinds == kinds)
+            {
+                Some(m) if steps < m.steps => {
+                    m.steps = steps;
+                    m.choice = edge.choice;
+                }
+                Some(_) => {}
+                None => self.best.push(Best {
+                    invariant: b.invariant,
+                    kinds,
+                    steps,
+                    choice: edge.choice,
+                }),
+            }
+        }
+    }
+
+    /// Adds a straight run one step further down, with `edge`'s fault kind.
+    fn absorb_straight(&mut self, run: &Straight, edge: Edge) {
+        self.runs += 1;
+        self.cut_off += u64::from(run.cut);
+        self.violating += u64::from(run.broken != 0);
+        self.longest = self.longest.max(run.steps + 1);
+        let kinds = edge.kind.map_or(0, one);
+        for i in 0..Invariant::ALL.len() {
+            if run.broken & (1 << i) == 0 {
+                continue;
+            }
+            self.by_invariant[i] += 1;
+            let steps = run.steps + 1;
+            match self
+                .best
+                .iter_mut()
+                .find(|m| usize::from(m.invariant) == i && m.kinds == kinds)
+            {
+                Some(m) if steps < m.steps => {
+                    m.steps = steps;
+                    m.choice = edge.choice;
+                }
+                Some(_) => {}
+                None => self.best.push(Best {
+                    invariant: i as u8,
+                    kinds,
+                    steps,
+                    choice: edge.choice,
+                }),
+            }
+        }
+    }
+
+    /// Whether this summary is what the node would give at step count `at_step`: always when
+    /// no run below was cut off and the longest still fits under the bound.
+    fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
+        at_step == self.at_step
+            || (self.cut_off == 0 && at_step.saturating_add(self.longest) <= max_steps)
+    }
+}
+
+fn invariant_index(invariant: Invariant) -> usize {
+    Invariant::ALL
+        .iter()
+        .position(|i| *i == invariant)
+        .unwrap_or(0)
 }
 
 impl Explorer {
@@ -123,8 +372,14 @@ impl Explorer {
     pub fn new(scenario: &Scenario, bounds: Bounds) -> Explorer {
         Explorer {
             bounds,
-            stack: vec![(root(scenario), 0)],
-            seen: rustc_hash::FxHashMap::default(),
+            root: root(scenario),
+            pending_root: true,
+            stack: Vec::new(),
+            memo: rustc_hash::FxHashMap::default(),
+            straight: rustc_hash::FxHashMap::default(),
+            top: Summary::default(),
+            found: Vec::new(),
+            rebuilt: false,
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
                 ..Report::default()
@@ -132,26 +387,67 @@ impl Explorer {
         }
     }
 
-    /// Explores up to `budget` more states; returns true when the search is complete.
+    /// Explores up to `budget` more distinct situations; returns true when the search is
+    /// complete. The report's totals cover the runs finished so far.
     pub fn run_for(&mut self, budget: u64) -> bool {
-        let mut visited = 0;
-        while visited < budget {
-            let Some((world, used)) = self.stack.pop() else {
-                self.report.done = true;
-                return true;
-            };
-            let remaining = self.bounds.max_faults - used;
-            let key = world.state_hash();
-            match self.seen.get(&key) {
-                Some(seen_remaining) if *seen_remaining >= remaining => continue,
-                _ => {}
-            }
-            self.seen.insert(key, remaining);
-            self.report.states += 1;
-            visited += 1;
-            self.expand(world, used);
+        if self.report.done {
+            return true;
         }
-        self.report.done = self.stack.is_empty();
+        let mut visited = 0;
+        if self.pending_root {
+            self.pending_root = false;
+            let world = self.root.clone();
+            let edge = Edge {
+                choice: END,
+                kind: None,
+            };
+            visited += self.enter(world, self.bounds.max_faults, edge);
+        }
+        while visited < budget {
+            let Some(frame) = self.stack.last_mut() else {
+                break;
+            };
+            let total = frame.faults.len();
+            if frame.next < total {
+                let choice = frame.next;
+                frame.next += 1;
+                let action = frame.faults[choice];
+                let Some(mut child) = frame.world.clone() else {
+                    continue;
+                };
+                if child.apply(action).is_err() {
+                    continue;
+                }
+                let remaining = frame.key.1 - 1;
+                let edge = Edge {
+                    choice: choice as u32,
+                    kind: Some(kind_code(&action)),
+                };
+                visited += self.enter(child, remaining, edge);
+            } else if frame.next == total {
+                frame.next += 1;
+                let Some(mut child) = frame.world.take() else {
+                    continue;
+                };
+                child.step();
+                self.report.steps += 1;
+                let remaining = frame.key.1;
+                let edge = Edge {
+                    choice: STEP,
+                    kind: None,
+                };
+                visited += self.enter(child, remaining, edge);
+            } else {
+                let Some(frame) = self.stack.pop() else {
+                    break;
+                };
+                let mut summary = frame.acc;
+                summary.at_step = frame.at_step;
+                self.absorb(&summary, frame.edge);
+                self.memo.insert(frame.key, summary);
+            }
+        }
+        self.publish();
         self.report.done
     }
 
@@ -166,73 +462,270 @@ impl Explorer {
         &self.report
     }
 
-    fn expand(&mut self, mut world: World, used: u32) {
-        if used == self.bounds.max_faults {
-            // No faults left: this branch is a single run; play it out without hashing.
-            while world.step_count() < self.bounds.max_steps && world.step().is_some() {
-                self.report.steps += 1;
+    /// Distinct situations explored so far (the report's `states`).
+    pub fn distinct_situations(&self) -> u64 {
+        self.report.states
+    }
+
+    /// Runs accounted for so far, each schedule counted once even when its situations were
+    /// merged with others' (the report's `runs`).
+    pub fn runs_represented(&self) -> u64 {
+        self.report.runs
+    }
+
+    /// Adds a finished child to its parent (or to the top of the search).
+    fn absorb(&mut self, child: &Summary, edge: Edge) {
+        let step = u32::from(edge.choice != END);
+        match self.stack.last_mut() {
+            Some(parent) => parent.acc.absorb(child, edge, step),
+            None => self.top.absorb(child, edge, 0),
+        }
+    }
+
+    /// Meets a node: a leaf is judged, a known situation reuses its summary, a new one is
+    /// pushed to be explored. Returns how many distinct situations this cost (0 or 1).
+    fn enter(&mut self, world: World, remaining: u32, edge: Edge) -> u64 {
+        if world.is_quiescent() {
+            let leaf = Summary::leaf(&world);
+            self.note_found(&world, leaf.best.iter().map(|b| b.invariant));
+            self.absorb(&leaf, edge);
+            return 0;
+        }
+        let at_step = world.step_count();
+        if at_step >= self.bounds.max_steps {
+            let cut = Summary::cut(&world);
+            self.absorb(&cut, edge);
+            return 0;
+        }
+        let view = self.view(&world);
+        if remaining == 0 {
+            return self.play_out(world, view, edge);
+        }
+        let key = (view, remaining);
+        let Explorer {
+            memo, stack, top, ..
+        } = self;
+        if let Some(known) = memo.get(&key) {
+            if known.valid_at(at_step, self.bounds.max_steps) {
+                match stack.last_mut() {
+                    Some(parent) => parent
+                        .acc
+                        .absorb(known, edge, u32::from(edge.choice != END)),
+                    None => top.absorb(known, edge, 0),
+                }
+                return 0;
             }
         }
-        if world.is_quiescent() {
-            self.judge(&world);
-            return;
+        self.report.states += 1;
+        let faults = faults(&world);
+        self.stack.push(Frame {
+            world: Some(world),
+            key,
+            at_step,
+            faults,
+            next: 0,
+            acc: Summary::default(),
+            edge,
+        });
+        1
+    }
+
+    /// A node without faults left: its single run, looked up or played out. Runs that differ
+    /// only in when a crash was armed meet again once it fires, so that moment is looked up
+    /// (and remembered) too. Returns how many distinct situations this cost (0 or 1).
+    fn play_out(&mut self, mut world: World, view: u128, edge: Edge) -> u64 {
+        let max = self.bounds.max_steps;
+        let at_step = world.step_count();
+        if let Some(known) = self
+            .straight
+            .get(&view)
+            .filter(|s| s.valid_at(at_step, max))
+        {
+            let known = *known;
+            self.absorb_straight(&known, edge);
+            return 0;
         }
-        if world.step_count() >= self.bounds.max_steps {
-            self.report.runs += 1;
-            self.report.cut_off += 1;
-            return;
+        self.report.states += 1;
+        let mut fired: Option<(u128, u32)> = None;
+        let mut known: Option<Straight> = None;
+        while world.step_count() < max {
+            let armed = world.api().crash_armed().is_some();
+            if world.step().is_none() {
+                break;
+            }
+            self.report.steps += 1;
+            if armed
+                && fired.is_none()
+                && world.api().crash_armed().is_none()
+                && !world.is_quiescent()
+            {
+                let here = (self.view(&world), world.step_count());
+                if let Some(s) = self
+                    .straight
+                    .get(&here.0)
+                    .filter(|s| s.valid_at(here.1, max))
+                {
+                    known = Some(*s);
+                    break;
+                }
+                fired = Some(here);
+            }
         }
-        if used < self.bounds.max_faults {
-            for action in faults(&world) {
-                let mut branch = world.clone();
-                if branch.apply(action).is_ok() {
-                    self.stack.push((branch, used + 1));
+        let end = world.step_count();
+        let (broken, cut, tail) = match known {
+            Some(s) => (s.broken, s.cut, s.steps),
+            None => {
+                let s = Straight::of(&world, 0, end);
+                let broken = (0..Invariant::ALL.len() as u8).filter(|i| s.broken & (1 << i) != 0);
+                self.note_found(&world, broken);
+                (s.broken, s.cut, 0)
+            }
+        };
+        let from = |start: u32| Straight {
+            broken,
+            cut,
+            steps: end - start + tail,
+            at_step: start,
+        };
+        if let Some((k, s)) = fired {
+            self.straight.insert(k, from(s));
+        }
+        let run = from(at_step);
+        self.straight.insert(view, run);
+        self.absorb_straight(&run, edge);
+        1
+    }
+
+    /// Adds a finished straight run to its parent (or to the top of the search).
+    fn absorb_straight(&mut self, run: &Straight, edge: Edge) {
+        match self.stack.last_mut() {
+            Some(parent) => parent.acc.absorb_straight(run, edge),
+            None => {
+                // The root itself has no faults to offer (k = 0): no step leads to it.
+                let mut summary = Summary::default();
+                summary.absorb_straight(run, edge);
+                summary.longest -= 1;
+                for b in &mut summary.best {
+                    b.steps -= 1;
+                }
+                self.top.absorb(&summary, edge, 0);
+            }
+        }
+    }
+
+    /// Keeps a run simulated to its end as a counter-example found so far.
+    fn note_found(&mut self, world: &World, broken: impl Iterator<Item = u8>) {
+        let kinds: u128 = world
+            .injected()
+            .iter()
+            .map(|(_, a)| one(kind_code(a)))
+            .sum();
+        for i in broken {
+            let Some(invariant) = Invariant::ALL.get(usize::from(i)) else {
+                continue;
+            };
+            let steps = world.step_count();
+            let faults = world.injected().len();
+            match self.found.iter_mut().find(|f| f.0 == i && f.1 == kinds) {
+                Some(f) if (faults, steps) < (f.2.faults(), f.2.steps) => {
+                    f.2.injected = world.injected().to_vec();
+                    f.2.steps = steps;
+                }
+                Some(_) => {}
+                None => self.found.push((
+                    i,
+                    kinds,
+                    CounterExample {
+                        invariant: *invariant,
+                        injected: world.injected().to_vec(),
+                        steps,
+                    },
+                )),
+            }
+        }
+    }
+
+    fn view(&self, world: &World) -> u128 {
+        world.exact_view()
+    }
+
+    /// Copies the totals into the report; when done, rebuilds each shortest counter-example.
+    fn publish(&mut self) {
+        let mut total = self.top.clone();
+        for frame in &self.stack {
+            total.runs += frame.acc.runs;
+            total.violating += frame.acc.violating;
+            total.cut_off += frame.acc.cut_off;
+            for (a, b) in total.by_invariant.iter_mut().zip(frame.acc.by_invariant) {
+                *a += b;
+            }
+        }
+        self.report.runs = total.runs;
+        self.report.violating_runs = total.violating;
+        self.report.cut_off = total.cut_off;
+        for (i, (_, n)) in self.report.by_invariant.iter_mut().enumerate() {
+            *n = total.by_invariant[i];
+        }
+        self.report.done = !self.pending_root && self.stack.is_empty();
+        if !self.report.done {
+            let mut found: Vec<CounterExample> = self.found.iter().map(|f| f.2.clone()).collect();
+            found.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+            self.report.shortest = found;
+        } else if !self.rebuilt {
+            self.rebuilt = true;
+            self.found = Vec::new();
+            let mut shortest: Vec<CounterExample> = self
+                .top
+                .best
+                .clone()
+                .iter()
+                .filter_map(|b| self.rebuild(b))
+                .collect();
+            shortest.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+            self.report.shortest = shortest;
+        }
+    }
+
+    /// Follows the recorded choices from the root to rebuild the run behind `best`.
+    fn rebuild(&mut self, best: &Best) -> Option<CounterExample> {
+        let mut world = self.root.clone();
+        let mut remaining = self.bounds.max_faults;
+        let mut kinds = best.kinds;
+        let invariant = *Invariant::ALL.get(usize::from(best.invariant))?;
+        while !world.is_quiescent() {
+            if remaining == 0 {
+                world.run(self.bounds.max_steps as usize);
+                break;
+            }
+            let key = (self.view(&world), remaining);
+            let entry = self
+                .memo
+                .get(&key)?
+                .best
+                .iter()
+                .find(|b| b.invariant == best.invariant && b.kinds == kinds)?;
+            match entry.choice {
+                STEP => {
+                    world.step();
+                }
+                END => break,
+                choice => {
+                    let action = *faults(&world).get(choice as usize)?;
+                    world.apply(action).ok()?;
+                    kinds -= one(kind_code(&action));
+                    remaining -= 1;
                 }
             }
         }
-        world.step();
-        self.report.steps += 1;
-        self.stack.push((world, used));
-    }
-
-    fn judge(&mut self, world: &World) {
-        self.report.runs += 1;
-        let verdict = world.verdict();
-        let mut violated = false;
-        for (invariant, _) in verdict.violations() {
-            violated = true;
-            if let Some((_, n)) = self
-                .report
-                .by_invariant
-                .iter_mut()
-                .find(|(i, _)| *i == invariant)
-            {
-                *n += 1;
-            }
-            let candidate = CounterExample {
-                invariant,
-                injected: world.injected().to_vec(),
-                steps: world.step_count(),
-            };
-            let signature = candidate.signature();
-            let same_kind =
-                |c: &&mut CounterExample| c.invariant == invariant && c.signature() == signature;
-            match self.report.shortest.iter_mut().find(same_kind) {
-                Some(best) if candidate.shorter_than(best) => *best = candidate,
-                Some(_) => {}
-                None => self.report.shortest.push(candidate),
-            }
-            self.report
-                .shortest
-                .sort_unstable_by_key(|c| (c.faults(), c.steps, c.invariant));
-        }
-        if violated {
-            self.report.violating_runs += 1;
-        }
+        Some(CounterExample {
+            invariant,
+            injected: world.injected().to_vec(),
+            steps: world.step_count(),
+        })
     }
 }
 
-fn root(scenario: &Scenario) -> World {
+pub(crate) fn root(scenario: &Scenario) -> World {
     let mut world = World::new(&scenario.clone().without_scripted_faults());
     world.forget_history();
     world

@@ -36,6 +36,8 @@ pub mod api;
 pub mod client;
 pub mod cost;
 pub mod explore;
+pub mod explore_brute;
+mod fingerprint;
 pub mod http;
 pub mod ledger;
 pub mod link;

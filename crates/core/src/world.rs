@@ -341,6 +341,34 @@ impl World {
         h.finish()
     }
 
+    /// The explorer's view of this world: a 128-bit fingerprint of everything that decides
+    /// the future (the machines, the clock, the RNG, the packets in flight with their ids, the
+    /// next id) plus which packets the last step sent (the explorer faults a packet only
+    /// then). The step count, the step log and the injected actions are left out. Two worlds
+    /// with equal views step to worlds with equal views, and judge alike.
+    pub(crate) fn exact_view(&self) -> u128 {
+        use std::hash::Hash;
+        let mut h = crate::fingerprint::Fingerprint::default();
+        self.now.hash(&mut h);
+        self.rng.hash(&mut h);
+        self.client.hash(&mut h);
+        self.api.hash(&mut h);
+        self.store.hash(&mut h);
+        self.ledger.hash(&mut h);
+        self.processor.hash(&mut h);
+        self.script_pos.hash(&mut h);
+        self.lose_next_ack.hash(&mut h);
+        self.client_offline_until.hash(&mut h);
+        self.next_op.hash(&mut h);
+        // Message ids are hashed as they are (the packets in flight and the next id): the
+        // client and the API keep ids too (`in_reply_to`, `request_msg`), so a view that
+        // renumbered only some of them would not decide the next view.
+        self.net.hash(&mut h);
+        let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
+        sent.hash(&mut h);
+        h.finish128()
+    }
+
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
         let index = self.step_count;
         self.step_count += 1;

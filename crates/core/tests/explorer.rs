@@ -3,7 +3,15 @@
 
 mod support;
 
-use idem_core::{Action, Bounds, Explorer, Invariant, Protections, Scenario, World};
+use std::collections::BTreeMap;
+
+use idem_core::explore_brute::explore_brute;
+use idem_core::scenario::IDS;
+use idem_core::{
+    Action, Bounds, CounterExample, DeepLink, Explorer, Invariant, Protections, Report, Scenario,
+    World,
+};
+use proptest::prelude::*;
 use support::*;
 
 fn explore(id: &str, k: u32) -> idem_core::Report {
@@ -94,13 +102,20 @@ fn every_protection_survives_every_schedule_up_to_three_faults() {
 #[test]
 fn compare_and_set_never_debits_twice_up_to_three_faults() {
     let report = explore("cas", 3);
+    assert!(report.done);
+    assert!(report.runs > 10_000, "a real search: {} runs", report.runs);
+    assert_eq!(report.cut_off, 0, "every run was judged");
     assert_eq!(report.violations_of(Invariant::AtMostOnce), 0);
     assert_eq!(report.violations_of(Invariant::BalanceMatchesDebits), 0);
 }
 
 #[test]
 fn op_id_needs_its_unique_index() {
-    assert_eq!(explore("counter", 2).violating_runs, 0);
+    let report = explore("counter", 2);
+    assert!(report.done);
+    assert!(report.runs > 500, "a real search: {} runs", report.runs);
+    assert_eq!(report.cut_off, 0, "every run was judged");
+    assert_eq!(report.violating_runs, 0, "{:?}", report.shortest);
     let report = explore("counter-no-index", 1);
     assert!(report.violations_of(Invariant::LikesMatchOperations) > 0);
 }
@@ -113,11 +128,41 @@ fn the_search_is_deterministic_and_resumable() {
         .clone();
     let mut sliced = Explorer::new(&scenario, Bounds::faults(2));
     let mut slices = 0;
+    let mut so_far = 0;
     while !sliced.run_for(100) {
         slices += 1;
+        let partial = sliced.report();
+        assert!(!partial.done);
+        assert!(
+            so_far <= partial.runs && partial.runs <= whole.runs,
+            "partial totals only grow, up to the whole: {so_far} → {} of {}",
+            partial.runs,
+            whole.runs
+        );
+        so_far = partial.runs;
+        if slices == 5 {
+            // Stopped here, the page lists what was found so far: real, replayable runs.
+            assert!(
+                !partial.shortest.is_empty(),
+                "key breaks within 500 situations"
+            );
+            let base = scenario.clone().without_scripted_faults();
+            for c in &partial.shortest {
+                replays_to_a_broken_world(&base, "key", c);
+            }
+        }
     }
     assert!(slices > 5);
     assert_eq!(sliced.report(), &whole);
+    // What the page shows: "N distinct situations, M runs represented".
+    assert_eq!(sliced.distinct_situations(), whole.states);
+    assert_eq!(sliced.runs_represented(), whole.runs);
+    assert!(
+        whole.distinct_situations() < whole.runs_represented(),
+        "situations are merged: {} situations for {} runs",
+        whole.states,
+        whole.runs
+    );
 }
 
 #[test]
@@ -132,4 +177,110 @@ fn turning_one_protection_off_is_found() {
         .run_to_end()
         .clone();
     assert!(report.violations_of(Invariant::AtMostOnce) > 0);
+}
+
+/// Each (invariant, fault kinds) class with its shortest length (faults, steps).
+fn classes(report: &Report) -> BTreeMap<(Invariant, Vec<&'static str>), (usize, u32)> {
+    let mut out = BTreeMap::new();
+    for c in &report.shortest {
+        let previous = out.insert((c.invariant, c.signature()), (c.faults(), c.steps));
+        assert!(previous.is_none(), "one counter-example per class: {c:?}");
+    }
+    out
+}
+
+/// The counter-example rebuilt from a deep link (the explorer's base run) ends quiescent at its
+/// length, with its invariant broken.
+fn replays_to_a_broken_world(base: &Scenario, id: &str, c: &CounterExample) {
+    let link = DeepLink {
+        scenario: id.to_owned(),
+        protections: Some(base.protections),
+        faults: c.injected.clone(),
+        step: Some(c.steps),
+        base: true,
+    };
+    let parsed = DeepLink::parse(&link.to_query()).expect("the link parses back");
+    let snapshots = parsed.build().expect("the link replays");
+    let world = snapshots.last().expect("at least the start");
+    assert!(world.is_quiescent(), "{id}: {c:?}");
+    assert_eq!(world.step_count(), c.steps, "{id}: {c:?}");
+    assert!(
+        world.verdict().violations().any(|(i, _)| i == c.invariant),
+        "{id}: {c:?} does not break {:?}",
+        c.invariant
+    );
+}
+
+/// The merging explorer and the brute-force oracle agree on everything they report about the
+/// runs: how many, how many break each invariant, cut off, and the shortest counter-example of
+/// every class; the merging explorer's counter-examples replay through a deep link.
+fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> Report {
+    let brute = explore_brute(scenario, Bounds::faults(k));
+    let merged = Explorer::new(scenario, Bounds::faults(k))
+        .run_to_end()
+        .clone();
+    let what = format!("{id} {:?} k={k}", scenario.protections);
+    assert!(merged.done && brute.done, "{what}");
+    assert!(brute.runs > 0, "{what}");
+    assert_eq!(merged.runs, brute.runs, "{what}: runs represented");
+    assert_eq!(merged.violating_runs, brute.violating_runs, "{what}");
+    assert_eq!(merged.by_invariant, brute.by_invariant, "{what}");
+    assert_eq!(merged.cut_off, brute.cut_off, "{what}");
+    assert_eq!(classes(&merged), classes(&brute), "{what}");
+    assert!(
+        merged.states <= brute.states,
+        "{what}: merging never visits more situations ({} > {})",
+        merged.states,
+        brute.states
+    );
+    let base = scenario.clone().without_scripted_faults();
+    for c in &merged.shortest {
+        replays_to_a_broken_world(&base, id, c);
+    }
+    merged
+}
+
+#[test]
+fn merging_situations_loses_nothing_for_any_scenario_up_to_two_faults() {
+    let mut merged_somewhere = false;
+    for id in IDS {
+        for k in 0..=2 {
+            let report = agrees_with_the_oracle(id, &scenario(id), k);
+            merged_somewhere |= report.states < report.runs;
+        }
+    }
+    assert!(merged_somewhere, "the test covers merged situations");
+}
+
+#[test]
+fn merging_situations_loses_nothing_at_three_faults() {
+    for id in ["cas", "counter-no-index", "missing-key"] {
+        let report = agrees_with_the_oracle(id, &scenario(id), 3);
+        assert!(
+            report.states < report.runs,
+            "{id}: some runs were merged ({} situations, {} runs)",
+            report.states,
+            report.runs
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Any scenario under any set of protections: the merging explorer agrees with the oracle.
+    #[test]
+    fn merging_agrees_with_the_oracle_under_any_protections(
+        index in 0..IDS.len(),
+        on in proptest::collection::vec(any::<bool>(), Protections::NAMES.len()),
+        k in 1u32..=2,
+    ) {
+        let id = IDS[index];
+        let mut protections = Protections::NONE;
+        for (name, on) in Protections::NAMES.iter().zip(&on) {
+            prop_assert!(protections.set(name, *on), "{name} is a protection");
+        }
+        let scenario = scenario(id).with_protections(protections);
+        agrees_with_the_oracle(id, &scenario, k);
+    }
 }

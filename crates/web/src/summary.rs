@@ -3,14 +3,14 @@
 //! invariants the core checks.
 
 use idem_core::verdict::{Invariant, Status};
-use idem_core::{Story, World};
+use idem_core::{Story, Verdict, World};
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{duration, usd};
 use crate::markup::{el, esc};
-use crate::text::{badge, badge_text, narrate};
+use crate::text::{badge_for, badge_text, narrate};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0).
 pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
@@ -32,7 +32,7 @@ pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
 /// The figures that matter for the story: for payments, the money as the card statement, the
 /// ledger and the processor see it; for compare-and-set the balance and version; for the
 /// counter the likes.
-pub fn money_html(world: &World, catalog: &Catalog) -> String {
+pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
     let item = |class: &str, title: &str, value: String| {
         format!(
             "<div class=\"money-item {class}\"><dt>{}</dt><dd>{value}</dd></div>",
@@ -68,7 +68,6 @@ pub fn money_html(world: &World, catalog: &Catalog) -> String {
             })
             .unwrap_or_default(),
         _ => {
-            let verdict = world.verdict();
             let m = &verdict.money;
             format!(
                 "{}{}{}",
@@ -126,10 +125,9 @@ pub fn relevant(story: Story, invariant: Invariant) -> bool {
 }
 
 /// Each invariant relevant to the story with ✓, ✗ or … .
-pub fn invariants_html(world: &World, catalog: &Catalog) -> String {
+pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
     let story = world.scenario().story;
-    world
-        .verdict()
+    verdict
         .checks
         .iter()
         .filter(|(inv, _)| relevant(story, *inv))
@@ -154,7 +152,7 @@ pub fn Summary() -> impl IntoView {
     let verdict_html =
         move || {
             lab.run.with(|r| {
-                let b = badge(r.world());
+                let b = lab.verdict.with(|v| badge_for(r.world(), v));
                 let (class, icon) = if b.ok {
                     ("ok", "✓")
                 } else {
@@ -167,8 +165,16 @@ pub fn Summary() -> impl IntoView {
             )
             })
         };
-    let money = move || lab.run.with(|r| money_html(r.world(), lab.catalog()));
-    let invariants = move || lab.run.with(|r| invariants_html(r.world(), lab.catalog()));
+    let money = move || {
+        lab.verdict
+            .with(|v| lab.run.with(|r| money_html(r.world(), v, lab.catalog())))
+    };
+    let invariants = move || {
+        lab.verdict.with(|v| {
+            lab.run
+                .with(|r| invariants_html(r.world(), v, lab.catalog()))
+        })
+    };
     let narration = move || {
         lab.run.with(|r| {
             narration_lines(r.world(), lab.catalog())
@@ -213,19 +219,23 @@ mod tests {
     use crate::test_support::end;
     use idem_core::Scenario;
 
+    fn money(world: &World, catalog: &Catalog) -> String {
+        money_html(world, &world.verdict(), catalog)
+    }
+
     #[test]
     fn money_shows_the_three_views_and_the_story_figure() {
         let catalog = Lang::En.catalog();
-        let html = money_html(&end("naive"), catalog);
+        let html = money(&end("naive"), catalog);
         assert!(
             html.contains("data-testid=\"statement-total\">$200.00<"),
             "{html}"
         );
         assert!(html.contains("2 charge(s)"), "{html}");
-        let html = money_html(&end("cas"), catalog);
+        let html = money(&end("cas"), catalog);
         assert!(html.contains("data-testid=\"balance\">80<"), "{html}");
         assert!(!html.contains("statement-total"), "{html}");
-        let html = money_html(&end("counter-naive"), catalog);
+        let html = money(&end("counter-naive"), catalog);
         assert!(html.contains("data-testid=\"likes\">102<"), "{html}");
     }
 
@@ -235,7 +245,7 @@ mod tests {
         let lines = narration_lines(&world, Lang::En.catalog());
         assert!(lines[0].contains("K1"), "{lines:?}");
         assert_eq!(
-            invariants_html(&world, Lang::En.catalog())
+            invariants_html(&world, &world.verdict(), Lang::En.catalog())
                 .matches("<li")
                 .count(),
             4
@@ -273,7 +283,8 @@ mod tests {
                 ][..],
             ),
         ] {
-            let html = invariants_html(&end(id), catalog);
+            let world = end(id);
+            let html = invariants_html(&world, &world.verdict(), catalog);
             assert_eq!(html.matches("<li").count(), shown.len(), "{id}: {html}");
             for inv in Invariant::ALL {
                 assert_eq!(

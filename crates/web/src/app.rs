@@ -57,7 +57,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     let notices = Some((errors, bad_lang));
     let notices = StoredValue::new(notices);
     let body = move || {
-        let lang = lab.lang.get();
+        let lang = lab.lang.get_untracked();
         let (errors, bad_lang) = notices
             .try_update_value(Option::take)
             .flatten()
@@ -104,7 +104,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                     }}
                 </div>
             </header>
-            {body}
+            <For each=move || [lab.lang.get()] key=|lang| *lang children=move |_| body()/>
         </div>
     }
 }

@@ -64,6 +64,7 @@ pub fn ProtectionBar() -> impl IntoView {
             <label class="toggle" data-testid=format!("protect-{name}")>
                 <input
                     type="checkbox"
+                    data-protect=name
                     prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
                     on:change=move |_| lab.toggle_protection(switch)
                 />

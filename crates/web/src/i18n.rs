@@ -8,7 +8,7 @@ mod en;
 mod ru;
 
 /// A language the page can speak.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     /// English.
     #[default]

@@ -149,22 +149,17 @@ pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> S
 #[component]
 pub fn Summary() -> impl IntoView {
     let lab = use_lab();
-    let verdict_html =
-        move || {
-            lab.run.with(|r| {
-                let b = lab.verdict.with(|v| badge_for(r.world(), v));
-                let (class, icon) = if b.ok {
-                    ("ok", "✓")
-                } else {
-                    ("violated", "!")
-                };
-                format!(
-                "<div class=\"verdict {class}\" data-testid=\"verdict\" data-verdict=\"{class}\">\
-                 <span class=\"verdict-icon\" aria-hidden=\"true\">{icon}</span>{}</div>",
-                el("span", "class=\"verdict-text\"", &badge_text(&b, lab.catalog()))
-            )
-            })
-        };
+    let badge = Memo::new(move |_| {
+        lab.verdict
+            .with(|v| lab.run.with(|r| badge_for(r.world(), v)))
+    });
+    let class = move || {
+        if badge.with(|b| b.ok) {
+            "ok"
+        } else {
+            "violated"
+        }
+    };
     let money = move || {
         lab.verdict
             .with(|v| lab.run.with(|r| money_html(r.world(), v, lab.catalog())))
@@ -197,7 +192,14 @@ pub fn Summary() -> impl IntoView {
     };
     view! {
         <aside class="summary">
-            <div class="verdict-box" inner_html=verdict_html></div>
+            <div class="verdict-box">
+                <div class=move || format!("verdict {}", class()) data-testid="verdict" data-verdict=class>
+                    <span class="verdict-icon" aria-hidden="true">
+                        {move || if badge.with(|b| b.ok) { "✓" } else { "!" }}
+                    </span>
+                    <span class="verdict-text">{move || badge.with(|b| badge_text(b, lab.catalog()))}</span>
+                </div>
+            </div>
             <div class="money-box" inner_html=money></div>
             <section class="narration-box">
                 <h2>{lab.t("ui.what_happened")}</h2>

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Phase;
+use crate::phase::Phase;
 use crate::topology::{MsgId, UserId};
 
 /// What a new logical operation asks for.

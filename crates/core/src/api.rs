@@ -14,6 +14,7 @@ use crate::http::{ApiError, HttpRequest, HttpResponse, RequestBody, ResponseBody
 use crate::ledger::{Returned, SqlBatch, Statement, StatementResult};
 use crate::net::Payload;
 use crate::note::Note;
+pub use crate::phase::Phase;
 use crate::processor::{ChargeReply, ChargeRequest};
 use crate::protections::Protections;
 use crate::record::{KeyRecord, KeyStatus, StoredResponse};
@@ -28,49 +29,6 @@ pub const KEY_TTL_MS: u64 = DAY;
 pub const CLAIM_LEASE_MS: u64 = 5 * SECOND;
 /// How long the API is down after a crash.
 pub const RESTART_MS: u64 = SECOND;
-
-/// A point in the handler where the API can be crashed: just before the phase starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Phase {
-    /// Look up or claim the Idempotency-Key.
-    ClaimKey,
-    /// Ask the card processor to charge.
-    CallProcessor,
-    /// Write the ledger (charge row, debit or like), with the key record when it shares the
-    /// transaction.
-    WriteLedger,
-    /// Write the key's response into Redis after the ledger commit.
-    RecordKey,
-    /// Send the answer to the client.
-    Respond,
-}
-
-impl Phase {
-    /// All phases in handler order.
-    pub const ALL: [Phase; 5] = [
-        Phase::ClaimKey,
-        Phase::CallProcessor,
-        Phase::WriteLedger,
-        Phase::RecordKey,
-        Phase::Respond,
-    ];
-
-    /// A stable lowercase name (URL spelling).
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::ClaimKey => "claim-key",
-            Phase::CallProcessor => "call-processor",
-            Phase::WriteLedger => "write-ledger",
-            Phase::RecordKey => "record-key",
-            Phase::Respond => "respond",
-        }
-    }
-
-    /// The phase with this name.
-    pub fn from_name(name: &str) -> Option<Phase> {
-        Phase::ALL.into_iter().find(|p| p.name() == name)
-    }
-}
 
 /// What a handler waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -11,8 +11,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, ActionError};
-use crate::api::Phase;
-use crate::protections::Protections;
+use crate::phase::Phase;
+use crate::protections::{Protection, Protections};
 use crate::scenario::{Scenario, IDS};
 use crate::topology::MsgId;
 use crate::world::World;
@@ -161,11 +161,7 @@ impl DeepLink {
     pub fn to_query(&self) -> String {
         let mut parts = vec![format!("scenario={}", self.scenario)];
         if let Some(p) = &self.protections {
-            let on: Vec<&str> = Protections::NAMES
-                .iter()
-                .copied()
-                .filter(|n| p.get(n) == Some(true))
-                .collect();
+            let on: Vec<&str> = p.on().map(Protection::name).collect();
             parts.push(format!(
                 "protect={}",
                 if on.is_empty() {

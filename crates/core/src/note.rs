@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::Phase;
 use crate::net::DropReason;
+use crate::phase::Phase;
 use crate::topology::{MsgId, OpId};
 
 /// One thing that happened in a step, with the numbers a sentence about it needs.

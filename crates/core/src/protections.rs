@@ -83,55 +83,136 @@ impl Protections {
     };
 
     /// Names of the switches, in display order (also the URL spelling).
-    pub const NAMES: [&'static str; 12] = [
-        "key",
-        "require-key",
-        "fingerprint",
-        "lock",
-        "scope",
-        "same-tx",
-        "forward",
-        "cas",
-        "op-id",
-        "unique-index",
-        "recovery",
-        "deadline",
-    ];
+    pub const NAMES: [&'static str; 12] = {
+        let mut names = [""; 12];
+        let mut i = 0;
+        while i < Protection::ALL.len() {
+            names[i] = Protection::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
+
+    /// Whether `switch` is on.
+    pub fn is_on(&self, switch: Protection) -> bool {
+        let mut copy = *self;
+        *copy.slot(switch)
+    }
+
+    /// Turns `switch` on or off.
+    pub fn set_on(&mut self, switch: Protection, on: bool) {
+        *self.slot(switch) = on;
+    }
+
+    /// Flips `switch`.
+    pub fn toggle(&mut self, switch: Protection) {
+        let slot = self.slot(switch);
+        *slot = !*slot;
+    }
+
+    /// The switches that are on, in display order.
+    pub fn on(&self) -> impl Iterator<Item = Protection> + '_ {
+        Protection::ALL.into_iter().filter(|p| self.is_on(*p))
+    }
 
     /// Reads a switch by its URL name.
     pub fn get(&self, name: &str) -> Option<bool> {
-        let mut copy = *self;
-        copy.switch(name).map(|on| *on)
+        Protection::from_name(name).map(|p| self.is_on(p))
     }
 
     /// Sets a switch by its URL name; false when there is no such switch.
     pub fn set(&mut self, name: &str, on: bool) -> bool {
-        match self.switch(name) {
-            Some(slot) => {
-                *slot = on;
-                true
-            }
-            None => false,
+        Protection::from_name(name)
+            .map(|p| self.set_on(p, on))
+            .is_some()
+    }
+
+    /// The one place that maps a switch to its field.
+    fn slot(&mut self, switch: Protection) -> &mut bool {
+        match switch {
+            Protection::Key => &mut self.idempotency_key,
+            Protection::RequireKey => &mut self.require_key,
+            Protection::Fingerprint => &mut self.fingerprint,
+            Protection::Lock => &mut self.lock,
+            Protection::Scope => &mut self.scope_by_user,
+            Protection::SameTx => &mut self.key_in_ledger_tx,
+            Protection::Forward => &mut self.forward_key,
+            Protection::Cas => &mut self.cas,
+            Protection::OpId => &mut self.op_dedup,
+            Protection::UniqueIndex => &mut self.unique_index,
+            Protection::Recovery => &mut self.recovery,
+            Protection::Deadline => &mut self.retry_deadline,
+        }
+    }
+}
+
+/// One switch of [`Protections`], as the page and links name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Protection {
+    /// `key`: [`Protections::idempotency_key`].
+    Key,
+    /// `require-key`: [`Protections::require_key`].
+    RequireKey,
+    /// `fingerprint`: [`Protections::fingerprint`].
+    Fingerprint,
+    /// `lock`: [`Protections::lock`].
+    Lock,
+    /// `scope`: [`Protections::scope_by_user`].
+    Scope,
+    /// `same-tx`: [`Protections::key_in_ledger_tx`].
+    SameTx,
+    /// `forward`: [`Protections::forward_key`].
+    Forward,
+    /// `cas`: [`Protections::cas`].
+    Cas,
+    /// `op-id`: [`Protections::op_dedup`].
+    OpId,
+    /// `unique-index`: [`Protections::unique_index`].
+    UniqueIndex,
+    /// `recovery`: [`Protections::recovery`].
+    Recovery,
+    /// `deadline`: [`Protections::retry_deadline`].
+    Deadline,
+}
+
+impl Protection {
+    /// Every switch, in display order.
+    pub const ALL: [Protection; 12] = [
+        Protection::Key,
+        Protection::RequireKey,
+        Protection::Fingerprint,
+        Protection::Lock,
+        Protection::Scope,
+        Protection::SameTx,
+        Protection::Forward,
+        Protection::Cas,
+        Protection::OpId,
+        Protection::UniqueIndex,
+        Protection::Recovery,
+        Protection::Deadline,
+    ];
+
+    /// The URL (and catalog key) spelling, e.g. `same-tx`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Protection::Key => "key",
+            Protection::RequireKey => "require-key",
+            Protection::Fingerprint => "fingerprint",
+            Protection::Lock => "lock",
+            Protection::Scope => "scope",
+            Protection::SameTx => "same-tx",
+            Protection::Forward => "forward",
+            Protection::Cas => "cas",
+            Protection::OpId => "op-id",
+            Protection::UniqueIndex => "unique-index",
+            Protection::Recovery => "recovery",
+            Protection::Deadline => "deadline",
         }
     }
 
-    /// The one place that maps a URL name to its field.
-    fn switch(&mut self, name: &str) -> Option<&mut bool> {
-        Some(match name {
-            "key" => &mut self.idempotency_key,
-            "require-key" => &mut self.require_key,
-            "fingerprint" => &mut self.fingerprint,
-            "lock" => &mut self.lock,
-            "scope" => &mut self.scope_by_user,
-            "same-tx" => &mut self.key_in_ledger_tx,
-            "forward" => &mut self.forward_key,
-            "cas" => &mut self.cas,
-            "op-id" => &mut self.op_dedup,
-            "unique-index" => &mut self.unique_index,
-            "recovery" => &mut self.recovery,
-            "deadline" => &mut self.retry_deadline,
-            _ => return None,
-        })
+    /// The switch with this URL name.
+    pub fn from_name(name: &str) -> Option<Protection> {
+        Protection::ALL.into_iter().find(|p| p.name() == name)
     }
 }
 
@@ -152,5 +233,25 @@ mod tests {
             assert_eq!(others, 0, "{name} flipped another switch");
         }
         assert_eq!(Protections::NONE.get("nope"), None);
+    }
+
+    #[test]
+    fn toggling_flips_exactly_one_switch_and_names_round_trip() {
+        for switch in Protection::ALL {
+            assert_eq!(Protection::from_name(switch.name()), Some(switch));
+            let mut p = Protections::SEED_KEY;
+            let before = p.is_on(switch);
+            p.toggle(switch);
+            assert_eq!(p.is_on(switch), !before);
+            let changed = Protection::ALL
+                .into_iter()
+                .filter(|s| p.is_on(*s) != Protections::SEED_KEY.is_on(*s))
+                .count();
+            assert_eq!(changed, 1, "{switch:?}");
+        }
+        assert_eq!(Protections::ALL.on().count(), 12);
+        assert_eq!(Protections::NONE.on().count(), 0);
+        assert_eq!(Protections::NAMES[5], "same-tx");
+        assert_eq!(Protection::from_name("Key"), None);
     }
 }

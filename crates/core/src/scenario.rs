@@ -4,10 +4,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, OpKind, OpSpec};
-use crate::api::Phase;
 use crate::client::ClientConfig;
 use crate::net::Latencies;
-use crate::protections::Protections;
+use crate::phase::Phase;
+use crate::protections::{Protection, Protections};
 use crate::time::{SimTime, HOUR};
 use crate::topology::UserId;
 
@@ -22,6 +22,28 @@ pub enum Story {
     CompareAndSet,
     /// 4. Counter increment and op_id dedup.
     Counter,
+}
+
+impl Story {
+    /// The protections that matter for this story, in display order (the page offers these).
+    pub fn protections(self) -> &'static [Protection] {
+        use Protection::*;
+        match self {
+            Story::NaivePost | Story::IdempotencyKey => &[
+                Key,
+                RequireKey,
+                Fingerprint,
+                Lock,
+                Scope,
+                SameTx,
+                Forward,
+                Recovery,
+                Deadline,
+            ],
+            Story::CompareAndSet => &[Cas],
+            Story::Counter => &[OpId, UniqueIndex],
+        }
+    }
 }
 
 /// A timed input of a scenario.
@@ -99,7 +121,26 @@ pub const LIKE: OpSpec = OpSpec {
     kind: OpKind::Like { post: POST },
 };
 
-/// Every scenario id, in menu order. The first five are the seed's four stories.
+/// How many scenarios at the head of [`IDS`] tell the seed's four stories; the rest are more
+/// mechanics.
+pub const SEED_COUNT: usize = 5;
+
+/// The ids of the seed stories' scenarios, in menu order.
+pub fn seed_ids() -> &'static [&'static str] {
+    &IDS[..SEED_COUNT]
+}
+
+/// The ids of the other mechanics' scenarios, in menu order.
+pub fn mechanic_ids() -> &'static [&'static str] {
+    &IDS[SEED_COUNT..]
+}
+
+/// Whether `id` is one of the seed stories' scenarios (not one of the other mechanics).
+pub fn is_seed(id: &str) -> bool {
+    seed_ids().contains(&id)
+}
+
+/// Every scenario id, in menu order. The first [`SEED_COUNT`] are the seed's four stories.
 pub const IDS: [&str; 21] = [
     "naive",
     "key",
@@ -310,5 +351,33 @@ impl Scenario {
     pub fn with_protections(mut self, protections: Protections) -> Scenario {
         self.protections = protections;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_come_first_and_every_story_offers_its_protections() {
+        assert_eq!(seed_ids().len() + mechanic_ids().len(), IDS.len());
+        assert!(is_seed("naive") && is_seed("counter") && !is_seed("missing-key"));
+        let seed_stories: Vec<Story> = seed_ids()
+            .iter()
+            .map(|id| Scenario::by_id(id).expect("seed").story)
+            .collect();
+        for story in [
+            Story::NaivePost,
+            Story::IdempotencyKey,
+            Story::CompareAndSet,
+            Story::Counter,
+        ] {
+            assert!(seed_stories.contains(&story), "{story:?}");
+        }
+        assert_eq!(Story::CompareAndSet.protections(), [Protection::Cas]);
+        assert!(Story::Counter
+            .protections()
+            .contains(&Protection::UniqueIndex));
+        assert!(!Story::NaivePost.protections().contains(&Protection::Cas));
     }
 }

@@ -1,77 +1,31 @@
 //! The control surface: scenario switcher, the protections that matter for the scenario, and
 //! the playback bar (play/pause, step back and forward, restart, run to end, speed).
 //!
-//! Chips and toggles are markup built once per scenario kind; a delegated click handler reads
-//! `data-scenario` / `data-protect`, and a small effect keeps their pressed/checked state.
+//! Every control is an element that lives as long as the page (or, for toggles, as long as
+//! the story) with its handler as a closure; only its pressed, checked or disabled state and
+//! its text are reactive.
 
-use idem_core::scenario::{Story, IDS};
-use idem_core::Protections;
-use leptos::html::Div;
+use idem_core::scenario::{mechanic_ids, seed_ids};
+use idem_core::Protection;
+use leptos::html::Button;
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::HtmlInputElement;
 
-use crate::i18n::Catalog;
-use crate::lab::use_lab;
+use crate::lab::{use_lab, Lab};
 use crate::labels::clock_in;
-use crate::markup::{el, esc};
-use crate::playback::{relevant_protections, SPEEDS};
+use crate::playback::{Run, SPEEDS};
 
-/// How many scenarios at the head of [`IDS`] are the seed's four stories.
-pub const SEED_COUNT: usize = 5;
-
-/// Buttons for the scenarios `ids`.
-pub fn chips_html(ids: &[&str], catalog: &Catalog) -> String {
-    ids.iter()
-        .map(|id| {
-            el(
-                "button",
-                &format!(
-                    "type=\"button\" class=\"chip\" data-scenario=\"{id}\" data-testid=\"scenario-{id}\" aria-pressed=\"false\""
-                ),
-                &catalog.text(&format!("scenario.{id}.title")),
-            )
-        })
-        .collect()
-}
-
-/// Checkboxes for the protections that matter for `story`.
-pub fn toggles_html(story: Story, catalog: &Catalog) -> String {
-    relevant_protections(story)
-        .iter()
-        .map(|name| {
-            format!(
-                "<label class=\"toggle\" data-testid=\"protect-{name}\"><input type=\"checkbox\" data-protect=\"{name}\"/><span>{}</span></label>",
-                esc(&catalog.text(&format!("protect.{name}")))
-            )
-        })
-        .collect()
-}
-
-fn sync_state(root: &leptos::web_sys::Element, current: &str, protections: Protections) {
-    let Ok(chips) = root.query_selector_all("[data-scenario]") else {
-        return;
-    };
-    for i in 0..chips.length() {
-        if let Some(chip) = chips
-            .item(i)
-            .and_then(|n| n.dyn_into::<leptos::web_sys::Element>().ok())
-        {
-            let on = chip.get_attribute("data-scenario").as_deref() == Some(current);
-            let _ = chip.set_attribute("aria-pressed", if on { "true" } else { "false" });
-        }
-    }
-    let Ok(boxes) = root.query_selector_all("[data-protect]") else {
-        return;
-    };
-    for i in 0..boxes.length() {
-        if let Some(input) = boxes
-            .item(i)
-            .and_then(|n| n.dyn_into::<HtmlInputElement>().ok())
-        {
-            let name = input.get_attribute("data-protect").unwrap_or_default();
-            input.set_checked(protections.get(&name).unwrap_or(false));
-        }
+/// One scenario chip: pressed while its scenario is on screen.
+fn chip(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            class="chip"
+            data-testid=format!("scenario-{id}")
+            aria-pressed=move || (current.with(|c| c == id)).to_string()
+            on:click=move |_| lab.switch(id)
+        >
+            {lab.t(&format!("scenario.{id}.title"))}
+        </button>
     }
 }
 
@@ -79,180 +33,138 @@ fn sync_state(root: &leptos::web_sys::Element, current: &str, protections: Prote
 #[component]
 pub fn ScenarioBar() -> impl IntoView {
     let lab = use_lab();
-    let root = NodeRef::<Div>::new();
-    let is_mechanic = move || {
-        lab.run
-            .with(|r| IDS[SEED_COUNT..].contains(&r.scenario().id.as_str()))
-    };
-    Effect::new(move |_| {
-        let (id, protections) = lab
-            .run
-            .with(|r| (r.scenario().id.clone(), r.scenario().protections));
-        if let Some(root) = root.get() {
-            sync_state(&root, &id, protections);
-        }
-    });
-    let on_click = move |event: leptos::ev::MouseEvent| {
-        if let Some(id) = crate::browser::closest_attr(&event, "data-scenario") {
-            lab.switch(&id);
-        }
-    };
+    let current = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
+    let is_mechanic = move || current.with(|id| !idem_core::scenario::is_seed(id));
+    let chips =
+        |ids: &'static [&'static str]| ids.iter().map(|id| chip(lab, current, id)).collect_view();
     view! {
-        <div class="scenarios" node_ref=root on:click=on_click>
+        <div class="scenarios">
             <div class="group">
                 <h2 class="group-title">{lab.t("group.stories")}</h2>
-                <div class="chips" inner_html=chips_html(&IDS[..SEED_COUNT], lab.catalog())></div>
+                <div class="chips">{chips(seed_ids())}</div>
             </div>
             <details class="group more" prop:open=is_mechanic>
                 <summary class="group-title">{lab.t("group.mechanics")}</summary>
-                <div class="chips" inner_html=chips_html(&IDS[SEED_COUNT..], lab.catalog())></div>
+                <div class="chips">{chips(mechanic_ids())}</div>
             </details>
         </div>
     }
 }
 
 /// The protection toggles for the scenario on screen. The page shows them below the player so
-/// the topology and its controls stay above the fold.
+/// the topology and its controls stay above the fold. The toggles are rebuilt only when the
+/// story changes; their checked state follows the run.
 #[component]
 pub fn ProtectionBar() -> impl IntoView {
     let lab = use_lab();
-    let root = NodeRef::<Div>::new();
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
-    let toggles = move || toggles_html(story.get(), lab.catalog());
-    Effect::new(move |_| {
-        let (id, protections) = lab
-            .run
-            .with(|r| (r.scenario().id.clone(), r.scenario().protections));
-        story.track();
-        if let Some(root) = root.get() {
-            sync_state(&root, &id, protections);
-        }
-    });
-    let on_click = move |event: leptos::ev::MouseEvent| {
-        if let Some(name) = crate::browser::closest_attr(&event, "data-protect") {
-            lab.toggle_protection(&name);
+    let toggle = move |switch: Protection| {
+        let name = switch.name();
+        view! {
+            <label class="toggle" data-testid=format!("protect-{name}")>
+                <input
+                    type="checkbox"
+                    data-protect=name
+                    prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
+                    on:change=move |_| lab.toggle_protection(switch)
+                />
+                <span>{lab.t(&format!("protect.{name}"))}</span>
+            </label>
         }
     };
     view! {
-        <div class="protect-bar" node_ref=root on:click=on_click>
+        <div class="protect-bar">
             <fieldset class="protections">
                 <legend>{lab.t("ui.protections")}</legend>
-                <div class="toggles" inner_html=toggles></div>
+                <div class="toggles">
+                    {move || story.get().protections().iter().map(|p| toggle(*p)).collect_view()}
+                </div>
             </fieldset>
         </div>
     }
 }
 
-/// The speed choices as `<option>`s, valued by index into [`SPEEDS`].
-pub fn speed_options() -> String {
-    const LABELS: [&str; 5] = ["0.25×", "0.5×", "1×", "2×", "4×"];
-    (0..SPEEDS.len())
-        .map(|i| {
-            let selected = if SPEEDS[i] == 1.0 { " selected" } else { "" };
-            el("option", &format!("value=\"{i}\"{selected}"), LABELS[i])
-        })
-        .collect()
+/// The labels of [`SPEEDS`], in the same order.
+pub const SPEED_LABELS: [&str; 5] = ["0.25×", "0.5×", "1×", "2×", "4×"];
+
+/// SVG path of the restart icon (16 × 16).
+const ICON_RESTART: &str = "M3 3h2v10H3zM13 3v10L6 8z";
+/// SVG path of the run-to-end icon.
+const ICON_END: &str = "M11 3h2v10h-2zM3 3v10l7-5z";
+/// SVG path of the step-back icon.
+const ICON_BACK: &str = "M12 3v10L4 8z";
+/// SVG path of the step-forward icon.
+const ICON_FORWARD: &str = "M4 3v10l8-5z";
+/// SVG path of the play icon.
+pub const ICON_PLAY: &str = "M4 2v12l10-6z";
+/// SVG path of the pause icon.
+pub const ICON_PAUSE: &str = "M3 2h4v12H3zM9 2h4v12H9z";
+
+/// A 16 × 16 icon drawn by one path.
+fn icon(path: impl Fn() -> &'static str + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <svg viewBox="0 0 16 16" aria-hidden="true"><path d=path/></svg>
+    }
 }
 
-const ICON_RESTART: &str =
-    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M3 3h2v10H3zM13 3v10L6 8z\"/></svg>";
-const ICON_END: &str = "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M11 3h2v10h-2zM3 3v10l7-5z\"/></svg>";
-const ICON_BACK: &str =
-    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M12 3v10L4 8z\"/></svg>";
-const ICON_FORWARD: &str =
-    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M4 3v10l8-5z\"/></svg>";
-/// The play icon.
-pub const ICON_PLAY: &str =
-    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M4 2v12l10-6z\"/></svg>";
-/// The pause icon.
-pub const ICON_PAUSE: &str =
-    "<svg viewBox=\"0 0 16 16\" aria-hidden=\"true\"><path d=\"M3 2h4v12H3zM9 2h4v12H9z\"/></svg>";
-
-/// The playback bar's buttons and speed choice (static; their state is set by an effect).
-pub fn playback_html(catalog: &Catalog) -> String {
-    let button = |cmd: &str, class: &str, key: &str, glyph: &str| {
-        let label = esc(&catalog.text(key));
-        format!(
-            "<button type=\"button\" class=\"{class}\" data-cmd=\"{cmd}\" data-testid=\"{cmd}\" title=\"{label}\" aria-label=\"{label}\">{glyph}</button>"
-        )
-    };
-    let play = format!(
-        "<button type=\"button\" class=\"primary play\" data-cmd=\"play-pause\" data-testid=\"play-pause\" aria-pressed=\"false\">{ICON_PLAY}<span>{}</span></button>",
-        esc(&catalog.text("ui.play"))
-    );
-    format!(
-        "<div class=\"buttons\">{}{}{}{}{}</div><label class=\"speed\"><span>{}</span><select data-testid=\"speed\" data-role=\"speed\">{}</select></label>",
-        button("restart", "icon-btn", "ui.restart", ICON_RESTART),
-        button("step-back", "icon-btn", "ui.step_back", ICON_BACK),
-        play,
-        button("step-forward", "icon-btn", "ui.step_forward", ICON_FORWARD),
-        button("run-to-end", "icon-btn", "ui.run_to_end", ICON_END),
-        esc(&catalog.text("ui.speed")),
-        speed_options(),
-    )
+/// Which playback buttons are disabled: back at the start, forward and to-end at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlaybackState {
+    /// At step 0.
+    pub at_start: bool,
+    /// Nothing is left to happen.
+    pub at_end: bool,
 }
 
-/// The live readout: step index, step count and the simulated clock.
-pub fn readout_html(cursor: usize, total: usize, now_ms: u64, catalog: &Catalog) -> String {
-    format!(
-        "<span class=\"step\">{} <strong data-testid=\"step-index\">{cursor}</strong> / <span data-testid=\"step-total\">{total}</span></span>\
-         <span class=\"clock\" data-testid=\"clock\">t = {}</span>",
-        esc(&catalog.text("ui.step")),
-        esc(&clock_in(now_ms, catalog))
-    )
+impl PlaybackState {
+    /// The state of `run`.
+    pub fn of(run: &Run) -> PlaybackState {
+        PlaybackState {
+            at_start: run.cursor() == 0,
+            at_end: run.at_end(),
+        }
+    }
 }
 
-/// The playback bar.
+/// The playback bar. A button that disables itself (step forward at the end, step back at the
+/// start) hands the focus to the play button instead of dropping it to the page.
 #[component]
 pub fn Controls() -> impl IntoView {
     let lab = use_lab();
-    let root = NodeRef::<Div>::new();
-    let readout = move || {
-        let now = lab.display.get().max(0.0) as u64;
-        lab.run
-            .with(|r| readout_html(r.cursor(), r.known_steps(), now, lab.catalog()))
-    };
-    Effect::new(move |_| {
-        let (start, end) = lab.run.with(|r| (r.cursor() == 0, r.at_end()));
-        let playing = lab.playing.get();
-        let Some(root) = root.get() else { return };
-        let set = |cmd: &str, attr: &str, value: Option<&str>| {
-            if let Ok(Some(b)) = root.query_selector(&format!("[data-cmd={cmd}]")) {
-                let _ = match value {
-                    Some(v) => b.set_attribute(attr, v),
-                    None => b.remove_attribute(attr),
-                };
+    let state = Memo::new(move |_| lab.run.with(PlaybackState::of));
+    let play_ref = NodeRef::<Button>::new();
+    let keep_focus = move |lost: fn(PlaybackState) -> bool| {
+        if lab.run.with_untracked(|r| lost(PlaybackState::of(r))) {
+            if let Some(play) = play_ref.get_untracked() {
+                let _ = play.focus();
             }
-        };
-        set("step-back", "disabled", start.then_some(""));
-        set("step-forward", "disabled", end.then_some(""));
-        set("run-to-end", "disabled", end.then_some(""));
-        set(
-            "play-pause",
-            "aria-pressed",
-            Some(if playing { "true" } else { "false" }),
-        );
-        if let Ok(Some(b)) = root.query_selector("[data-cmd=play-pause]") {
-            let html = if playing {
-                format!("{ICON_PAUSE}<span>{}</span>", esc(&lab.t("ui.pause")))
-            } else {
-                format!("{ICON_PLAY}<span>{}</span>", esc(&lab.t("ui.play")))
-            };
-            b.set_inner_html(&html);
         }
-    });
-    let on_click =
-        move |event: leptos::ev::MouseEvent| match crate::browser::closest_attr(&event, "data-cmd")
-            .as_deref()
-        {
-            Some("restart") => lab.restart(),
-            Some("step-back") => lab.step_back(),
-            Some("play-pause") => lab.toggle_play(),
-            Some("step-forward") => lab.step_forward(),
-            Some("run-to-end") => lab.run_to_end(),
-            _ => {}
-        };
-    let on_change = move |e: leptos::ev::Event| {
+    };
+    let button = move |cmd: &'static str,
+                       key: &'static str,
+                       path: &'static str,
+                       disabled: fn(PlaybackState) -> bool,
+                       act: fn(&Lab)| {
+        let label = lab.t(key);
+        view! {
+            <button
+                type="button"
+                class="icon-btn"
+                data-testid=cmd
+                title=label.clone()
+                aria-label=label
+                disabled=move || disabled(state.get())
+                on:click=move |_| {
+                    act(&lab);
+                    keep_focus(disabled);
+                }
+            >
+                {icon(move || path)}
+            </button>
+        }
+    };
+    let playing = lab.playing;
+    let on_speed = move |e: leptos::ev::Event| {
         if let Some(s) = event_target_value(&e)
             .parse::<usize>()
             .ok()
@@ -261,10 +173,50 @@ pub fn Controls() -> impl IntoView {
             lab.set_speed.set(*s);
         }
     };
+    let speeds = SPEED_LABELS
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            view! { <option value=i.to_string() selected=SPEEDS[i] == 1.0>{*label}</option> }
+        })
+        .collect_view();
+    let cursor = move || lab.run.with(Run::cursor);
+    let total = move || lab.run.with(Run::known_steps);
+    let now = move || format!("t = {}", clock_in(lab.display.get().max(0.0) as u64, lab.catalog()));
     view! {
         <div class="playback" role="toolbar" aria-label=lab.t("ui.playback")>
-            <div class="controls" node_ref=root on:click=on_click on:change=on_change inner_html=playback_html(lab.catalog())></div>
-            <div class="readout" inner_html=readout></div>
+            <div class="controls">
+                <div class="buttons">
+                    {button("restart", "ui.restart", ICON_RESTART, |_| false, Lab::restart)}
+                    {button("step-back", "ui.step_back", ICON_BACK, |s| s.at_start, Lab::step_back)}
+                    <button
+                        type="button"
+                        class="primary play"
+                        data-testid="play-pause"
+                        node_ref=play_ref
+                        aria-pressed=move || playing.get().to_string()
+                        on:click=move |_| lab.toggle_play()
+                    >
+                        {icon(move || if playing.get() { ICON_PAUSE } else { ICON_PLAY })}
+                        <span>{move || lab.t(if playing.get() { "ui.pause" } else { "ui.play" })}</span>
+                    </button>
+                    {button("step-forward", "ui.step_forward", ICON_FORWARD, |s| s.at_end, Lab::step_forward)}
+                    {button("run-to-end", "ui.run_to_end", ICON_END, |s| s.at_end, Lab::run_to_end)}
+                </div>
+                <label class="speed">
+                    <span>{lab.t("ui.speed")}</span>
+                    <select data-testid="speed" on:change=on_speed>{speeds}</select>
+                </label>
+            </div>
+            <div class="readout">
+                <span class="step">
+                    {lab.t("ui.step")} " "
+                    <strong data-testid="step-index">{cursor}</strong>
+                    " / "
+                    <span data-testid="step-total">{total}</span>
+                </span>
+                <span class="clock" data-testid="clock">{now}</span>
+            </div>
         </div>
     }
 }
@@ -272,23 +224,28 @@ pub fn Controls() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::i18n::Lang;
+    use idem_core::Scenario;
 
     #[test]
-    fn every_scenario_has_a_chip_with_its_test_id() {
-        let catalog = Lang::En.catalog();
-        let html = format!(
-            "{}{}",
-            chips_html(&IDS[..SEED_COUNT], catalog),
-            chips_html(&IDS[SEED_COUNT..], catalog)
+    fn buttons_disable_at_the_ends() {
+        let mut run = Run::new(Scenario::by_id("naive").expect("naive"));
+        assert_eq!(
+            PlaybackState::of(&run),
+            PlaybackState {
+                at_start: true,
+                at_end: false
+            }
         );
-        for id in IDS {
-            assert!(
-                html.contains(&format!("data-testid=\"scenario-{id}\"")),
-                "{id}"
-            );
-        }
-        assert!(toggles_html(Story::Counter, catalog).contains("data-protect=\"unique-index\""));
-        assert_eq!(speed_options().matches("<option").count(), SPEEDS.len());
+        run.run_to_end();
+        assert_eq!(
+            PlaybackState::of(&run),
+            PlaybackState {
+                at_start: false,
+                at_end: true
+            }
+        );
+        assert_eq!(SPEED_LABELS.len(), SPEEDS.len());
+        assert_eq!(SPEED_LABELS[2], "1×");
+        assert_eq!(SPEEDS[2], 1.0);
     }
 }

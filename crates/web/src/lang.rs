@@ -1,7 +1,7 @@
 //! Which language the page speaks: the `lang` parameter of the address (`en`, `ru`), else the
 //! browser's preferred languages, else English. A `lang` value the page does not have falls
-//! back the same way and is reported, like a bad deep link. The switch reloads the page with
-//! the same deep link and the new `lang`, because the page renders its text once at mount.
+//! back the same way and is reported, like a bad deep link. The switch changes the language in
+//! place and keeps the run.
 
 use leptos::prelude::*;
 
@@ -93,32 +93,28 @@ pub fn set_document_lang(lang: Lang) {
     }
 }
 
-/// The EN | RU switch. Choosing a language reloads the page with the current address (which
-/// holds the run) and the new `lang`; pages that do not own the address (tests, embeddings)
-/// pick their language through the `lang` parameter of their query instead.
+/// The EN | RU switch. Choosing a language changes every text in place (no page load); the
+/// run, its faults and protections stay. A page that owns the address also writes the new
+/// `lang` into it (see `hooks::use_url_sync`).
 #[component]
-pub fn LangSwitch(current: Lang, owns_url: bool) -> impl IntoView {
-    let label = current.catalog().text("lang.label");
+pub fn LangSwitch(
+    /// Whether the page owns the address bar (tests and embeddings do not).
+    owns_url: bool,
+) -> impl IntoView {
+    let lab = crate::lab::use_lab();
+    let _ = owns_url;
     let buttons = Lang::ALL
         .into_iter()
         .map(|lang| {
-            let tag = lang.catalog().tag;
-            let pressed = lang == current;
-            let choose = move |_| {
-                if !pressed && owns_url {
-                    let location = window().location();
-                    let query = location.search().unwrap_or_default();
-                    let _ = location.set_search(&with_lang(&query, tag));
-                }
-            };
+            let tag = lang.tag();
             view! {
                 <button
+                    type="button"
                     class="lang"
                     lang=tag
                     data-testid=format!("lang-{tag}")
-                    aria-pressed=pressed.to_string()
-                    disabled=!owns_url && !pressed
-                    on:click=choose
+                    aria-pressed=move || (lab.lang.get() == lang).to_string()
+                    on:click=move |_| lab.set_lang.set(lang)
                 >
                     {tag.to_ascii_uppercase()}
                 </button>
@@ -126,7 +122,7 @@ pub fn LangSwitch(current: Lang, owns_url: bool) -> impl IntoView {
         })
         .collect_view();
     view! {
-        <div class="lang-switch" role="group" aria-label=label>
+        <div class="lang-switch" role="group" aria-label=move || lab.t("lang.label")>
             {buttons}
         </div>
     }

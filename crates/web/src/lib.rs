@@ -24,10 +24,13 @@ pub mod playback;
 pub mod recap;
 pub mod reference;
 pub mod sequence;
+pub mod share;
+pub mod stage;
 pub mod summary;
 #[cfg(test)]
 mod test_support;
 pub mod text;
+pub mod theme;
 pub mod topology;
 pub mod transcript;
 

@@ -2,7 +2,6 @@
 //! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
 
 use idem_core::link::MAX_STEP;
-use idem_core::scenario::Story;
 use idem_core::{Action, ActionError, DeepLink, LinkError, Protections, Scenario, SimTime, World};
 
 /// Quiet gaps longer than this (simulated ms) are jumped over while playing.
@@ -157,25 +156,6 @@ impl Run {
             step: (self.cursor > 0).then_some(self.cursor as u32),
             base: self.base,
         }
-    }
-}
-
-/// The protections that matter for a scenario's story, in display order.
-pub fn relevant_protections(story: Story) -> &'static [&'static str] {
-    match story {
-        Story::NaivePost | Story::IdempotencyKey => &[
-            "key",
-            "require-key",
-            "fingerprint",
-            "lock",
-            "scope",
-            "same-tx",
-            "forward",
-            "recovery",
-            "deadline",
-        ],
-        Story::CompareAndSet => &["cas"],
-        Story::Counter => &["op-id", "unique-index"],
     }
 }
 
@@ -338,14 +318,5 @@ mod tests {
         assert_eq!(t.skipped_ms, Some(25 * HOUR));
         let t = tick(10.0, 16.0, 1.0, None);
         assert!(!t.due);
-    }
-
-    #[test]
-    fn protections_offered_match_the_story() {
-        assert!(relevant_protections(Story::Counter).contains(&"unique-index"));
-        assert_eq!(relevant_protections(Story::CompareAndSet), ["cas"]);
-        for name in relevant_protections(Story::IdempotencyKey) {
-            assert!(Protections::NAMES.contains(name));
-        }
     }
 }

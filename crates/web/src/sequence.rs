@@ -124,7 +124,8 @@ pub fn Sequence() -> impl IntoView {
     Effect::new(move || {
         let rows = lab.run.with(|r| r.world().network().messages().len());
         request_animation_frame(move || {
-            let Some(div) = scroller.get_untracked() else {
+            // The page may have been drawn again (language switch) or unmounted meanwhile.
+            let Some(div) = scroller.try_get_untracked().flatten() else {
                 return;
             };
             let scale = f64::from(div.scroll_height()) / seq_height(rows).max(1.0);

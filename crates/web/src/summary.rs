@@ -3,14 +3,14 @@
 //! invariants the core checks.
 
 use idem_core::verdict::{Invariant, Status};
-use idem_core::{Story, World};
+use idem_core::{Story, Verdict, World};
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::usd;
 use crate::markup::{el, esc};
-use crate::text::{badge, badge_text, narrate};
+use crate::text::{badge_for, badge_text, narrate};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0).
 pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
@@ -32,7 +32,7 @@ pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
 /// The figures that matter for the story: for payments, the money as the card statement, the
 /// ledger and the processor see it; for compare-and-set the balance and version; for the
 /// counter the likes.
-pub fn money_html(world: &World, catalog: &Catalog) -> String {
+pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
     let item = |class: &str, title: &str, value: String| {
         format!(
             "<div class=\"money-item {class}\"><dt>{}</dt><dd>{value}</dd></div>",
@@ -68,7 +68,6 @@ pub fn money_html(world: &World, catalog: &Catalog) -> String {
             })
             .unwrap_or_default(),
         _ => {
-            let verdict = world.verdict();
             let m = &verdict.money;
             format!(
                 "{}{}{}",
@@ -151,10 +150,9 @@ pub fn relevant(story: Story, invariant: Invariant) -> bool {
 }
 
 /// Each invariant relevant to the story with ✓, ✗ or … .
-pub fn invariants_html(world: &World, catalog: &Catalog) -> String {
+pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
     let story = world.scenario().story;
-    world
-        .verdict()
+    verdict
         .checks
         .iter()
         .filter(|(inv, _)| relevant(story, *inv))
@@ -176,24 +174,27 @@ pub fn invariants_html(world: &World, catalog: &Catalog) -> String {
 #[component]
 pub fn Summary() -> impl IntoView {
     let lab = use_lab();
-    let verdict_html =
-        move || {
-            lab.run.with(|r| {
-                let b = badge(r.world());
-                let (class, icon) = if b.ok {
-                    ("ok", "✓")
-                } else {
-                    ("violated", "!")
-                };
-                format!(
-                "<div class=\"verdict {class}\" data-testid=\"verdict\" data-verdict=\"{class}\">\
-                 <span class=\"verdict-icon\" aria-hidden=\"true\">{icon}</span>{}</div>",
-                el("span", "class=\"verdict-text\"", &badge_text(&b, lab.catalog()))
-            )
-            })
-        };
-    let money = move || lab.run.with(|r| money_html(r.world(), lab.catalog()));
-    let invariants = move || lab.run.with(|r| invariants_html(r.world(), lab.catalog()));
+    let badge = Memo::new(move |_| {
+        lab.verdict
+            .with(|v| lab.run.with(|r| badge_for(r.world(), v)))
+    });
+    let class = move || {
+        if badge.with(|b| b.ok) {
+            "ok"
+        } else {
+            "violated"
+        }
+    };
+    let money = move || {
+        lab.verdict
+            .with(|v| lab.run.with(|r| money_html(r.world(), v, lab.catalog())))
+    };
+    let invariants = move || {
+        lab.verdict.with(|v| {
+            lab.run
+                .with(|r| invariants_html(r.world(), v, lab.catalog()))
+        })
+    };
     let narration = move || {
         lab.run.with(|r| {
             narration_lines(r.world(), lab.catalog())
@@ -219,7 +220,14 @@ pub fn Summary() -> impl IntoView {
     };
     view! {
         <aside class="summary">
-            <div class="verdict-box" inner_html=verdict_html></div>
+            <div class="verdict-box">
+                <div class=move || format!("verdict {}", class()) data-testid="verdict" data-verdict=class>
+                    <span class="verdict-icon" aria-hidden="true">
+                        {move || if badge.with(|b| b.ok) { "✓" } else { "!" }}
+                    </span>
+                    <span class="verdict-text">{move || badge.with(|b| badge_text(b, lab.catalog()))}</span>
+                </div>
+            </div>
             <div class="money-box" inner_html=money></div>
             <section class="narration-box">
                 <h2>{lab.t("ui.what_happened")}</h2>
@@ -241,23 +249,27 @@ mod tests {
     use crate::test_support::end;
     use idem_core::Scenario;
 
+    fn money(world: &World, catalog: &Catalog) -> String {
+        money_html(world, &world.verdict(), catalog)
+    }
+
     #[test]
     fn money_shows_the_three_views_and_the_story_figure() {
         let catalog = Lang::En.catalog();
-        let html = money_html(&end("naive"), catalog);
+        let html = money(&end("naive"), catalog);
         assert!(
             html.contains("data-testid=\"statement-total\">$200.00<"),
             "{html}"
         );
         assert!(html.contains("2 charges · $200.00"), "{html}");
         // Defect 7: whose statement it is, and the processor's total beside its count.
-        let html = money_html(&end("scope"), catalog);
+        let html = money(&end("scope"), catalog);
         assert!(html.contains("Card statement, user 1"), "{html}");
         assert!(html.contains("2 charges · $200.00"), "{html}");
-        let html = money_html(&end("cas"), catalog);
+        let html = money(&end("cas"), catalog);
         assert!(html.contains("data-testid=\"balance\">80<"), "{html}");
         assert!(!html.contains("statement-total"), "{html}");
-        let html = money_html(&end("counter-naive"), catalog);
+        let html = money(&end("counter-naive"), catalog);
         assert!(html.contains("data-testid=\"likes\">102<"), "{html}");
     }
 
@@ -267,7 +279,7 @@ mod tests {
         let lines = narration_lines(&world, Lang::En.catalog());
         assert!(lines[0].contains("K1"), "{lines:?}");
         assert_eq!(
-            invariants_html(&world, Lang::En.catalog())
+            invariants_html(&world, &world.verdict(), Lang::En.catalog())
                 .matches("<li")
                 .count(),
             4
@@ -305,7 +317,8 @@ mod tests {
                 ][..],
             ),
         ] {
-            let html = invariants_html(&end(id), catalog);
+            let world = end(id);
+            let html = invariants_html(&world, &world.verdict(), catalog);
             assert_eq!(html.matches("<li").count(), shown.len(), "{id}: {html}");
             for inv in Invariant::ALL {
                 assert_eq!(

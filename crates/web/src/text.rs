@@ -36,7 +36,11 @@ fn kind_of(world: &World, op: OpId) -> OpKind {
 
 /// The headline for the world's state, derived from `World::verdict` only.
 pub fn badge(world: &World) -> Badge {
-    let verdict = world.verdict();
+    badge_for(world, &world.verdict())
+}
+
+/// The headline for the world's state and its verdict (computed once by the caller).
+pub fn badge_for(world: &World, verdict: &idem_core::Verdict) -> Badge {
     let bad = |key, n| Badge { key, n, ok: false };
     let violations: Vec<(Invariant, &Violation)> = verdict.violations().collect();
     if violations

@@ -1,86 +1,291 @@
 //! The topology: five node cards, four links, and every packet in flight moving along its link
-//! by simulated time. Clicking a packet on the mobile link drops it. The still parts (links,
-//! cards, broken packets) are markup from pure functions; moving packets are components.
+//! by simulated time. Node cards and packets are elements that keep their identity: a card
+//! lives as long as the page, a packet from its send to its delivery (keyed by message id and
+//! label), and only their position, colour and status text are reactive. A packet can be
+//! focused (Tab) and dropped with a press, Enter or Delete. Broken packets (transient) are
+//! markup from pure functions.
 
 use idem_core::client::UserView;
 use idem_core::net::{DropReason, Fate, Message};
 use idem_core::{Action, Link, MsgId, Node, Note, Story, World};
+use leptos::html::Figure;
 use leptos::prelude::*;
 
 use crate::geometry::{drawn_progress, pill_width, progress, Layout, Point};
 use crate::i18n::Catalog;
-use crate::lab::use_lab;
-use crate::labels::{packet_kind, packet_label, protocol, usd, ShortNames};
-use crate::markup::{el, esc, num};
+use crate::lab::{use_lab, Lab};
+use crate::labels::{msg_no, packet_kind, packet_label, protocol, usd, ShortNames};
+use crate::markup::{el, num};
 
 /// The SVG drawing of the system.
 #[component]
 pub fn Topology() -> impl IntoView {
     let lab = use_lab();
-    let packets = move || {
-        let now = lab.display.get();
-        let layout = lab.layout.get();
-        lab.run.with(|r| {
-            packets_svg(
-                layout,
-                r.world(),
-                now,
-                lab.reduced_motion.get_untracked(),
-                lab.catalog(),
-            )
-        })
-    };
-    // Packets are redrawn every frame, so a press (not a click) drops one.
-    let on_press = move |event: leptos::ev::PointerEvent| {
-        if let Some(id) =
-            crate::browser::closest_attr(&event, "data-msg-id").and_then(|v| v.parse().ok())
-        {
-            lab.act(Action::Drop(MsgId(id)));
-        }
-    };
-    let still = move || {
+    let frame = NodeRef::<Figure>::new();
+    let ghosts = move || {
         let layout = lab.layout.get();
         let reduced = lab.reduced_motion.get();
-        lab.run.with(|r| {
-            let w = r.world();
-            let mut out = links_svg(layout);
-            out.push_str(&nodes_svg(layout, w, lab.catalog()));
-            out.push_str(&ghosts_svg(layout, w, reduced, r.cursor()));
-            out
-        })
+        lab.run
+            .with(|r| ghosts_svg(layout, r.world(), reduced, r.cursor()))
     };
+    let links = Link::ALL
+        .into_iter()
+        .map(|link| {
+            let end = move |i: usize, x: bool| {
+                move || {
+                    let ends = lab.layout.get().link_ends(link);
+                    let p = if i == 0 { ends.0 } else { ends.1 };
+                    num(if x { p.x } else { p.y })
+                }
+            };
+            view! {
+                <line
+                    class=format!("link link-{}", link.name())
+                    x1=end(0, true)
+                    y1=end(0, false)
+                    x2=end(1, true)
+                    y2=end(1, false)
+                />
+            }
+        })
+        .collect_view();
+    let nodes = Node::ALL
+        .into_iter()
+        .map(|node| node_card(lab, node))
+        .collect_view();
+    let packets = move || lab.run.with(|r| packet_views(r.world(), lab.catalog()));
     view! {
-        <figure class="topology-frame">
+        <figure class="topology-frame" node_ref=frame tabindex="-1">
             <svg
                 class="topology"
                 viewBox=move || lab.layout.get().view_box()
                 role="group"
                 aria-label=lab.t("ui.topology")
             >
-                <g inner_html=still></g>
-                <g class="packets" on:pointerdown=on_press inner_html=packets></g>
+                <g>{links} {nodes} <g inner_html=ghosts></g></g>
+                <g class="packets">
+                    <For
+                        each=packets
+                        key=|p: &PacketView| (p.id, p.label.clone())
+                        children=move |p| packet(lab, p, frame)
+                    />
+                </g>
             </svg>
             <figcaption class="hint">{lab.t("ui.tap_packet")}</figcaption>
         </figure>
     }
 }
 
-/// The four links as SVG lines.
-pub fn links_svg(layout: Layout) -> String {
-    Link::ALL
-        .into_iter()
-        .map(|link| {
-            let (a, b) = layout.link_ends(link);
-            format!(
-                "<line class=\"link link-{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
-                link.name(),
-                num(a.x),
-                num(a.y),
-                num(b.x),
-                num(b.y)
-            )
+/// A node's card: its position, colour and status line follow the run and the layout.
+fn node_card(lab: Lab, node: Node) -> impl IntoView {
+    let n = node.name();
+    let status = Memo::new(move |_| {
+        lab.run
+            .with(|r| status_line(r.world(), node, lab.catalog()))
+    });
+    let tall = move || lab.layout.get() == Layout::Tall;
+    let at = move || {
+        let layout = lab.layout.get();
+        let c = layout.center(node);
+        let (w, h) = layout.card();
+        format!("translate({} {})", num(c.x - w / 2.0), num(c.y - h / 2.0))
+    };
+    let mid = move || num(lab.layout.get().card().0 / 2.0);
+    let class = move || status.with(|s| s.1);
+    view! {
+        <g
+            class=move || format!("node node-{n} {}", class())
+            data-testid=format!("node-{n}")
+            data-status=class
+            transform=at
+        >
+            <title>{lab.t(&format!("node.{n}.name"))}</title>
+            <rect
+                class="card"
+                width=move || num(lab.layout.get().card().0)
+                height=move || num(lab.layout.get().card().1)
+                rx="14"
+            />
+            <g
+                class="icon"
+                transform=move || if tall() { format!("translate({} 22)", mid()) } else { "translate(28 30)".to_owned() }
+            >
+                <path d=icon(node)/>
+            </g>
+            <text
+                class="node-title"
+                x=move || if tall() { mid() } else { "48".to_owned() }
+                y=move || if tall() { "52" } else { "31" }
+                text-anchor=move || tall().then_some("middle")
+            >
+                {lab.t(&format!("node.{n}.short"))}
+            </text>
+            {move || {
+                (!tall())
+                    .then(|| {
+                        view! {
+                            <text class="node-sub" x="48" y="49">
+                                {lab.t(&format!("node.{n}.tech"))}
+                            </text>
+                        }
+                    })
+            }}
+            <text
+                class="node-status"
+                x=move || if tall() { mid() } else { "14".to_owned() }
+                y=move || if tall() { "72" } else { "80" }
+                text-anchor=move || tall().then_some("middle")
+            >
+                {move || status.with(|s| s.0.clone())}
+            </text>
+        </g>
+    }
+}
+
+/// What the page needs to draw a packet in flight (its position is computed per frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PacketView {
+    /// The message id.
+    pub id: u32,
+    /// The caption on the pill, e.g. `POST /charges K1`.
+    pub label: String,
+    /// `request` or `response`.
+    pub kind: &'static str,
+    /// `http`, `redis`, `sql` or `psp`.
+    pub proto: &'static str,
+    /// On the mobile link, where the student may drop it.
+    pub droppable: bool,
+    /// The accessible name: `#3 POST /charges, Mobile client → Payment API`.
+    pub aria: String,
+    /// The tooltip: what a press does.
+    pub title: String,
+}
+
+/// Every packet in flight in `world`, in the network's order.
+pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
+    let names = ShortNames::of(world);
+    let short = |node: Node| catalog.text(&format!("node.{}.short", node.name()));
+    world
+        .network()
+        .in_flight()
+        .map(|m| {
+            let label = packet_label(&m.payload, &names);
+            let key = if m.is_faultable() {
+                "ui.packet_drop"
+            } else {
+                "ui.packet_internal"
+            };
+            PacketView {
+                id: m.id.0,
+                aria: format!("{} {label}, {} → {}", msg_no(m.id), short(m.from), short(m.to)),
+                title: catalog.fill(
+                    key,
+                    &[("label", label.clone()), ("msg", msg_no(m.id))],
+                ),
+                label,
+                kind: packet_kind(m),
+                proto: protocol(&m.payload),
+                droppable: m.is_faultable(),
+            }
         })
         .collect()
+}
+
+/// One packet: an element for as long as the message is in flight. A press, Enter or Delete
+/// drops it (the core refuses packets inside the data centre, with a reason); after a drop
+/// from the keyboard the focus moves to the drawing, not to the page.
+fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
+    let id = p.id;
+    let px = move || lab.layout.get().label_px();
+    let label = p.label.clone();
+    let w = move || pill_width(&label, px());
+    let doomed = move || {
+        lab.run
+            .with(|r| r.world().network().get(MsgId(id)).is_some_and(|m| m.doomed))
+    };
+    let base = format!(
+        "packet {} {}{}",
+        p.kind,
+        p.proto,
+        if p.droppable { " droppable" } else { "" }
+    );
+    let class = move || {
+        if doomed() {
+            format!("{base} doomed")
+        } else {
+            base.clone()
+        }
+    };
+    let w2 = w.clone();
+    let at = move || {
+        let now = lab.display.get();
+        let layout = lab.layout.get();
+        let reduced = lab.reduced_motion.get_untracked();
+        let width = w2();
+        lab.run.with(|r| {
+            r.world().network().get(MsgId(id)).map(|m| {
+                let p = point_at(layout, m, now, reduced, width);
+                format!("translate({} {})", num(p.x), num(p.y))
+            })
+        })
+    };
+    let drop = move || lab.act(Action::Drop(MsgId(id)));
+    let on_key = move |e: leptos::ev::KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | "Delete" | "Backspace") {
+            e.prevent_default();
+            drop();
+            let gone = lab.run.with_untracked(|r| {
+                r.world()
+                    .network()
+                    .get(MsgId(id))
+                    .is_none_or(|m| !matches!(m.fate, Fate::InFlight))
+            });
+            if gone {
+                if let Some(frame) = frame.get_untracked() {
+                    let _ = frame.focus();
+                }
+            }
+        }
+    };
+    let label = p.label;
+    let w3 = w.clone();
+    let pill = move || {
+        let px = px();
+        let w = w3();
+        view! {
+            <rect class="hit" x=num(-w / 2.0 - 6.0) y="-20" width=num(w + 12.0) height="40" rx="20"/>
+            <g class="pill-body">
+                <rect
+                    class="pill"
+                    x=num(-w / 2.0)
+                    y=num(-px * 0.95)
+                    width=num(w)
+                    height=num(px * 1.9)
+                    rx=num(px * 0.95)
+                />
+                <text class="pill-label" text-anchor="middle" y=num(px * 0.36) font-size=num(px)>
+                    {label.clone()}
+                </text>
+            </g>
+        }
+    };
+    view! {
+        <g
+            class=class
+            data-testid="packet"
+            data-msg-id=id
+            data-kind=p.kind
+            transform=at
+            role="button"
+            tabindex="0"
+            aria-label=p.aria
+            on:pointerdown=move |_| drop()
+            on:keydown=on_key
+        >
+            <title>{p.title}</title>
+            {pill}
+        </g>
+    }
 }
 
 /// A node's status line and the class that colours its card.
@@ -184,63 +389,15 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
     }
 }
 
-/// A simple line icon for each node, drawn around (0, 0) in a 24-unit box.
+/// A simple line icon for each node: one SVG path drawn around (0, 0) in a 24-unit box.
 pub fn icon(node: Node) -> &'static str {
     match node {
-        Node::Client => "<rect x=\"-8\" y=\"-12\" width=\"16\" height=\"24\" rx=\"3\"/><line x1=\"-3\" y1=\"8\" x2=\"3\" y2=\"8\"/>",
-        Node::Api => "<rect x=\"-11\" y=\"-11\" width=\"22\" height=\"9\" rx=\"2\"/><rect x=\"-11\" y=\"2\" width=\"22\" height=\"9\" rx=\"2\"/><circle cx=\"-6\" cy=\"-6.5\" r=\"1.2\"/><circle cx=\"-6\" cy=\"6.5\" r=\"1.2\"/>",
-        Node::Store => "<path d=\"M0 -12 L11 -6 L0 0 L-11 -6 Z\"/><path d=\"M-11 0 L0 6 L11 0\"/><path d=\"M-11 6 L0 12 L11 6\"/>",
-        Node::Ledger => "<ellipse cx=\"0\" cy=\"-8\" rx=\"10\" ry=\"4\"/><path d=\"M-10 -8 V8 A10 4 0 0 0 10 8 V-8\"/><path d=\"M-10 0 A10 4 0 0 0 10 0\"/>",
-        Node::Processor => "<rect x=\"-12\" y=\"-8\" width=\"24\" height=\"16\" rx=\"2.5\"/><line x1=\"-12\" y1=\"-3\" x2=\"12\" y2=\"-3\"/><line x1=\"-8\" y1=\"4\" x2=\"-2\" y2=\"4\"/>",
+        Node::Client => "M-5-12h10a3 3 0 0 1 3 3v18a3 3 0 0 1-3 3h-10a3 3 0 0 1-3-3v-18a3 3 0 0 1 3-3zM-3 8h6",
+        Node::Api => "M-9-11h18a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-18a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2zM-9 2h18a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2h-18a2 2 0 0 1-2-2v-5a2 2 0 0 1 2-2zM-7.2-6.5a1.2 1.2 0 1 0 2.4 0a1.2 1.2 0 1 0-2.4 0M-7.2 6.5a1.2 1.2 0 1 0 2.4 0a1.2 1.2 0 1 0-2.4 0",
+        Node::Store => "M0-12L11-6L0 0L-11-6ZM-11 0L0 6L11 0M-11 6L0 12L11 6",
+        Node::Ledger => "M-10-8a10 4 0 1 0 20 0a10 4 0 1 0-20 0M-10-8V8A10 4 0 0 0 10 8V-8M-10 0A10 4 0 0 0 10 0",
+        Node::Processor => "M-9.5-8h19a2.5 2.5 0 0 1 2.5 2.5v11a2.5 2.5 0 0 1-2.5 2.5h-19a2.5 2.5 0 0 1-2.5-2.5v-11a2.5 2.5 0 0 1 2.5-2.5zM-12-3h24M-8 4h6",
     }
-}
-
-/// The five node cards: icon, name, technology and a live status line, coloured by status.
-pub fn nodes_svg(layout: Layout, world: &World, catalog: &Catalog) -> String {
-    let (w, h) = layout.card();
-    let tall = layout == Layout::Tall;
-    Node::ALL
-        .into_iter()
-        .map(|node| {
-            let c = layout.center(node);
-            let (status, class) = status_line(world, node, catalog);
-            let name = catalog.text(&format!("node.{}.short", node.name()));
-            let tech = catalog.text(&format!("node.{}.tech", node.name()));
-            let (icon_at, text) = if tall {
-                let mid = num(w / 2.0);
-                (
-                    format!("{mid} 22"),
-                    format!(
-                        "{}{}",
-                        el("text", &format!("class=\"node-title\" x=\"{mid}\" y=\"52\" text-anchor=\"middle\""), &name),
-                        el("text", &format!("class=\"node-status\" x=\"{mid}\" y=\"72\" text-anchor=\"middle\""), &status),
-                    ),
-                )
-            } else {
-                (
-                    "28 30".to_owned(),
-                    format!(
-                        "{}{}{}",
-                        el("text", "class=\"node-title\" x=\"48\" y=\"31\"", &name),
-                        el("text", "class=\"node-sub\" x=\"48\" y=\"49\"", &tech),
-                        el("text", "class=\"node-status\" x=\"14\" y=\"80\"", &status),
-                    ),
-                )
-            };
-            format!(
-                "<g class=\"node node-{n} {class}\" data-testid=\"node-{n}\" data-status=\"{class}\" transform=\"translate({x} {y})\">\
-                 <title>{full}</title><rect class=\"card\" width=\"{w}\" height=\"{h}\" rx=\"14\"/>\
-                 <g class=\"icon\" transform=\"translate({icon_at})\">{icon}</g>{text}</g>",
-                n = node.name(),
-                x = num(c.x - w / 2.0),
-                y = num(c.y - h / 2.0),
-                w = num(w),
-                h = num(h),
-                full = esc(&catalog.text(&format!("node.{}.name", node.name()))),
-                icon = icon(node),
-            )
-        })
-        .collect()
 }
 
 /// Packets lost in the current step, drawn where they broke; CSS makes them split and fade.
@@ -319,61 +476,6 @@ pub fn point_at(layout: Layout, m: &Message, now: f64, reduced_motion: bool, pil
     layout.packet_point(m.from, m.to, d, m.payload.is_reply())
 }
 
-/// The inside of a packet's pill (drawn around its centre).
-pub fn pill_svg(label: &str, px: f64) -> String {
-    let w = pill_width(label, px);
-    format!(
-        "<rect class=\"hit\" x=\"{hx}\" y=\"-20\" width=\"{hw}\" height=\"40\" rx=\"20\"/>\
-         <g class=\"pill-body\"><rect class=\"pill\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" rx=\"{r}\"/>{text}</g>",
-        hx = num(-w / 2.0 - 6.0),
-        hw = num(w + 12.0),
-        x = num(-w / 2.0),
-        y = num(-px * 0.95),
-        w = num(w),
-        h = num(px * 1.9),
-        r = num(px * 0.95),
-        text = el(
-            "text",
-            &format!("class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"", num(px * 0.36), num(px)),
-            label
-        ),
-    )
-}
-
-/// Every packet in flight at display time `now`: a labelled pill on its link.
-pub fn packets_svg(
-    layout: Layout,
-    world: &World,
-    now: f64,
-    reduced_motion: bool,
-    catalog: &Catalog,
-) -> String {
-    let names = ShortNames::of(world);
-    let px = layout.label_px();
-    world
-        .network()
-        .in_flight()
-        .map(|m| {
-            let label = packet_label(&m.payload, &names);
-            let p = point_at(layout, m, now, reduced_motion, pill_width(&label, px));
-            let key = if m.is_faultable() { "ui.packet_drop" } else { "ui.packet_internal" };
-            let title = catalog.fill(key, &[("label", label.clone()), ("msg", crate::labels::msg_no(m.id))]);
-            format!(
-                "<g class=\"packet {kind} {proto}{doomed}{droppable}\" data-testid=\"packet\" data-msg-id=\"{id}\" data-kind=\"{kind}\" transform=\"translate({x} {y})\" role=\"button\">{title}{pill}</g>",
-                kind = packet_kind(m),
-                proto = protocol(&m.payload),
-                doomed = if m.doomed { " doomed" } else { "" },
-                droppable = if m.is_faultable() { " droppable" } else { "" },
-                id = m.id.0,
-                x = num(p.x),
-                y = num(p.y),
-                title = el("title", "", &title),
-                pill = pill_svg(&label, px),
-            )
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,14 +483,34 @@ mod tests {
     use idem_core::Scenario;
 
     #[test]
-    fn the_drawing_has_five_nodes_and_four_links() {
-        let world = World::new(&Scenario::by_id("key").expect("key"));
-        for layout in [Layout::Wide, Layout::Tall] {
-            let svg = nodes_svg(layout, &world, Lang::En.catalog());
-            for node in Node::ALL {
-                assert!(svg.contains(&format!("data-testid=\"node-{}\"", node.name())));
-            }
-            assert_eq!(links_svg(layout).matches("<line").count(), 4);
+    fn packets_in_flight_are_named_for_screen_readers() {
+        let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
+        while world.network().in_flight().next().is_none() {
+            world.step();
+        }
+        let views = packet_views(&world, Lang::En.catalog());
+        assert_eq!(views.len(), 1, "{views:?}");
+        let p = &views[0];
+        assert!(p.droppable);
+        assert_eq!((p.kind, p.proto), ("request", "http"));
+        assert!(
+            p.aria.starts_with(&format!("#{} POST /charges", p.id + 1)),
+            "{}",
+            p.aria
+        );
+        assert!(
+            p.aria.ends_with(", Mobile client → Payment API"),
+            "{}",
+            p.aria
+        );
+        let ru = packet_views(&world, Lang::Ru.catalog());
+        assert!(
+            ru[0].aria.ends_with(", Телефон → API оплаты"),
+            "{}",
+            ru[0].aria
+        );
+        for node in Node::ALL {
+            assert!(icon(node).starts_with('M'));
         }
     }
 

@@ -1,0 +1,94 @@
+//! The player shared by the page and the embedded widget: the run a link asks for, the lab
+//! provided to the components below, the notice for a bad link, and the stage (topology,
+//! playback bar, verdict and narration).
+
+use idem_core::{DeepLink, LinkError};
+use leptos::prelude::*;
+
+use crate::browser::media_matches;
+use crate::controls::Controls;
+use crate::geometry::Layout;
+use crate::i18n::Lang;
+use crate::lab::{default_scenario, Lab};
+use crate::playback::Run;
+use crate::summary::Summary;
+use crate::text::link_error;
+use crate::topology::Topology;
+
+/// Media query under which the topology is stacked (phones).
+pub const NARROW: &str = "(max-width: 640px)";
+
+/// The run a query string asks for and what was wrong with it. Bad parameters are dropped
+/// and the good ones kept; faults that cannot be replayed are dropped too (the scenario,
+/// protections and step stay).
+pub fn run_from_query(query: &str) -> (Run, Vec<LinkError>) {
+    let (link, mut errors) = DeepLink::parse_lenient(query);
+    match Run::from_link(&link) {
+        Ok(run) => (run, errors),
+        Err(error) => {
+            errors.push(error);
+            let without_faults = DeepLink {
+                faults: Vec::new(),
+                ..link
+            };
+            let run =
+                Run::from_link(&without_faults).unwrap_or_else(|_| Run::new(default_scenario()));
+            (run, errors)
+        }
+    }
+}
+
+/// The notice that lists what was wrong with the link (nothing when it was fine).
+#[component]
+pub fn LinkNotice(errors: Vec<LinkError>) -> impl IntoView {
+    let lab = crate::lab::use_lab();
+    (!errors.is_empty()).then(|| {
+        let items = errors
+            .iter()
+            .map(|e| view! { <li>{link_error(e, lab.lang.get_untracked().catalog())}</li> })
+            .collect_view();
+        view! {
+            <div class="link-notice" role="alert" data-testid="link-notice">
+                <p>{lab.t("link.notice")}</p>
+                <ul>{items}</ul>
+            </div>
+        }
+    })
+}
+
+/// The topology layout the window's width asks for now.
+pub fn current_layout() -> Layout {
+    if media_matches(NARROW) {
+        Layout::Tall
+    } else {
+        Layout::Wide
+    }
+}
+
+/// A lab for `run` in `lang`, laid out for the window and honouring reduced motion, provided
+/// as context to the components below.
+pub fn provide_lab(run: Run, lang: Lang) -> Lab {
+    let lab = Lab::new_in(
+        run,
+        current_layout(),
+        media_matches("(prefers-reduced-motion: reduce)"),
+        lang,
+    );
+    provide_context(lab);
+    lab
+}
+
+/// The player: the topology and its controls beside the verdict and narration. The page and
+/// the embedded widget both show it.
+#[component]
+pub fn Stage() -> impl IntoView {
+    view! {
+        <section class="stage">
+            <div class="stage-main">
+                <Topology/>
+                <Controls/>
+            </div>
+            <Summary/>
+        </section>
+    }
+}

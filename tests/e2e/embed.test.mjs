@@ -249,7 +249,11 @@ test('try every failure: search, then replay a counter-example', async () => {
   const runs = Number(await result.getAttribute('data-runs'));
   const bad = Number(await result.getAttribute('data-violations'));
   assert.ok(runs > 0 && bad > 0 && bad <= runs, `${bad} of ${runs}`);
-  assert.match(await result.innerText(), new RegExp(`${runs} runs checked, ${bad} break an invariant`));
+  const states = Number(await result.getAttribute('data-states'));
+  assert.ok(states > 0, `${states} situations for ${runs} runs`);
+  const summary = await result.innerText();
+  assert.match(summary, new RegExp(`${runs} runs represented by ${states} distinct situations`));
+  assert.match(summary, new RegExp(`${bad} breaks? an invariant`));
   // Counter-examples name packets by caption (replayed on the base run), not by id.
   const listed = (await page.getByTestId('counterexample').allInnerTexts()).join('\n');
   assert.match(listed, /Drop the (request|response) /);

@@ -156,7 +156,10 @@ pub fn result_html(
     if !report.done && !partial {
         let text = catalog.fill(
             "ui.explore_progress",
-            &[("states", n(report.states)), ("runs", n(report.runs))],
+            &[
+                ("states", n(report.distinct_situations())),
+                ("runs", n(report.runs_represented())),
+            ],
         );
         return el(
             "p",
@@ -178,7 +181,11 @@ pub fn result_html(
         "class=\"explore-summary\"",
         &catalog.fill(
             "ui.explore_summary",
-            &[("runs", n(report.runs)), ("bad", n(report.violating_runs))],
+            &[
+                ("runs", n(report.runs_represented())),
+                ("states", n(report.distinct_situations())),
+                ("bad", n(report.violating_runs)),
+            ],
         ),
     );
     if report.cut_off > 0 {

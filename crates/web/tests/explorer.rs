@@ -65,8 +65,13 @@ async fn the_panel_shows_the_cores_numbers() {
         let text = result.text_content().unwrap_or_default();
         assert!(
             text.contains(&format!(
-                "{} runs checked, {} break an invariant",
-                report.runs, report.violating_runs
+                "{} runs represented by {} distinct situations",
+                report.runs_represented(),
+                report.distinct_situations()
+            )) && text.contains(&format!(
+                "{} {} an invariant",
+                report.violating_runs,
+                if report.violating_runs == 1 { "breaks" } else { "break" }
             )),
             "{id}: {text}"
         );

@@ -157,8 +157,10 @@ fn the_search_is_deterministic_and_resumable() {
     // What the page shows: "N distinct situations, M runs represented".
     assert_eq!(sliced.distinct_situations(), whole.states);
     assert_eq!(sliced.runs_represented(), whole.runs);
+    assert_eq!(whole.distinct_situations(), whole.states);
+    assert_eq!(whole.runs_represented(), whole.runs);
     assert!(
-        whole.distinct_situations() < whole.runs_represented(),
+        whole.states < whole.runs,
         "situations are merged: {} situations for {} runs",
         whole.states,
         whole.runs
@@ -215,16 +217,21 @@ fn replays_to_a_broken_world(base: &Scenario, id: &str, c: &CounterExample) {
 /// runs: how many, how many break each invariant, cut off, and the shortest counter-example of
 /// every class; the merging explorer's counter-examples replay through a deep link.
 fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> Report {
-    let brute = explore_brute(scenario, Bounds::faults(k));
-    let merged = Explorer::new(scenario, Bounds::faults(k))
-        .run_to_end()
-        .clone();
-    let what = format!("{id} {:?} k={k}", scenario.protections);
+    agrees_within(id, scenario, Bounds::faults(k))
+}
+
+fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> Report {
+    let brute = explore_brute(scenario, bounds);
+    let merged = Explorer::new(scenario, bounds).run_to_end().clone();
+    let what = format!("{id} {:?} {bounds:?}", scenario.protections);
     assert!(merged.done && brute.done, "{what}");
     assert!(brute.runs > 0, "{what}");
     assert_eq!(merged.runs, brute.runs, "{what}: runs represented");
     assert_eq!(merged.violating_runs, brute.violating_runs, "{what}");
     assert_eq!(merged.by_invariant, brute.by_invariant, "{what}");
+    for (invariant, n) in &merged.by_invariant {
+        assert_eq!(merged.violations_of(*invariant), *n, "{what}");
+    }
     assert_eq!(merged.cut_off, brute.cut_off, "{what}");
     assert_eq!(classes(&merged), classes(&brute), "{what}");
     assert!(
@@ -235,9 +242,26 @@ fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> Report {
     );
     let base = scenario.clone().without_scripted_faults();
     for c in &merged.shortest {
+        assert_eq!(c.faults(), c.injected.len(), "{what}");
+        assert!(c.faults() <= bounds.max_faults as usize, "{what}");
         replays_to_a_broken_world(&base, id, c);
     }
     merged
+}
+
+#[test]
+fn merging_respects_the_step_bound() {
+    // A bound short enough to cut runs off, at different depths: a situation met again at a
+    // later step must not reuse what it found with more steps to spare.
+    for (id, max_steps) in [("naive", 14), ("key", 22), ("scope", 30)] {
+        let bounds = Bounds {
+            max_faults: 2,
+            max_steps,
+        };
+        let report = agrees_within(id, &scenario(id), bounds);
+        assert!(report.cut_off > 0, "{id}: the bound cuts runs off");
+        assert!(report.cut_off < report.runs, "{id}: not all of them");
+    }
 }
 
 #[test]

@@ -327,3 +327,33 @@ fn a_world_without_history_keeps_only_what_is_in_flight() {
         "nothing in flight at the end"
     );
 }
+
+#[test]
+fn a_duplicate_is_a_later_healthy_copy_of_its_original() {
+    use idem_core::Action;
+    // In the naive story the ack is doomed ("lose the next ack"): its copy is not.
+    let mut world = World::new(&scenario("naive"));
+    assert!(world.network().is_idle());
+    let ack = loop {
+        world.step().expect("the run reaches the doomed ack");
+        if let Some(m) = world
+            .network()
+            .in_flight()
+            .find(|m| m.is_faultable() && m.doomed)
+        {
+            break m.clone();
+        }
+    };
+    assert!(!world.network().is_idle());
+    world
+        .apply(Action::Duplicate(ack.id))
+        .expect("on the phone link");
+    let copy = world.network().messages().last().expect("the copy").clone();
+    assert_ne!(copy.id, ack.id);
+    assert_eq!(copy.duplicate_of, Some(ack.id));
+    assert_eq!(copy.deliver_at, ack.deliver_at.plus(60));
+    assert!(!copy.doomed, "the copy is not lost with the original");
+    assert_eq!(copy.payload, ack.payload);
+    world.run(STEP_BOUND);
+    assert!(world.network().is_idle());
+}

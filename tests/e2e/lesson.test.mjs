@@ -1,5 +1,5 @@
 // Drives the built page (dist/) like a student: the four seed stories, time travel, deep
-// links, a bad link, playback, and the phone layout. Run with `node --test tests/e2e/`.
+// links, a bad link, playback, and the phone layout. Run with `bash scripts/e2e.sh`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, text, verdict, step, shot, DESKTOP, PHONE } from './harness.mjs';

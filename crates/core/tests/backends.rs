@@ -287,3 +287,73 @@ fn only_in_progress_claims_past_their_lease_are_stale_or_reclaimable() {
     assert_eq!(rows(&mut ledger, 11, reclaim("open", 11)), 1);
     assert_eq!(rows(&mut ledger, 11, reclaim("nope", 11)), 0);
 }
+
+#[test]
+fn replies_are_what_comes_back_to_the_caller() {
+    use idem_core::Node;
+    let world = run("crash-one-tx");
+    let messages = world.network().messages();
+    assert!(messages.len() > 10);
+    for m in messages {
+        // Everything sent to a backend, and the phone's requests, go out; what a backend sends
+        // to the API, and what the API sends to the phone, comes back.
+        let back = m.to == Node::Client || (m.to == Node::Api && m.from != Node::Client);
+        assert_eq!(m.payload.is_reply(), back, "#{} {:?}", m.id.0, m.payload);
+    }
+}
+
+#[test]
+fn a_world_without_history_keeps_only_what_is_in_flight() {
+    let mut world = World::new(&scenario("naive"));
+    for _ in 0..6 {
+        world.step();
+    }
+    let in_flight: Vec<_> = world.network().in_flight().map(|m| m.id).collect();
+    assert!(!in_flight.is_empty());
+    assert!(world.network().messages().len() > in_flight.len());
+    let mut future = world.clone();
+    future.forget_history();
+    let kept: Vec<_> = future.network().messages().iter().map(|m| m.id).collect();
+    assert_eq!(kept, in_flight, "settled messages are forgotten");
+    assert_eq!(future.steps().len(), 1, "only the latest step is kept");
+    // The future is the same either way.
+    world.run(STEP_BOUND);
+    future.run(STEP_BOUND);
+    assert_eq!(world.verdict(), future.verdict());
+    assert_eq!(world.step_count(), future.step_count());
+    assert_eq!(
+        future.network().messages().len(),
+        0,
+        "nothing in flight at the end"
+    );
+}
+
+#[test]
+fn a_duplicate_is_a_later_healthy_copy_of_its_original() {
+    use idem_core::Action;
+    // In the naive story the ack is doomed ("lose the next ack"): its copy is not.
+    let mut world = World::new(&scenario("naive"));
+    assert!(world.network().is_idle());
+    let ack = loop {
+        world.step().expect("the run reaches the doomed ack");
+        if let Some(m) = world
+            .network()
+            .in_flight()
+            .find(|m| m.is_faultable() && m.doomed)
+        {
+            break m.clone();
+        }
+    };
+    assert!(!world.network().is_idle());
+    world
+        .apply(Action::Duplicate(ack.id))
+        .expect("on the phone link");
+    let copy = world.network().messages().last().expect("the copy").clone();
+    assert_ne!(copy.id, ack.id);
+    assert_eq!(copy.duplicate_of, Some(ack.id));
+    assert_eq!(copy.deliver_at, ack.deliver_at.plus(60));
+    assert!(!copy.doomed, "the copy is not lost with the original");
+    assert_eq!(copy.payload, ack.payload);
+    world.run(STEP_BOUND);
+    assert!(world.network().is_idle());
+}

@@ -166,7 +166,8 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     assert!(text(&parent, "narration").contains("record the key"));
     click(&parent, "run-to-end").await;
     // The crash lands after the ledger commit and before the key is recorded: the key is left
-    // in progress, a later attempt takes it over and charges again (the seed's "window").
+    // in progress, its claim's lease runs out, and a later attempt claims it anew and charges
+    // again (the seed's "window").
     assert_eq!(text(&parent, "statement-total"), "$200.00");
     assert_eq!(verdict(&parent), "violated");
     let mut narrations = Vec::new();
@@ -175,15 +176,18 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
         click(&parent, "step-back").await;
     }
     narrations.reverse();
-    let at = |words: &str| narrations.iter().position(|n| n.contains(words));
-    let committed = at("ledger").expect("the ledger was written");
-    let crashed = narrations
-        .iter()
-        .position(|n| n.contains("crashes") && n.contains("record the key"))
-        .unwrap_or_else(|| panic!("no crash before recording the key: {narrations:#?}"));
-    let taken_over = at("takes the key over").expect("a later attempt took the key over");
+    let at = |words: &[&str]| {
+        narrations
+            .iter()
+            .position(|n| words.iter().all(|w| n.contains(w)))
+            .unwrap_or_else(|| panic!("no step says {words:?}: {narrations:#?}"))
+    };
+    let committed = at(&["INSERT INTO charges"]);
+    let crashed = at(&["crashes", "record the key"]);
+    let lease = at(&["lease"]);
+    let charged_again = at(&["pay_abd"]);
     assert!(
-        committed < crashed && crashed < taken_over,
+        committed < crashed && crashed < lease && lease < charged_again,
         "{narrations:#?}"
     );
 }

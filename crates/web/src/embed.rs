@@ -465,14 +465,20 @@ pub fn mount(
         Ok(options) => options,
         Err(error) => {
             let message = error.to_string();
-            element.set_inner_html(&el(
-                "p",
-                "class=\"embed-error\" role=\"alert\" data-testid=\"embed-error\"",
-                &message,
-            ));
+            // One of the two places that write HTML into the DOM by hand (the host element
+            // belongs to the page, not to a view): escaped markup, see `SafeHtml`.
+            element.set_inner_html(
+                el(
+                    "p",
+                    "class=\"embed-error\" role=\"alert\" data-testid=\"embed-error\"",
+                    &message,
+                )
+                .as_str(),
+            );
             return Err(leptos::wasm_bindgen::JsError::new(&message));
         }
     };
+    // The other one: the host element is emptied before the widget is mounted into it.
     element.set_inner_html("");
     let Options {
         theme,
@@ -500,11 +506,11 @@ pub fn mount(
 /// Whether the page asked to be left alone (`<meta name="idem-lab" content="manual">`): it
 /// mounts widgets itself with [`mount`].
 pub fn manual_mount() -> bool {
-    document()
-        .query_selector("meta[name=\"idem-lab\"][content=\"manual\"]")
-        .ok()
-        .flatten()
-        .is_some()
+    let metas = document().get_elements_by_name("idem-lab");
+    (0..metas.length())
+        .filter_map(|i| metas.item(i))
+        .filter_map(|m| leptos::wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(m).ok())
+        .any(|m| m.get_attribute("content").as_deref() == Some("manual"))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::browser::now_ms;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{packet_kind, packet_label, ShortNames};
-use crate::markup::{el, esc, table, wrap};
+use crate::markup::{el, table, wrap, SafeHtml};
 
 /// Fault bounds offered, and the default.
 pub const KS: [u32; 4] = [1, 2, 3, 4];
@@ -117,8 +117,8 @@ pub fn fault_packets(
 }
 
 /// The k choice, the Run button and the warning (static markup).
-pub fn controls_html(catalog: &Catalog) -> String {
-    let options: String = KS
+pub fn controls_html(catalog: &Catalog) -> SafeHtml {
+    let options: SafeHtml = KS
         .iter()
         .map(|k| {
             let selected = if *k == DEFAULT_K { " selected" } else { "" };
@@ -129,16 +129,24 @@ pub fn controls_html(catalog: &Catalog) -> String {
             )
         })
         .collect();
-    format!(
-        "<label class=\"field\"><span>{}</span><select data-testid=\"explore-k\" data-role=\"k\">{options}</select></label>\
-         <button type=\"button\" class=\"primary\" data-act=\"explore\" data-testid=\"explore-run\">{}</button>\
-         <button type=\"button\" class=\"secondary\" data-act=\"explore-stop\" data-testid=\"explore-stop\" hidden>{}</button>\
-         <p class=\"hint\">{}</p>",
-        esc(&catalog.text("ui.explore_k")),
-        esc(&catalog.text("ui.explore_run")),
-        esc(&catalog.text("ui.explore_stop")),
-        esc(&catalog.text("ui.explore_slow")),
-    )
+    wrap(
+        "label",
+        "class=\"field\"",
+        &(el("span", "", &catalog.text("ui.explore_k"))
+            + wrap(
+                "select",
+                "data-testid=\"explore-k\" data-role=\"k\"",
+                &options,
+            )),
+    ) + el(
+        "button",
+        "type=\"button\" class=\"primary\" data-act=\"explore\" data-testid=\"explore-run\"",
+        &catalog.text("ui.explore_run"),
+    ) + el(
+        "button",
+        "type=\"button\" class=\"secondary\" data-act=\"explore-stop\" data-testid=\"explore-stop\" hidden",
+        &catalog.text("ui.explore_stop"),
+    ) + el("p", "class=\"hint\"", &catalog.text("ui.explore_slow"))
 }
 
 /// The progress or result of a search with bound `k` on `base` (the scenario without its
@@ -150,7 +158,7 @@ pub fn result_html(
     stopped: bool,
     base: &Scenario,
     catalog: &Catalog,
-) -> String {
+) -> SafeHtml {
     let n = |v: u64| v.to_string();
     let partial = stopped && !report.done;
     if !report.done && !partial {
@@ -174,9 +182,9 @@ pub fn result_html(
             &catalog.text("ui.explore_partial"),
         )
     } else {
-        String::new()
+        SafeHtml::default()
     };
-    out += &el(
+    out += el(
         "p",
         "class=\"explore-summary\"",
         &catalog.fill(
@@ -189,7 +197,7 @@ pub fn result_html(
         ),
     );
     if report.cut_off > 0 {
-        out += &el(
+        out += el(
             "p",
             "class=\"hint\"",
             &catalog.fill("ui.explore_cut", &[("n", n(report.cut_off))]),
@@ -205,7 +213,7 @@ pub fn result_html(
             ]
         })
         .collect();
-    out += &table(
+    out += table(
         "explore-table",
         &[
             &catalog.text("ui.invariants"),
@@ -216,25 +224,25 @@ pub fn result_html(
     if report.shortest.is_empty() {
         // A partial search that found nothing says nothing about the rest.
         if !partial {
-            out += &el(
+            out += el(
                 "p",
                 "class=\"explore-none\"",
                 &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
             );
         }
     } else {
-        out += &el("p", "", &catalog.text("ui.explore_shortest"));
-        let items: String = report
+        out += el("p", "", &catalog.text("ui.explore_shortest"));
+        let items: SafeHtml = report
             .shortest
             .iter()
             .take(LISTED)
             .enumerate()
             .map(|(i, cx)| counterexample_html(i, cx, base, catalog))
             .collect();
-        out += &wrap("ol", "class=\"cx-list\"", &items);
+        out += wrap("ol", "class=\"cx-list\"", &items);
         if report.shortest.len() > LISTED {
             let more = report.shortest.len() - LISTED;
-            out += &el(
+            out += el(
                 "p",
                 "class=\"hint\"",
                 &catalog.fill("ui.explore_more", &[("n", more.to_string())]),
@@ -259,7 +267,7 @@ fn counterexample_html(
     cx: &CounterExample,
     base: &Scenario,
     catalog: &Catalog,
-) -> String {
+) -> SafeHtml {
     let title = el(
         "strong",
         "",
@@ -285,27 +293,27 @@ fn counterexample_html(
             "type=\"button\" class=\"cx\" data-cx=\"{index}\" data-testid=\"counterexample\" data-invariant=\"{}\"",
             cx.invariant.name()
         ),
-        &format!(
-            "{title}{faults}{steps}{}",
-            el(
+        &(title
+            + faults
+            + steps
+            + el(
                 "span",
                 "class=\"cx-fix\" data-testid=\"cx-fix\"",
                 &crate::outcome_text::closed_by(
                     &idem_core::closing_protections(base, &cx.injected),
-                    catalog
-                )
-            )
-        ),
+                    catalog,
+                ),
+            )),
     );
     wrap("li", "", &button)
 }
 
 /// The faults of the run on screen, each marked applied or still to come.
-pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> String {
+pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> SafeHtml {
     if injected.is_empty() {
-        return String::new();
+        return SafeHtml::default();
     }
-    let items: String = injected
+    let items: SafeHtml = injected
         .iter()
         .map(|(at, a)| {
             let state = if (*at as usize) < cursor {
@@ -326,11 +334,7 @@ pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog
             )
         })
         .collect();
-    format!(
-        "{}{}",
-        el("p", "", &catalog.text("ui.explore_loaded")),
-        wrap("ul", "class=\"markers\"", &items)
-    )
+    el("p", "", &catalog.text("ui.explore_loaded")) + wrap("ul", "class=\"markers\"", &items)
 }
 
 /// The deep link that replays a counter-example from its first step.

@@ -14,10 +14,10 @@ use leptos::prelude::*;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{msg_no, packet_label, ShortNames};
-use crate::markup::{el, esc};
+use crate::markup::{el, wrap, SafeHtml};
 
 /// The fault menu's markup (everything but the packet list, which changes every step).
-pub fn menu_html(catalog: &Catalog) -> String {
+pub fn menu_html(catalog: &Catalog) -> SafeHtml {
     let button = |act: &str, id: &str, key: &str| {
         el(
             "button",
@@ -25,7 +25,7 @@ pub fn menu_html(catalog: &Catalog) -> String {
             &catalog.text(key),
         )
     };
-    let phases: String = Phase::ALL
+    let phases: SafeHtml = Phase::ALL
         .into_iter()
         .map(|p| {
             let selected = if p == Phase::RecordKey {
@@ -40,22 +40,30 @@ pub fn menu_html(catalog: &Catalog) -> String {
             )
         })
         .collect();
-    format!(
-        "<div class=\"fault-row\">{drop}{dup}{delay}</div>\
-         <div class=\"fault-row\"><label class=\"field\"><span>{crash_at}</span>\
-         <select data-testid=\"crash-phase\" data-role=\"phase\">{phases}</select></label>{crash}</div>\
-         <div class=\"fault-row\">{evict}{clock}{concurrent}{reuse}{other}</div>",
-        drop = button("drop", "fault-drop", "ui.drop"),
-        dup = button("dup", "fault-duplicate", "ui.duplicate"),
-        delay = button("delay", "fault-delay", "ui.delay"),
-        crash_at = esc(&catalog.text("ui.crash_at")),
-        crash = button("crash", "fault-crash", "ui.crash"),
-        evict = button("evict", "fault-evict", "ui.evict"),
-        clock = button("clock", "fault-clock", "ui.clock"),
-        concurrent = button("concurrent", "fault-concurrent", "ui.concurrent"),
-        reuse = button("reuse-key", "fault-reuse-key", "ui.reuse_key"),
-        other = button("other-user", "fault-other-user", "ui.other_user"),
-    )
+    let row = |inner: SafeHtml| wrap("div", "class=\"fault-row\"", &inner);
+    let crash_at = wrap(
+        "label",
+        "class=\"field\"",
+        &(el("span", "", &catalog.text("ui.crash_at"))
+            + wrap(
+                "select",
+                "data-testid=\"crash-phase\" data-role=\"phase\"",
+                &phases,
+            )),
+    );
+    row(button("drop", "fault-drop", "ui.drop")
+        + button("dup", "fault-duplicate", "ui.duplicate")
+        + button("delay", "fault-delay", "ui.delay"))
+        + row(crash_at + button("crash", "fault-crash", "ui.crash"))
+        + row([
+            button("evict", "fault-evict", "ui.evict"),
+            button("clock", "fault-clock", "ui.clock"),
+            button("concurrent", "fault-concurrent", "ui.concurrent"),
+            button("reuse-key", "fault-reuse-key", "ui.reuse_key"),
+            button("other-user", "fault-other-user", "ui.other_user"),
+        ]
+        .into_iter()
+        .collect())
 }
 
 /// The packets on the phone's link the menu offers: `(message id, "#3 POST /charges")`.

@@ -240,6 +240,52 @@ test('mount(): bad options name the field; unmount() removes the widget', async 
   await page.context().close();
 });
 
+test('mount(): a widget whose handle is dropped and collected stays mounted until unmount()', async () => {
+  const page = await openFile('demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  // Mount without keeping the handle; a FinalizationRegistry of our own tells when the handle
+  // object itself has been collected (wasm-bindgen frees the Rust side on the same event).
+  await page.evaluate(() => {
+    const el = document.createElement('div');
+    el.dataset.testid = 'gc-widget';
+    document.body.append(el);
+    window.__collected = false;
+    const registry = new FinalizationRegistry(() => {
+      window.__collected = true;
+    });
+    window.__registry = registry;
+    registry.register(window.idemLab.mount(el, { scenario: 'naive' }), 'handle');
+  });
+  const widget = page.getByTestId('gc-widget');
+  await widget.getByTestId('step-index').waitFor();
+  const cdp = await page.context().newCDPSession(page);
+  // Collect until the handle is gone (each round: a full GC, then a task for finalizers).
+  for (let round = 0; round < 50 && !(await page.evaluate(() => window.__collected)); round++) {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  }
+  assert.equal(await page.evaluate(() => window.__collected), true, 'the handle was collected');
+  // Let every pending finalizer task run, then the widget must still be there and alive.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  assert.equal(await widget.locator('[data-testid=step-index]').count(), 1);
+  await widget.getByTestId('embed').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(Number(await widget.getByTestId('step-index').innerText()), 1);
+  // Mounting again on the same element replaces the widget (one widget, not two); the new
+  // handle's unmount() removes it.
+  const counts = await page.evaluate(() => {
+    const el = document.querySelector('[data-testid=gc-widget]');
+    const handle = window.idemLab.mount(el, { scenario: 'key', lang: 'ru' });
+    const mounted = el.querySelectorAll('[data-testid=step-index]').length;
+    const lang = el.querySelector('[data-testid=embed]').getAttribute('lang');
+    handle.unmount();
+    return { mounted, lang, after: el.children.length };
+  });
+  assert.deepEqual(counts, { mounted: 1, lang: 'ru', after: 0 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('try every failure: search, then replay a counter-example', async () => {
   const page = await lab.open('scenario=naive');
   await page.getByTestId('explore-k').selectOption('1');

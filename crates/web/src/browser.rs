@@ -46,11 +46,3 @@ pub fn closest_attr(event: &leptos::ev::MouseEvent, attr: &str) -> Option<String
         .and_then(|e| e.closest(&format!("[{attr}]")).ok().flatten())
         .and_then(|e| e.get_attribute(attr))
 }
-
-/// The current value of a `<select>` element.
-pub fn select_value(element: &leptos::web_sys::Element) -> Option<String> {
-    use leptos::wasm_bindgen::JsCast;
-    element
-        .dyn_ref::<leptos::web_sys::HtmlSelectElement>()
-        .map(|s| s.value())
-}

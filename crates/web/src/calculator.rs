@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::markup::{el, esc, num};
+use crate::markup::{el, esc, num, void, wrap, SafeHtml};
 
 /// `x` with `decimals` digits after the catalog's decimal mark (trailing zeros dropped) and
 /// the catalog's thousands separator.
@@ -114,12 +114,13 @@ pub fn error_text(error: &CostError, catalog: &Catalog) -> String {
 }
 
 /// The figures as a definition list.
-pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> String {
+pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> SafeHtml {
     let item = |key: &str, test_id: &str, value: String| {
-        format!(
-            "<div><dt>{}</dt><dd data-testid=\"{test_id}\">{}</dd></div>",
-            esc(&catalog.text(key)),
-            esc(&value)
+        wrap(
+            "div",
+            "",
+            &(el("dt", "", &catalog.text(key))
+                + el("dd", &format!("data-testid=\"{test_id}\""), &value)),
         )
     };
     let covered = if out.window_covered {
@@ -131,29 +132,31 @@ pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> String {
             &catalog.text("calc.uncovered"),
         )
     };
-    format!(
-        "<dl class=\"calc-figures\">{}{}{}</dl>{covered}",
+    let figures = [
         item(
             "calc.records",
             "calc-records",
-            count_text(out.live_records, catalog)
+            count_text(out.live_records, catalog),
         ),
         item(
             "calc.memory",
             "calc-memory",
-            bytes_text(out.memory_bytes, catalog)
+            bytes_text(out.memory_bytes, catalog),
         ),
         item(
             "calc.per_hour",
             "calc-per-hour",
-            bytes_text(out.bytes_per_hour, catalog)
+            bytes_text(out.bytes_per_hour, catalog),
         ),
-    ) + &latency_html(catalog)
+    ]
+    .into_iter()
+    .collect();
+    wrap("dl", "class=\"calc-figures\"", &figures) + covered + latency_html(catalog)
 }
 
 /// What the keys add to each request's latency, in the model's terms: its store round-trips
 /// times a LAN round-trip.
-pub fn latency_html(catalog: &Catalog) -> String {
+pub fn latency_html(catalog: &Catalog) -> SafeHtml {
     el(
         "p",
         "class=\"calc-note\" data-testid=\"calc-latency\"",
@@ -173,7 +176,7 @@ pub fn latency_html(catalog: &Catalog) -> String {
 
 /// Memory against TTL: the line, the chosen TTL marked, and the TTLs shorter than the retry
 /// window shaded ("late retries duplicate").
-pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> String {
+pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> SafeHtml {
     const W: f64 = 320.0;
     const H: f64 = 180.0;
     const L: f64 = 12.0;
@@ -181,24 +184,24 @@ pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> Strin
     const T: f64 = 22.0;
     const B: f64 = 34.0;
     let Ok(points) = curve(input, 2) else {
-        return String::new();
+        return SafeHtml::default();
     };
     let span = points.last().map_or(1.0, |p| p.0).max(f64::MIN_POSITIVE);
     let top = points.last().map_or(1.0, |p| p.1).max(1.0);
     let x = |h: f64| L + (W - L - R) * (h / span);
     let y = |b: f64| H - B - (H - T - B) * (b / top);
-    let mut svg = format!(
-        "<svg class=\"calc-plot\" data-testid=\"calc-plot\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\">",
-        esc(&catalog.text("calc.plot"))
-    );
+    let mut svg = SafeHtml::default();
     let window = input.retry_window_hours.min(span);
     if window > 0.0 {
-        svg.push_str(&format!(
-            "<rect class=\"late\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
-            num(L),
-            num(T),
-            num(x(window) - L),
-            num(H - T - B)
+        svg.push_str(&void(
+            "rect",
+            &format!(
+                "class=\"late\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"",
+                num(L),
+                num(T),
+                num(x(window) - L),
+                num(H - T - B)
+            ),
         ));
         svg.push_str(&el(
             "text",
@@ -210,27 +213,32 @@ pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> Strin
             &catalog.text("calc.late"),
         ));
     }
-    svg.push_str(&format!(
-        "<line class=\"axis\" x1=\"{l}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\"/><line class=\"axis\" x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{b}\"/>",
-        l = num(L),
-        r = num(W - R),
-        t = num(T),
-        b = num(H - B)
+    let (l, r, t, b) = (num(L), num(W - R), num(T), num(H - B));
+    svg.push_str(&void(
+        "line",
+        &format!("class=\"axis\" x1=\"{l}\" y1=\"{b}\" x2=\"{r}\" y2=\"{b}\""),
+    ));
+    svg.push_str(&void(
+        "line",
+        &format!("class=\"axis\" x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{b}\""),
     ));
     let path: Vec<String> = points
         .iter()
         .map(|(h, b)| format!("{},{}", num(x(*h)), num(y(*b))))
         .collect();
-    svg.push_str(&format!(
-        "<polyline class=\"cost\" points=\"{}\"/>",
-        path.join(" ")
+    svg.push_str(&void(
+        "polyline",
+        &format!("class=\"cost\" points=\"{}\"", path.join(" ")),
     ));
     let (mx, my) = (x(input.ttl_hours), y(out.memory_bytes));
-    svg.push_str(&format!(
-        "<line class=\"chosen\" x1=\"{mx}\" y1=\"{my}\" x2=\"{mx}\" y2=\"{b}\"/><circle class=\"chosen\" cx=\"{mx}\" cy=\"{my}\" r=\"4\"/>",
-        mx = num(mx),
-        my = num(my),
-        b = num(H - B)
+    let (mx_at, my_at) = (num(mx), num(my));
+    svg.push_str(&void(
+        "line",
+        &format!("class=\"chosen\" x1=\"{mx_at}\" y1=\"{my_at}\" x2=\"{mx_at}\" y2=\"{b}\""),
+    ));
+    svg.push_str(&void(
+        "circle",
+        &format!("class=\"chosen\" cx=\"{mx_at}\" cy=\"{my_at}\" r=\"4\""),
     ));
     let anchor = if mx > W / 2.0 { "end" } else { "start" };
     let dx = if mx > W / 2.0 { -7.0 } else { 7.0 };
@@ -267,8 +275,14 @@ pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> Strin
         ),
         &catalog.text("calc.axis_ttl"),
     ));
-    svg.push_str("</svg>");
-    svg
+    wrap(
+        "svg",
+        &format!(
+            "class=\"calc-plot\" data-testid=\"calc-plot\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\"",
+            esc(&catalog.text("calc.plot"))
+        ),
+        &svg,
+    )
 }
 
 /// Reads the four fields: the input, or each field's error.
@@ -349,11 +363,7 @@ pub fn Calculator() -> impl IntoView {
         let catalog = lab.catalog();
         match read() {
             Ok(input) => match estimate(&input) {
-                Ok(out) => format!(
-                    "{}{}",
-                    figures_html(&out, catalog),
-                    plot_svg(&input, &out, catalog)
-                ),
+                Ok(out) => figures_html(&out, catalog) + plot_svg(&input, &out, catalog),
                 Err(e) => el("p", "class=\"calc-note bad\"", &error_text(&e, catalog)),
             },
             Err(_) => el("p", "class=\"calc-note bad\"", &catalog.text("calc.fix")),

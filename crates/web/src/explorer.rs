@@ -3,21 +3,22 @@
 //! stays responsive, and lists the shortest counter-examples; clicking one replays it. Stop
 //! cancels the search and keeps its totals so far, marked partial.
 //!
-//! The result is markup from pure functions (tested natively); one delegated click handler
-//! serves the Run and Stop buttons and the counter-example list.
+//! The controls are elements with their own handlers; the result is one element that keeps its
+//! identity while a search runs (its state and numbers are reactive attributes, its content
+//! escaped markup from pure functions tested natively), and its counter-example buttons are
+//! served by one click handler on it.
 
 use idem_core::verdict::Invariant;
 use idem_core::{
     Action, Bounds, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario, World,
 };
-use leptos::html::Div;
 use leptos::prelude::*;
 
 use crate::browser::now_ms;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{packet_kind, packet_label, ShortNames};
-use crate::markup::{el, esc, table, wrap};
+use crate::markup::{el, table, wrap, SafeHtml};
 
 /// Fault bounds offered, and the default.
 pub const KS: [u32; 4] = [1, 2, 3, 4];
@@ -116,41 +117,29 @@ pub fn fault_packets(
         .collect()
 }
 
-/// The k choice, the Run button and the warning (static markup).
-pub fn controls_html(catalog: &Catalog) -> String {
-    let options: String = KS
-        .iter()
-        .map(|k| {
-            let selected = if *k == DEFAULT_K { " selected" } else { "" };
-            el(
-                "option",
-                &format!("value=\"{k}\"{selected}"),
-                &k.to_string(),
-            )
-        })
-        .collect();
-    format!(
-        "<label class=\"field\"><span>{}</span><select data-testid=\"explore-k\" data-role=\"k\">{options}</select></label>\
-         <button type=\"button\" class=\"primary\" data-act=\"explore\" data-testid=\"explore-run\">{}</button>\
-         <button type=\"button\" class=\"secondary\" data-act=\"explore-stop\" data-testid=\"explore-stop\" hidden>{}</button>\
-         <p class=\"hint\">{}</p>",
-        esc(&catalog.text("ui.explore_k")),
-        esc(&catalog.text("ui.explore_run")),
-        esc(&catalog.text("ui.explore_stop")),
-        esc(&catalog.text("ui.explore_slow")),
-    )
+/// What the `explore-result` element shows: its state (`running`, `partial` or `done`), the
+/// numbers it carries as attributes once the search stopped or finished, and its content.
+/// The element itself stays the same while a search runs; only these change.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ResultView {
+    /// `running`, `partial` or `done` (`data-state`).
+    pub state: &'static str,
+    /// `data-k`, `data-runs`, `data-states` and `data-violations`; none while running.
+    pub numbers: Option<[u64; 4]>,
+    /// The progress line, or the summary, the table and the counter-examples.
+    pub body: SafeHtml,
 }
 
 /// The progress or result of a search with bound `k` on `base` (the scenario without its
 /// scripted faults, which counter-examples replay on); a `stopped` search that had not finished
 /// shows its totals so far as `data-state="partial"`.
-pub fn result_html(
+pub fn result_view(
     k: u32,
     report: &Report,
     stopped: bool,
     base: &Scenario,
     catalog: &Catalog,
-) -> String {
+) -> ResultView {
     let n = |v: u64| v.to_string();
     let partial = stopped && !report.done;
     if !report.done && !partial {
@@ -161,11 +150,11 @@ pub fn result_html(
                 ("runs", n(report.runs_represented())),
             ],
         );
-        return el(
-            "p",
-            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"running\" role=\"status\"",
-            &text,
-        );
+        return ResultView {
+            state: "running",
+            numbers: None,
+            body: el("p", "", &text),
+        };
     }
     let mut out = if partial {
         el(
@@ -174,9 +163,9 @@ pub fn result_html(
             &catalog.text("ui.explore_partial"),
         )
     } else {
-        String::new()
+        SafeHtml::default()
     };
-    out += &el(
+    out += el(
         "p",
         "class=\"explore-summary\"",
         &catalog.fill(
@@ -189,7 +178,7 @@ pub fn result_html(
         ),
     );
     if report.cut_off > 0 {
-        out += &el(
+        out += el(
             "p",
             "class=\"hint\"",
             &catalog.fill("ui.explore_cut", &[("n", n(report.cut_off))]),
@@ -205,7 +194,7 @@ pub fn result_html(
             ]
         })
         .collect();
-    out += &table(
+    out += table(
         "explore-table",
         &[
             &catalog.text("ui.invariants"),
@@ -216,42 +205,41 @@ pub fn result_html(
     if report.shortest.is_empty() {
         // A partial search that found nothing says nothing about the rest.
         if !partial {
-            out += &el(
+            out += el(
                 "p",
                 "class=\"explore-none\"",
                 &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
             );
         }
     } else {
-        out += &el("p", "", &catalog.text("ui.explore_shortest"));
-        let items: String = report
+        out += el("p", "", &catalog.text("ui.explore_shortest"));
+        let items: SafeHtml = report
             .shortest
             .iter()
             .take(LISTED)
             .enumerate()
             .map(|(i, cx)| counterexample_html(i, cx, base, catalog))
             .collect();
-        out += &wrap("ol", "class=\"cx-list\"", &items);
+        out += wrap("ol", "class=\"cx-list\"", &items);
         if report.shortest.len() > LISTED {
             let more = report.shortest.len() - LISTED;
-            out += &el(
+            out += el(
                 "p",
                 "class=\"hint\"",
                 &catalog.fill("ui.explore_more", &[("n", more.to_string())]),
             );
         }
     }
-    wrap(
-        "div",
-        &format!(
-            "class=\"explore-result\" data-testid=\"explore-result\" data-state=\"{}\" data-k=\"{k}\" data-runs=\"{}\" data-states=\"{}\" data-violations=\"{}\"",
-            if partial { "partial" } else { "done" },
+    ResultView {
+        state: if partial { "partial" } else { "done" },
+        numbers: Some([
+            u64::from(k),
             report.runs,
             report.states,
-            report.violating_runs
-        ),
-        &out,
-    )
+            report.violating_runs,
+        ]),
+        body: out,
+    }
 }
 
 fn counterexample_html(
@@ -259,7 +247,7 @@ fn counterexample_html(
     cx: &CounterExample,
     base: &Scenario,
     catalog: &Catalog,
-) -> String {
+) -> SafeHtml {
     let title = el(
         "strong",
         "",
@@ -285,27 +273,27 @@ fn counterexample_html(
             "type=\"button\" class=\"cx\" data-cx=\"{index}\" data-testid=\"counterexample\" data-invariant=\"{}\"",
             cx.invariant.name()
         ),
-        &format!(
-            "{title}{faults}{steps}{}",
-            el(
+        &(title
+            + faults
+            + steps
+            + el(
                 "span",
                 "class=\"cx-fix\" data-testid=\"cx-fix\"",
                 &crate::outcome_text::closed_by(
                     &idem_core::closing_protections(base, &cx.injected),
-                    catalog
-                )
-            )
-        ),
+                    catalog,
+                ),
+            )),
     );
     wrap("li", "", &button)
 }
 
 /// The faults of the run on screen, each marked applied or still to come.
-pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> String {
+pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> SafeHtml {
     if injected.is_empty() {
-        return String::new();
+        return SafeHtml::default();
     }
-    let items: String = injected
+    let items: SafeHtml = injected
         .iter()
         .map(|(at, a)| {
             let state = if (*at as usize) < cursor {
@@ -326,11 +314,7 @@ pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog
             )
         })
         .collect();
-    format!(
-        "{}{}",
-        el("p", "", &catalog.text("ui.explore_loaded")),
-        wrap("ul", "class=\"markers\"", &items)
-    )
+    el("p", "", &catalog.text("ui.explore_loaded")) + wrap("ul", "class=\"markers\"", &items)
 }
 
 /// The deep link that replays a counter-example from its first step.
@@ -404,7 +388,6 @@ pub fn TryEveryFailure() -> impl IntoView {
         explorer: None,
     });
     let result = RwSignal::new(None::<Shown>);
-    let controls = NodeRef::<Div>::new();
     // A different scenario or other protections make the result stale: drop it and stop.
     let subject = Memo::new(move |_| {
         lab.run
@@ -422,64 +405,28 @@ pub fn TryEveryFailure() -> impl IntoView {
         now
     });
     // Stop is shown only while a search runs.
-    let control = move |act: &str| {
-        controls.get_untracked().and_then(|d| {
-            d.query_selector(&format!("[data-act={act}]"))
-                .ok()
-                .flatten()
-        })
+    let running = move || result.with(|r| r.as_ref().is_some_and(|s| !s.report.done && !s.stopped));
+    let k_select = NodeRef::<leptos::html::Select>::new();
+    let run_button = NodeRef::<leptos::html::Button>::new();
+    let on_stop = move |_| {
+        search.update_value(|s| {
+            s.generation += 1;
+            s.explorer = None;
+        });
+        result.update(|r| {
+            if let Some(s) = r {
+                s.stopped = true;
+            }
+        });
+        // Stop hides itself: keep the focus in the panel, on Run.
+        if let Some(run) = run_button.get_untracked() {
+            let _ = run.focus();
+        }
     };
-    Effect::new(move |_| {
-        let running = result.with(|r| r.as_ref().is_some_and(|s| !s.report.done && !s.stopped));
-        if let Some(stop) = control("explore-stop") {
-            let _ = if running {
-                stop.remove_attribute("hidden")
-            } else {
-                stop.set_attribute("hidden", "")
-            };
-        }
-    });
-    let on_click = move |event: leptos::ev::MouseEvent| {
-        if let Some(i) = crate::browser::closest_attr(&event, "data-cx") {
-            let cx = result.with_untracked(|r| {
-                r.as_ref().and_then(|s| {
-                    i.parse::<usize>()
-                        .ok()
-                        .and_then(|i| s.report.shortest.get(i).cloned())
-                })
-            });
-            if let Some(cx) = cx {
-                let (id, p) = subject.get_untracked();
-                lab.open(&counterexample_link(&id, p, &cx));
-            }
-            return;
-        }
-        let act = crate::browser::closest_attr(&event, "data-act");
-        if act.as_deref() == Some("explore-stop") {
-            search.update_value(|s| {
-                s.generation += 1;
-                s.explorer = None;
-            });
-            result.update(|r| {
-                if let Some(s) = r {
-                    s.stopped = true;
-                }
-            });
-            // Stop hides itself: keep the focus in the panel, on Run.
-            if let Some(run) = control("explore") {
-                use leptos::wasm_bindgen::JsCast;
-                let _ = run.unchecked_into::<leptos::web_sys::HtmlElement>().focus();
-            }
-            return;
-        }
-        if act.as_deref() != Some("explore") {
-            return;
-        }
-        let k = controls
+    let on_run = move |_| {
+        let k = k_select
             .get_untracked()
-            .and_then(|d| d.query_selector("[data-role=k]").ok().flatten())
-            .and_then(|e| crate::browser::select_value(&e))
-            .and_then(|v| v.parse::<u32>().ok())
+            .and_then(|s| s.value().parse::<u32>().ok())
             .filter(|k| KS.contains(k))
             .unwrap_or(DEFAULT_K);
         let scenario = lab.run.with_untracked(|r| r.scenario().clone());
@@ -500,29 +447,94 @@ pub fn TryEveryFailure() -> impl IntoView {
         }));
         slice(search, result, generation);
     };
+    // A counter-example's button (in the result's markup) replays it.
+    let on_result_click = move |event: leptos::ev::MouseEvent| {
+        let Some(i) = crate::browser::closest_attr(&event, "data-cx") else {
+            return;
+        };
+        let cx = result.with_untracked(|r| {
+            r.as_ref().and_then(|s| {
+                i.parse::<usize>()
+                    .ok()
+                    .and_then(|i| s.report.shortest.get(i).cloned())
+            })
+        });
+        if let Some(cx) = cx {
+            let (id, p) = subject.get_untracked();
+            lab.open(&counterexample_link(&id, p, &cx));
+        }
+    };
     on_cleanup(move || {
         let _ = search.try_update_value(|s| {
             s.generation += 1;
             s.explorer = None;
         });
     });
-    let result_view = move || {
+    // One view of the result per report; the element below keeps its identity while the
+    // search runs (only its attributes and content change) and goes when the result does.
+    let shown = Memo::new(move |_| {
         result.with(|r| {
             r.as_ref()
-                .map(|s| result_html(s.k, &s.report, s.stopped, &s.base, lab.catalog()))
-                .unwrap_or_default()
+                .map(|s| result_view(s.k, &s.report, s.stopped, &s.base, lab.catalog()))
         })
+    });
+    let number = move |i: usize| {
+        move || shown.with(|v| v.as_ref().and_then(|v| v.numbers).map(|n| n[i].to_string()))
     };
     let markers = move || {
         lab.run
             .with(|r| markers_html(&r.link().faults, r.cursor(), lab.catalog()))
     };
     view! {
-        <section class="explore" aria-label=lab.t("ui.explore_title") on:click=on_click>
+        <section class="explore" aria-label=lab.t("ui.explore_title")>
             <h2>{lab.t("ui.explore_title")}</h2>
             <p class="lede">{lab.t("ui.explore_intro")}</p>
-            <div class="explore-controls" node_ref=controls inner_html=controls_html(lab.catalog())></div>
-            <div class="explore-out" aria-live="polite" inner_html=result_view></div>
+            <div class="explore-controls">
+                <label class="field">
+                    <span>{lab.t("ui.explore_k")}</span>
+                    <select data-testid="explore-k" node_ref=k_select>
+                        {KS
+                            .map(|k| view! { <option value=k selected=k == DEFAULT_K>{k}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button
+                    type="button"
+                    class="primary"
+                    data-testid="explore-run"
+                    node_ref=run_button
+                    on:click=on_run
+                >
+                    {lab.t("ui.explore_run")}
+                </button>
+                <button
+                    type="button"
+                    class="secondary"
+                    data-testid="explore-stop"
+                    hidden=move || !running()
+                    on:click=on_stop
+                >
+                    {lab.t("ui.explore_stop")}
+                </button>
+                <p class="hint">{lab.t("ui.explore_slow")}</p>
+            </div>
+            <div class="explore-out" aria-live="polite">
+                <Show when=move || shown.with(Option::is_some)>
+                    <div
+                        class="explore-result"
+                        data-testid="explore-result"
+                        data-state=move || shown.with(|v| v.as_ref().map(|v| v.state))
+                        data-k=number(0)
+                        data-runs=number(1)
+                        data-states=number(2)
+                        data-violations=number(3)
+                        on:click=on_result_click
+                        inner_html=move || {
+                            shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())
+                        }
+                    ></div>
+                </Show>
+            </div>
             <div class="explore-markers" inner_html=markers></div>
         </section>
     }
@@ -533,6 +545,26 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::{MsgId, Phase, Scenario};
+
+    /// The result element's attributes and content as the page renders them.
+    fn result_html(
+        k: u32,
+        report: &Report,
+        stopped: bool,
+        base: &Scenario,
+        catalog: &Catalog,
+    ) -> String {
+        let v = result_view(k, report, stopped, base, catalog);
+        let numbers = v
+            .numbers
+            .map(|[k, runs, states, bad]| {
+                format!(
+                    " data-k=\"{k}\" data-runs=\"{runs}\" data-states=\"{states}\" data-violations=\"{bad}\""
+                )
+            })
+            .unwrap_or_default();
+        format!("data-state=\"{}\"{numbers}>{}", v.state, v.body)
+    }
 
     #[test]
     fn faults_read_like_the_menu() {

@@ -3,60 +3,34 @@
 //! concurrent request, a reused key, another user's key). Refusals show as a notice.
 //!
 //! The main buttons and the packet list are elements with their own handlers (the list is
-//! keyed by packet, so a chosen packet stays chosen while the run moves); the menu's buttons
-//! are static markup read by one delegated click handler (`data-act`).
+//! keyed by packet, so a chosen packet stays chosen while the run moves), and so are the
+//! menu's buttons (one handler given each button's action name).
 
 use idem_core::time::{HOUR, SECOND};
 use idem_core::{Action, MsgId, Phase, World};
 use leptos::html::Select;
 use leptos::prelude::*;
 
-use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{msg_no, packet_label, ShortNames};
-use crate::markup::{el, esc};
 
-/// The fault menu's markup (everything but the packet list, which changes every step).
-pub fn menu_html(catalog: &Catalog) -> String {
-    let button = |act: &str, id: &str, key: &str| {
-        el(
-            "button",
-            &format!("type=\"button\" data-act=\"{act}\" data-testid=\"{id}\""),
-            &catalog.text(key),
-        )
-    };
-    let phases: String = Phase::ALL
-        .into_iter()
-        .map(|p| {
-            let selected = if p == Phase::RecordKey {
-                " selected"
-            } else {
-                ""
-            };
-            el(
-                "option",
-                &format!("value=\"{}\"{selected}", p.name()),
-                &catalog.text(&format!("phase.{}", p.name())),
-            )
-        })
-        .collect();
-    format!(
-        "<div class=\"fault-row\">{drop}{dup}{delay}</div>\
-         <div class=\"fault-row\"><label class=\"field\"><span>{crash_at}</span>\
-         <select data-testid=\"crash-phase\" data-role=\"phase\">{phases}</select></label>{crash}</div>\
-         <div class=\"fault-row\">{evict}{clock}{concurrent}{reuse}{other}</div>",
-        drop = button("drop", "fault-drop", "ui.drop"),
-        dup = button("dup", "fault-duplicate", "ui.duplicate"),
-        delay = button("delay", "fault-delay", "ui.delay"),
-        crash_at = esc(&catalog.text("ui.crash_at")),
-        crash = button("crash", "fault-crash", "ui.crash"),
-        evict = button("evict", "fault-evict", "ui.evict"),
-        clock = button("clock", "fault-clock", "ui.clock"),
-        concurrent = button("concurrent", "fault-concurrent", "ui.concurrent"),
-        reuse = button("reuse-key", "fault-reuse-key", "ui.reuse_key"),
-        other = button("other-user", "fault-other-user", "ui.other_user"),
-    )
-}
+/// The fault menu's buttons, row by row: (action name for [`menu_action`], test id, label key).
+/// The crash-phase choice sits before the second row's button.
+pub const MENU: [&[(&str, &str, &str)]; 3] = [
+    &[
+        ("drop", "fault-drop", "ui.drop"),
+        ("dup", "fault-duplicate", "ui.duplicate"),
+        ("delay", "fault-delay", "ui.delay"),
+    ],
+    &[("crash", "fault-crash", "ui.crash")],
+    &[
+        ("evict", "fault-evict", "ui.evict"),
+        ("clock", "fault-clock", "ui.clock"),
+        ("concurrent", "fault-concurrent", "ui.concurrent"),
+        ("reuse-key", "fault-reuse-key", "ui.reuse_key"),
+        ("other-user", "fault-other-user", "ui.other_user"),
+    ],
+];
 
 /// The packets on the phone's link the menu offers: `(message id, "#3 POST /charges")`.
 pub fn packet_choices(world: &World) -> Vec<(u32, String)> {
@@ -96,13 +70,11 @@ pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Acti
 pub fn Faults() -> impl IntoView {
     let lab = use_lab();
     let packet_select = NodeRef::<Select>::new();
-    let menu = NodeRef::<leptos::html::Div>::new();
+    let phase_select = NodeRef::<Select>::new();
     let armed = Memo::new(move |_| lab.run.with(|r| r.world().next_ack_will_be_lost()));
     let options = move || lab.run.with(|r| packet_choices(r.world()));
-    let on_menu = move |event: leptos::ev::MouseEvent| {
-        let Some(act) = crate::browser::closest_attr(&event, "data-act") else {
-            return;
-        };
+    // One handler for every menu button (one closure type, not nine), given its action name.
+    let fire = move |act: &'static str| {
         let chosen: Option<u32> = packet_select
             .get_untracked()
             .and_then(|s| s.value().parse().ok());
@@ -114,16 +86,37 @@ pub fn Faults() -> impl IntoView {
                 .map(|m| m.id)
         });
         let packet = chosen.map(MsgId).or(next);
-        let phase = menu
+        let phase = phase_select
             .get_untracked()
-            .and_then(|d| d.query_selector("[data-role=phase]").ok().flatten())
-            .and_then(|e| crate::browser::select_value(&e))
+            .map(|s| s.value())
             .unwrap_or_default();
-        match menu_action(&act, packet, &phase) {
+        match menu_action(act, packet, &phase) {
             Some(action) => lab.act(action),
             None => lab.say(lab.t("ui.no_packet")),
         }
     };
+    let row = move |buttons: &'static [(&'static str, &'static str, &'static str)]| {
+        buttons
+            .iter()
+            .map(|&(act, id, key)| {
+                view! {
+                    <button type="button" data-testid=id on:click=move |_| fire(act)>
+                        {lab.t(key)}
+                    </button>
+                }
+            })
+            .collect_view()
+    };
+    let phases = Phase::ALL
+        .into_iter()
+        .map(|p| {
+            view! {
+                <option value=p.name() selected=p == Phase::RecordKey>
+                    {lab.t(&format!("phase.{}", p.name()))}
+                </option>
+            }
+        })
+        .collect_view();
     view! {
         <section class="faults" aria-label=lab.t("ui.break_things")>
             <h2>{lab.t("ui.break_things")}</h2>
@@ -162,7 +155,17 @@ pub fn Faults() -> impl IntoView {
                         />
                     </select>
                 </label>
-                <div class="fault-grid" node_ref=menu on:click=on_menu inner_html=menu_html(lab.catalog())></div>
+                <div class="fault-grid">
+                    <div class="fault-row">{row(MENU[0])}</div>
+                    <div class="fault-row">
+                        <label class="field">
+                            <span>{lab.t("ui.crash_at")}</span>
+                            <select data-testid="crash-phase" node_ref=phase_select>{phases}</select>
+                        </label>
+                        {row(MENU[1])}
+                    </div>
+                    <div class="fault-row">{row(MENU[2])}</div>
+                </div>
             </details>
         </section>
     }
@@ -175,21 +178,13 @@ mod tests {
 
     #[test]
     fn every_menu_button_maps_to_an_action() {
-        let html = menu_html(Lang::En.catalog());
-        for act in [
-            "drop",
-            "dup",
-            "delay",
-            "crash",
-            "evict",
-            "clock",
-            "concurrent",
-            "reuse-key",
-            "other-user",
-        ] {
-            assert!(html.contains(&format!("data-act=\"{act}\"")), "{act}");
+        let buttons: Vec<_> = MENU.iter().flat_map(|row| row.iter()).collect();
+        assert_eq!(buttons.len(), 9);
+        for (act, id, key) in buttons {
             let action = menu_action(act, Some(MsgId(3)), "respond");
             assert!(action.is_some(), "{act}");
+            assert!(id.starts_with("fault-"), "{id}");
+            assert_ne!(Lang::En.catalog().text(key), *key, "{key} has a label");
         }
         assert_eq!(menu_action("drop", None, ""), None);
         assert_eq!(

@@ -7,19 +7,21 @@ use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
 use crate::labels::{record_label, rows_text, usd, ShortNames};
-use crate::markup::{el, esc, table, wrap};
+use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The ledger panel's markup.
-pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
+pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
     let l = world.ledger();
     let names = ShortNames::of(world);
     let story = world.scenario().story;
-    let mut out = format!(
-        "<h2><span class=\"dot ledger\"></span>{}</h2>",
-        esc(&catalog.text("node.ledger.name"))
+    let mut out = wrap(
+        "h2",
+        "",
+        &(el("span", "class=\"dot ledger\"", "")
+            + SafeHtml::text(&catalog.text("node.ledger.name"))),
     );
     let mut add = |name: &str, head: &[&str], rows: Vec<Vec<String>>| {
-        out.push_str(&format!("<h3><code>{name}</code></h3>"));
+        out.push_str(&wrap("h3", "", &el("code", "", name)));
         out.push_str(&table(name, head, &rows));
     };
     let charges = matches!(story, Story::NaivePost | Story::IdempotencyKey);
@@ -93,7 +95,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
             _ => None,
         })
     });
-    let mut constraints: String = crate::outcome_text::ledger_constraints(world, catalog)
+    let mut constraints: SafeHtml = crate::outcome_text::ledger_constraints(world, catalog)
         .iter()
         .map(|line| el("li", "", line))
         .collect();
@@ -101,24 +103,25 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
     // the last SQL block's rows (nothing at all before the ledger ran anything).
     let rows_affected = |rows: &str| el("strong", "data-testid=\"rows-affected\"", rows);
     if let Some(rows) = &last_rows {
-        constraints.push_str(&format!(
-            "<li>{} {}</li>",
-            esc(&catalog.text("panel.last_rows")),
-            rows_affected(rows)
+        constraints.push_str(&wrap(
+            "li",
+            "",
+            &(SafeHtml::text(&format!("{} ", catalog.text("panel.last_rows")))
+                + rows_affected(rows)),
         ));
     }
-    out.push_str(&format!("<ul class=\"constraints\">{constraints}</ul>"));
+    out.push_str(&wrap("ul", "class=\"constraints\"", &constraints));
     if let Some((sql, rows)) = last_sql(world) {
         out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
         let rows = if last_rows.is_some() {
-            esc(&rows)
+            SafeHtml::text(&rows)
         } else {
             rows_affected(&rows)
         };
         out.push_str(&wrap(
             "pre",
             "class=\"wire sql\" data-testid=\"sql-last\"",
-            &format!("{}-- {rows}", esc(&sql)),
+            &(SafeHtml::text(&format!("{sql}-- ")) + rows),
         ));
     }
     out

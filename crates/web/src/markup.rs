@@ -2,6 +2,179 @@
 //! the sequence diagram). Rendering these as one string per part keeps the wasm small: typed
 //! view trees are generated per shape, a string is just bytes. Pure and tested natively.
 
+/// Markup that is safe to hand to `inner_html`: every text in it was escaped on the way in.
+///
+/// The only ways to make one are [`SafeHtml::text`] (escapes), [`el`] (escapes its text),
+/// [`void`], [`wrap`] and [`table`] (built from other `SafeHtml` and escaped cells),
+/// [`SafeHtml::markup`] (a `&'static str` written in this crate's source) and joining
+/// `SafeHtml`s; there is no conversion from `String`. Attributes are passed as markup built by
+/// code from constants and numbers, with any text value put through [`esc`]. It is the only
+/// value the page gives to `inner_html` (it implements tachys' `InnerHtmlValue`), and
+/// [`mount`](crate::embed::mount) is the only other place that writes HTML into the DOM.
+#[derive(Clone, Default, PartialEq, Eq, Debug)]
+pub struct SafeHtml(String);
+
+impl SafeHtml {
+    /// Text shown as text: the five HTML special characters escaped.
+    pub fn text(text: &str) -> Self {
+        SafeHtml(esc(text))
+    }
+
+    /// Fixed markup written in the source (no data in it).
+    pub fn markup(markup: &'static str) -> Self {
+        SafeHtml(markup.to_owned())
+    }
+
+    /// Appends `more`.
+    pub fn push_str(&mut self, more: &SafeHtml) {
+        self.0.push_str(&more.0);
+    }
+
+    /// The markup.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for SafeHtml {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SafeHtml {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<&str> for SafeHtml {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl std::ops::Add for SafeHtml {
+    type Output = SafeHtml;
+    fn add(mut self, more: SafeHtml) -> SafeHtml {
+        self.0.push_str(&more.0);
+        self
+    }
+}
+
+impl std::ops::AddAssign for SafeHtml {
+    fn add_assign(&mut self, more: SafeHtml) {
+        self.0.push_str(&more.0);
+    }
+}
+
+impl FromIterator<SafeHtml> for SafeHtml {
+    fn from_iter<I: IntoIterator<Item = SafeHtml>>(parts: I) -> Self {
+        let mut out = SafeHtml::default();
+        for part in parts {
+            out += part;
+        }
+        out
+    }
+}
+
+/// `SafeHtml` as an `inner_html` value: the same as its `String` (only the type differs).
+impl leptos::tachys::html::element::InnerHtmlValue for SafeHtml {
+    type AsyncOutput = Self;
+    type State = <String as leptos::tachys::html::element::InnerHtmlValue>::State;
+    type Cloneable = Self;
+    type CloneableOwned = Self;
+
+    fn html_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn to_html(self, buf: &mut String) {
+        buf.push_str(&self.0);
+    }
+
+    fn to_template(_buf: &mut String) {}
+
+    fn hydrate<const FROM_SERVER: bool>(
+        self,
+        el: &leptos::tachys::renderer::types::Element,
+    ) -> Self::State {
+        leptos::tachys::html::element::InnerHtmlValue::hydrate::<FROM_SERVER>(self.0, el)
+    }
+
+    fn build(self, el: &leptos::tachys::renderer::types::Element) -> Self::State {
+        leptos::tachys::html::element::InnerHtmlValue::build(self.0, el)
+    }
+
+    fn rebuild(self, state: &mut Self::State) {
+        leptos::tachys::html::element::InnerHtmlValue::rebuild(self.0, state)
+    }
+
+    fn into_cloneable(self) -> Self {
+        self
+    }
+
+    fn into_cloneable_owned(self) -> Self {
+        self
+    }
+
+    fn dry_resolve(&mut self) {}
+
+    async fn resolve(self) -> Self {
+        self
+    }
+}
+
+/// Needed by the `view!` macro, which passes `inner_html` values (and closures returning
+/// them) through `IntoAttributeValue`; as a plain attribute it is its markup as text.
+impl leptos::tachys::html::attribute::AttributeValue for SafeHtml {
+    type AsyncOutput = Self;
+    type State = <String as leptos::tachys::html::attribute::AttributeValue>::State;
+    type Cloneable = Self;
+    type CloneableOwned = Self;
+
+    fn html_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn to_html(self, key: &str, buf: &mut String) {
+        leptos::tachys::html::attribute::AttributeValue::to_html(self.0, key, buf)
+    }
+
+    fn to_template(_key: &str, _buf: &mut String) {}
+
+    fn hydrate<const FROM_SERVER: bool>(
+        self,
+        key: &str,
+        el: &leptos::tachys::renderer::types::Element,
+    ) -> Self::State {
+        leptos::tachys::html::attribute::AttributeValue::hydrate::<FROM_SERVER>(self.0, key, el)
+    }
+
+    fn build(self, el: &leptos::tachys::renderer::types::Element, key: &str) -> Self::State {
+        leptos::tachys::html::attribute::AttributeValue::build(self.0, el, key)
+    }
+
+    fn rebuild(self, key: &str, state: &mut Self::State) {
+        leptos::tachys::html::attribute::AttributeValue::rebuild(self.0, key, state)
+    }
+
+    fn into_cloneable(self) -> Self {
+        self
+    }
+
+    fn into_cloneable_owned(self) -> Self {
+        self
+    }
+
+    fn dry_resolve(&mut self) {}
+
+    async fn resolve(self) -> Self {
+        self
+    }
+}
+
 /// `text` with the five HTML special characters escaped, safe in text and quoted attributes.
 pub fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -18,38 +191,50 @@ pub fn esc(text: &str) -> String {
     out
 }
 
-/// An element with escaped text content: `<tag attrs>text</tag>`. `attrs` is trusted markup.
-pub fn el(tag: &str, attrs: &str, text: &str) -> String {
+/// The opening tag `<tag attrs>`; `attrs` is markup built by code (text values through
+/// [`esc`]), so it holds no tag delimiters.
+fn open(tag: &str, attrs: &str) -> String {
+    debug_assert!(
+        !attrs.contains(['<', '>']),
+        "attributes with a tag in them: {attrs}"
+    );
     let space = if attrs.is_empty() { "" } else { " " };
-    format!("<{tag}{space}{attrs}>{}</{tag}>", esc(text))
+    format!("<{tag}{space}{attrs}>")
 }
 
-/// An element around already-built markup.
-pub fn wrap(tag: &str, attrs: &str, inner: &str) -> String {
-    let space = if attrs.is_empty() { "" } else { " " };
-    format!("<{tag}{space}{attrs}>{inner}</{tag}>")
+/// An element with escaped text content: `<tag attrs>text</tag>`.
+pub fn el(tag: &str, attrs: &str, text: &str) -> SafeHtml {
+    SafeHtml(format!("{}{}</{tag}>", open(tag, attrs), esc(text)))
+}
+
+/// An element without content (`<line …/>`, SVG).
+pub fn void(tag: &str, attrs: &str) -> SafeHtml {
+    let mut out = open(tag, attrs);
+    out.insert(out.len() - 1, '/');
+    SafeHtml(out)
+}
+
+/// An element around other safe markup.
+pub fn wrap(tag: &str, attrs: &str, inner: &SafeHtml) -> SafeHtml {
+    SafeHtml(format!("{}{}</{tag}>", open(tag, attrs), inner.0))
 }
 
 /// A table: a header row and body rows of escaped cells; a cell starting with `#` is
 /// right-aligned (numbers), the `#` itself is not shown.
-pub fn table(class: &str, head: &[&str], rows: &[Vec<String>]) -> String {
+pub fn table(class: &str, head: &[&str], rows: &[Vec<String>]) -> SafeHtml {
     let cell = |tag: &str, text: &str| match text.strip_prefix('#') {
         Some(number) => el(tag, "class=\"num\"", number),
         None => el(tag, "", text),
     };
-    let head: String = head.iter().map(|h| cell("th", h)).collect();
-    let body: String = rows
+    let head: SafeHtml = head.iter().map(|h| cell("th", h)).collect();
+    let body: SafeHtml = rows
         .iter()
-        .map(|r| {
-            wrap(
-                "tr",
-                "",
-                &r.iter().map(|c| cell("td", c)).collect::<String>(),
-            )
-        })
+        .map(|r| wrap("tr", "", &r.iter().map(|c| cell("td", c)).collect()))
         .collect();
-    format!(
-        "<table class=\"table {class}\"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    wrap(
+        "table",
+        &format!("class=\"table {}\"", esc(class)),
+        &(wrap("thead", "", &wrap("tr", "", &head)) + wrap("tbody", "", &body)),
     )
 }
 
@@ -80,7 +265,12 @@ mod tests {
             el("p", "class=\"a\"", "1 < 2"),
             "<p class=\"a\">1 &lt; 2</p>"
         );
-        assert_eq!(wrap("ul", "", "<li>x</li>"), "<ul><li>x</li></ul>");
+        assert_eq!(wrap("ul", "", &el("li", "", "x")), "<ul><li>x</li></ul>");
+        assert_eq!(void("line", "x1=\"1\""), "<line x1=\"1\"/>");
+        assert_eq!(
+            SafeHtml::text("<i>") + SafeHtml::markup("<br>"),
+            "&lt;i&gt;<br>"
+        );
     }
 
     #[test]
@@ -91,6 +281,45 @@ mod tests {
             "<table class=\"table t\"><thead><tr><th>a</th><th class=\"num\">b</th></tr></thead>\
              <tbody><tr><td>x&lt;</td><td class=\"num\">12</td></tr></tbody></table>"
         );
+    }
+
+    /// Issue 9: HTML reaches the DOM only as `SafeHtml` through `inner_html=` in `view!`,
+    /// and by hand only in `embed::mount` (the host element); nothing looks elements up by
+    /// selector.
+    #[test]
+    fn html_reaches_the_dom_only_through_safe_html() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let by_hand = [
+            "set_inner",
+            "_html(",
+            "|query_sel",
+            "ector(",
+            "|.inner_",
+            "html(",
+        ]
+        .concat();
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&src).expect("src") {
+            let path = entry.expect("entry").path();
+            // This file names them (in this test) without calling them.
+            if path.extension().is_none_or(|e| e != "rs") || path.ends_with("markup.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read");
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .into_owned();
+            for needle in by_hand.split('|') {
+                let n = text.matches(needle).count();
+                if n > 0 {
+                    found.push(format!("{name} {needle} {n}"));
+                }
+            }
+        }
+        found.sort();
+        assert_eq!(found, ["embed.rs set_inner_html( 2"]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use idem_core::{
 
 use crate::i18n::Catalog;
 use crate::labels::usd;
-use crate::markup::esc;
+use crate::markup::{el, wrap, SafeHtml};
 use crate::text::{badge, badge_text};
 
 const MAX_STEPS: usize = 5_000;
@@ -108,9 +108,9 @@ pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
 
 /// The card processor's totals per customer, one line each ("Total, user 1 … **$100.00**"),
 /// so a statement with several customers adds up on screen.
-pub fn processor_totals_html(world: &World, catalog: &Catalog) -> String {
+pub fn processor_totals_html(world: &World, catalog: &Catalog) -> SafeHtml {
     let Figures::Charges { per_user, .. } = Outcome::of(world).figures else {
-        return String::new();
+        return SafeHtml::default();
     };
     let first = world.client().ops().first().map_or(1, |o| o.user.0);
     let mut users: Vec<(u32, u64)> = per_user.iter().map(|(u, _, c)| (u.0, *c)).collect();
@@ -120,10 +120,11 @@ pub fn processor_totals_html(world: &World, catalog: &Catalog) -> String {
     users
         .iter()
         .map(|(u, cents)| {
-            format!(
-                "<p class=\"total\">{}<strong>{}</strong></p>",
-                esc(&catalog.fill("panel.total_user", &[("user", u.to_string())])),
-                esc(&usd(*cents))
+            wrap(
+                "p",
+                "class=\"total\"",
+                &(SafeHtml::text(&catalog.fill("panel.total_user", &[("user", u.to_string())]))
+                    + el("strong", "", &usd(*cents))),
             )
         })
         .collect()

@@ -12,17 +12,19 @@ use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{duration_in, record_label, response_label, usd, ShortNames};
 use crate::ledger_panel::ledger_html;
-use crate::markup::{el, esc, table, wrap};
+use crate::markup::{el, table, wrap, SafeHtml};
 
 /// Time left until `at`, seen at display time `now` (simulated ms).
 pub fn countdown(now: f64, at: SimTime, catalog: &Catalog) -> String {
     duration_in((at.ms() as f64 - now).max(0.0) as u64, catalog)
 }
 
-fn heading(node: &str, catalog: &Catalog) -> String {
-    format!(
-        "<h2><span class=\"dot {node}\"></span>{}</h2>",
-        esc(&catalog.text(&format!("node.{node}.name")))
+fn heading(node: &str, catalog: &Catalog) -> SafeHtml {
+    wrap(
+        "h2",
+        "",
+        &(el("span", &format!("class=\"dot {node}\""), "")
+            + SafeHtml::text(&catalog.text(&format!("node.{node}.name")))),
     )
 }
 
@@ -36,7 +38,7 @@ pub fn op_title(body: &RequestBody) -> String {
 }
 
 /// The phone: each operation with its key, attempt, timer and what the user sees.
-pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
+pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
     let mut out = heading("client", catalog);
     let names = ShortNames::of(world);
     if let Some(t) = world.client_offline_until() {
@@ -48,7 +50,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
         out.push_str(&el("p", "class=\"empty\"", &catalog.text("panel.no_ops")));
         return out;
     }
-    let mut items = String::new();
+    let mut items = SafeHtml::default();
     for op in ops {
         let key = match op.key.as_deref() {
             Some(k) => names.get(k).unwrap_or("?").to_owned(),
@@ -83,34 +85,31 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
             UserView::GaveUp => (catalog.text("panel.sees_gave_up"), "warn"),
         };
         let user = if op.user.0 == 1 {
-            String::new()
+            SafeHtml::default()
         } else {
             let who = catalog.fill("panel.user", &[("user", op.user.0.to_string())]);
             el("span", "class=\"tag\"", &who)
         };
-        let head = format!(
-            "{} {}{user}",
-            el("strong", "", &format!("#{}", op.op.0 + 1)),
-            el("code", "", &op_title(&op.body))
-        );
-        let kv = format!(
-            "{}{}{}{}{}{}",
+        let head = el("strong", "", &format!("#{}", op.op.0 + 1))
+            + SafeHtml::text(" ")
+            + el("code", "", &op_title(&op.body))
+            + user;
+        let kv = [
             el("dt", "", &catalog.text("panel.key")),
             wrap("dd", "", &el("code", "data-testid=\"client-key\"", &key)),
             el("dt", "", &catalog.text("panel.attempt")),
             el("dd", "", &op.attempts.to_string()),
             el("dt", "", &catalog.text("panel.timer")),
             el("dd", "", &timer),
-        );
+        ]
+        .into_iter()
+        .collect();
         items.push_str(&wrap(
             "li",
             "class=\"op\"",
-            &format!(
-                "{}{}{}",
-                wrap("div", "class=\"op-head\"", &head),
-                wrap("dl", "class=\"kv\"", &kv),
-                el("p", &format!("class=\"screen {class}\""), &sees)
-            ),
+            &(wrap("div", "class=\"op-head\"", &head)
+                + wrap("dl", "class=\"kv\"", &kv)
+                + el("p", &format!("class=\"screen {class}\""), &sees)),
         ));
     }
     out.push_str(&wrap("ul", "class=\"ops\"", &items));
@@ -118,7 +117,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> String {
 }
 
 /// Redis: each key with its status and TTL countdown.
-pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
+pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
     let mut out = heading("store", catalog);
     let names = ShortNames::of(world);
     let rows: Vec<Vec<String>> = world
@@ -184,7 +183,7 @@ pub fn last_redis(world: &World) -> Option<String> {
 }
 
 /// The card processor: the customer's card statement and its total.
-pub fn processor_html(world: &World, catalog: &Catalog) -> String {
+pub fn processor_html(world: &World, catalog: &Catalog) -> SafeHtml {
     let mut out = heading("processor", catalog);
     let rows: Vec<Vec<String>> = world
         .processor()

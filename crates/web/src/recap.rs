@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::browser::closest_attr;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::markup::{el, esc};
+use crate::markup::{el, esc, wrap, SafeHtml};
 
 /// One possible outcome: a stable value (`once`, `80`, `102`) and its words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,7 +154,7 @@ pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
 }
 
 /// The prediction buttons, the pressed one marked.
-pub fn options_html(choices: &[Choice], guess: Option<&str>) -> String {
+pub fn options_html(choices: &[Choice], guess: Option<&str>) -> SafeHtml {
     choices
         .iter()
         .map(|c| {
@@ -172,7 +172,7 @@ pub fn options_html(choices: &[Choice], guess: Option<&str>) -> String {
 }
 
 /// The verdict on a guess against the outcome.
-pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> String {
+pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> SafeHtml {
     let right = guess.value == actual.value;
     let text = if right {
         catalog.fill("predict.right", &[("answer", actual.label.clone())])
@@ -221,14 +221,15 @@ pub fn Recap() -> impl IntoView {
         let catalog = lab.catalog();
         let (at_start, at_end) = lab.run.with(|r| (r.cursor() == 0, r.at_end()));
         let chosen = current_guess();
-        let mut html = String::new();
+        let mut html = SafeHtml::default();
         if at_start {
             html.push_str(&el("h2", "", &catalog.text("predict.title")));
             html.push_str(&el("p", "", &catalog.text("predict.question")));
             let (_, list) = choices.get();
-            html.push_str(&format!(
-                "<div class=\"predict-options\" role=\"group\">{}</div>",
-                options_html(&list, chosen.as_ref().map(|c| c.value.as_str()))
+            html.push_str(&wrap(
+                "div",
+                "class=\"predict-options\" role=\"group\"",
+                &options_html(&list, chosen.as_ref().map(|c| c.value.as_str())),
             ));
         }
         if let Some(c) = &chosen {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::markup::{el, table, wrap};
+use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The table's rows, one catalog entry each (`system|key|window|on repeat`).
 pub const INDUSTRY: [&str; 8] = [
@@ -21,7 +21,7 @@ pub const INDUSTRY: [&str; 8] = [
 ];
 
 /// The comparison table, in a box that scrolls sideways on narrow screens.
-pub fn industry_html(catalog: &Catalog) -> String {
+pub fn industry_html(catalog: &Catalog) -> SafeHtml {
     let head = [
         "industry.col_system",
         "industry.col_key",
@@ -42,25 +42,17 @@ pub fn industry_html(catalog: &Catalog) -> String {
 }
 
 /// "When not to bother": the cases, then the rule of thumb.
-pub fn when_html(catalog: &Catalog) -> String {
-    let items: String = ["when.put", "when.get", "when.telemetry", "when.streams"]
+pub fn when_html(catalog: &Catalog) -> SafeHtml {
+    let items: SafeHtml = ["when.put", "when.get", "when.telemetry", "when.streams"]
         .iter()
         .map(|k| el("li", "", &catalog.text(k)))
         .collect();
-    format!(
-        "{}{}",
-        wrap("ul", "", &items),
-        el("p", "class=\"rule\"", &catalog.text("when.rule"))
-    )
+    wrap("ul", "", &items) + el("p", "class=\"rule\"", &catalog.text("when.rule"))
 }
 
 /// "Exactly-once = at-least-once + an idempotent consumer".
-pub fn exactly_html(catalog: &Catalog) -> String {
-    format!(
-        "{}{}",
-        el("p", "", &catalog.text("exactly.body")),
-        el("p", "", &catalog.text("exactly.effect"))
-    )
+pub fn exactly_html(catalog: &Catalog) -> SafeHtml {
+    el("p", "", &catalog.text("exactly.body")) + el("p", "", &catalog.text("exactly.effect"))
 }
 
 /// The three reading sections.

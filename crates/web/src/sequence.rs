@@ -10,10 +10,10 @@ use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::{clock_in, msg_no, packet_kind, packet_label, protocol, ShortNames};
-use crate::markup::{el, num};
+use crate::markup::{el, num, void, wrap, SafeHtml};
 
 /// The diagram's SVG content for `world` (every message it has seen).
-pub fn sequence_svg(world: &World, catalog: &Catalog) -> String {
+pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
     let names = ShortNames::of(world);
     let messages = world.network().messages();
     let height = seq_height(messages.len());
@@ -22,22 +22,34 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> String {
         .last()
         .map(|s| s.sent.as_slice())
         .unwrap_or(&[]);
-    let mut out = String::new();
+    let mut out = SafeHtml::default();
     for node in Node::ALL {
         let x = lifeline_x(node);
-        out.push_str(&format!(
-            "<g class=\"lifeline {n}\"><line x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{bottom}\"/>\
-             <rect x=\"{rx}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"/>{label}</g>",
-            n = node.name(),
-            x = num(x),
-            rx = num(x - 62.0),
-            top = num(SEQ_HEAD - 10.0),
-            bottom = num(height - 4.0),
-            label = el(
-                "text",
-                &format!("x=\"{}\" y=\"25\" text-anchor=\"middle\"", num(x)),
-                &catalog.text(&format!("node.{}.short", node.name()))
+        let x_at = num(x);
+        let line = void(
+            "line",
+            &format!(
+                "x1=\"{x_at}\" y1=\"{}\" x2=\"{x_at}\" y2=\"{}\"",
+                num(SEQ_HEAD - 10.0),
+                num(height - 4.0)
             ),
+        );
+        let rect = void(
+            "rect",
+            &format!(
+                "x=\"{}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"",
+                num(x - 62.0)
+            ),
+        );
+        let label = el(
+            "text",
+            &format!("x=\"{x_at}\" y=\"25\" text-anchor=\"middle\""),
+            &catalog.text(&format!("node.{}.short", node.name())),
+        );
+        out.push_str(&wrap(
+            "g",
+            &format!("class=\"lifeline {}\"", node.name()),
+            &(line + rect + label),
         ));
     }
     for (row, m) in messages.iter().enumerate() {
@@ -79,29 +91,54 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> String {
                 "✕",
             )
         } else {
-            format!(
-                "<path class=\"head\" d=\"M{} {} l{} -4 v8 z\"/>",
-                num(end),
-                num(y),
-                num(-8.0 * dir)
+            void(
+                "path",
+                &format!(
+                    "class=\"head\" d=\"M{} {} l{} -4 v8 z\"",
+                    num(end),
+                    num(y),
+                    num(-8.0 * dir)
+                ),
             )
         };
-        out.push_str(&format!(
-            "<g class=\"{class}\" data-testid=\"seq-arrow\" data-msg-id=\"{id}\" data-jump=\"{jump}\">\
-             <rect class=\"row-hit\" x=\"0\" y=\"{hit_y}\" width=\"{w}\" height=\"{SEQ_ROW_H}\"/>{time}\
-             <line x1=\"{x1}\" y1=\"{y}\" x2=\"{end}\" y2=\"{y}\"/>{tip}{label}</g>",
-            id = m.id.0,
-            hit_y = num(y - 17.0),
-            w = num(SEQ_WIDTH),
-            time = el("text", &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)), &clock_in(m.sent_at.ms(), catalog)),
-            x1 = num(x1),
-            y = num(y),
-            end = num(end),
-            label = el(
-                "text",
-                &format!("class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"", num((x1 + x2) / 2.0), num(y - 5.0)),
-                &format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names))
+        let hit = void(
+            "rect",
+            &format!(
+                "class=\"row-hit\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{SEQ_ROW_H}\"",
+                num(y - 17.0),
+                num(SEQ_WIDTH)
             ),
+        );
+        let time = el(
+            "text",
+            &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)),
+            &clock_in(m.sent_at.ms(), catalog),
+        );
+        let y_at = num(y);
+        let line = void(
+            "line",
+            &format!(
+                "x1=\"{}\" y1=\"{y_at}\" x2=\"{}\" y2=\"{y_at}\"",
+                num(x1),
+                num(end)
+            ),
+        );
+        let label = el(
+            "text",
+            &format!(
+                "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+                num((x1 + x2) / 2.0),
+                num(y - 5.0)
+            ),
+            &format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names)),
+        );
+        out.push_str(&wrap(
+            "g",
+            &format!(
+                "class=\"{class}\" data-testid=\"seq-arrow\" data-msg-id=\"{}\" data-jump=\"{jump}\"",
+                m.id.0
+            ),
+            &(hit + time + line + tip + label),
         ));
     }
     out

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::labels::usd;
-use crate::markup::{el, esc};
+use crate::markup::{el, wrap, SafeHtml};
 use crate::text::{badge_for, badge_text, narrate};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0).
@@ -32,11 +32,12 @@ pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
 /// The figures that matter for the story: for payments, the money as the card statement, the
 /// ledger and the processor see it; for compare-and-set the balance and version; for the
 /// counter the likes.
-pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
-    let item = |class: &str, title: &str, value: String| {
-        format!(
-            "<div class=\"money-item {class}\"><dt>{}</dt><dd>{value}</dd></div>",
-            esc(title)
+pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHtml {
+    let item = |class: &str, title: &str, value: SafeHtml| {
+        wrap(
+            "div",
+            &format!("class=\"money-item {class}\""),
+            &(el("dt", "", title) + wrap("dd", "", &value)),
         )
     };
     let l = world.ledger();
@@ -45,15 +46,11 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String
             .accounts
             .first()
             .map(|a| {
-                format!(
-                    "{}{}",
-                    item(
-                        "statement",
-                        &catalog.text("money.balance"),
-                        el("span", "data-testid=\"balance\"", &a.balance.to_string())
-                    ),
-                    item("", "version", a.version.to_string()),
-                )
+                item(
+                    "statement",
+                    &catalog.text("money.balance"),
+                    el("span", "data-testid=\"balance\"", &a.balance.to_string()),
+                ) + item("", "version", SafeHtml::text(&a.version.to_string()))
             })
             .unwrap_or_default(),
         Story::Counter => l
@@ -69,8 +66,7 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String
             .unwrap_or_default(),
         _ => {
             let m = &verdict.money;
-            format!(
-                "{}{}{}",
+            [
                 item(
                     "statement",
                     &catalog.fill(
@@ -82,51 +78,52 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String
                                 .ops()
                                 .first()
                                 .map_or(1, |o| o.user.0)
-                                .to_string()
-                        )]
+                                .to_string(),
+                        )],
                     ),
                     el(
                         "span",
                         "data-testid=\"statement-total\"",
-                        &usd(m.statement_cents)
+                        &usd(m.statement_cents),
                     ),
                 ),
                 item(
                     "ledger",
                     &catalog.text("money.ledger"),
-                    format!(
-                        "{}{}",
-                        esc(&usd(m.ledger_cents)),
-                        el(
+                    SafeHtml::text(&usd(m.ledger_cents))
+                        + el(
                             "small",
                             "",
-                            &catalog.fill("money.rows", &[("n", m.ledger_rows.to_string())])
-                        )
-                    ),
+                            &catalog.fill("money.rows", &[("n", m.ledger_rows.to_string())]),
+                        ),
                 ),
                 item(
                     "processor",
                     &catalog.text("money.processor"),
-                    esc(&catalog.fill(
-                        "money.charges",
-                        &[
-                            ("n", m.processor_charges.to_string()),
-                            (
-                                "amount",
-                                usd(world
-                                    .processor()
-                                    .statement
-                                    .iter()
-                                    .map(|l| l.amount_cents)
-                                    .sum())
-                            )
-                        ]
-                    )),
+                    SafeHtml::text(
+                        &catalog.fill(
+                            "money.charges",
+                            &[
+                                ("n", m.processor_charges.to_string()),
+                                (
+                                    "amount",
+                                    usd(world
+                                        .processor()
+                                        .statement
+                                        .iter()
+                                        .map(|l| l.amount_cents)
+                                        .sum()),
+                                ),
+                            ],
+                        ),
+                    ),
                 ),
-            )
+            ]
+            .into_iter()
+            .collect()
         }
     };
-    format!("<dl class=\"money\">{items}</dl>")
+    wrap("dl", "class=\"money\"", &items)
 }
 
 /// The invariants that speak about `story`: the charge stories have no balance or likes, the
@@ -150,7 +147,7 @@ pub fn relevant(story: Story, invariant: Invariant) -> bool {
 }
 
 /// Each invariant relevant to the story with ✓, ✗ or … .
-pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> String {
+pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHtml {
     let story = world.scenario().story;
     verdict
         .checks
@@ -162,9 +159,11 @@ pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> S
                 Status::Violated(_) => ("violated", "✗"),
                 Status::Pending => ("pending", "…"),
             };
-            format!(
-                "<li class=\"{class}\"><span class=\"mark\" aria-hidden=\"true\">{mark}</span>{}</li>",
-                esc(&catalog.text(&format!("invariant.{}", inv.name())))
+            wrap(
+                "li",
+                &format!("class=\"{class}\""),
+                &(el("span", "class=\"mark\" aria-hidden=\"true\"", mark)
+                    + SafeHtml::text(&catalog.text(&format!("invariant.{}", inv.name())))),
             )
         })
         .collect()
@@ -200,7 +199,7 @@ pub fn Summary() -> impl IntoView {
             narration_lines(r.world(), lab.catalog())
                 .iter()
                 .map(|line| el("p", "", line))
-                .collect::<String>()
+                .collect::<SafeHtml>()
         })
     };
     let skipped = move || {
@@ -246,10 +245,11 @@ pub fn Summary() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::markup::esc;
     use crate::test_support::end;
     use idem_core::Scenario;
 
-    fn money(world: &World, catalog: &Catalog) -> String {
+    fn money(world: &World, catalog: &Catalog) -> SafeHtml {
         money_html(world, &world.verdict(), catalog)
     }
 

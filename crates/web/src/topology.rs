@@ -15,7 +15,7 @@ use crate::geometry::{drawn_progress, pill_width, progress, Layout, Point};
 use crate::i18n::Catalog;
 use crate::lab::{use_lab, Lab};
 use crate::labels::{msg_no, packet_kind, packet_label, protocol, usd, ShortNames};
-use crate::markup::{el, num};
+use crate::markup::{el, num, void, wrap, SafeHtml};
 
 /// The SVG drawing of the system.
 #[component]
@@ -403,13 +403,13 @@ pub fn icon(node: Node) -> &'static str {
 }
 
 /// Packets lost in the current step, drawn where they broke; CSS makes them split and fade.
-pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: usize) -> String {
+pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: usize) -> SafeHtml {
     let Some(step) = world.steps().last() else {
-        return String::new();
+        return SafeHtml::default();
     };
     let names = ShortNames::of(world);
     let px = layout.label_px();
-    let splits: String = step
+    let splits: SafeHtml = step
         .sent
         .iter()
         .filter_map(|id| world.network().get(*id))
@@ -417,20 +417,29 @@ pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: u
         .map(|m| {
             let w = pill_width(&packet_label(&m.payload, &names), px);
             let p = point_at(layout, m, world.now().ms() as f64, reduced_motion, w);
-            format!(
-                "<g class=\"split {}\" data-testid=\"split-packet\" transform=\"translate({} {})\"><rect class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"/></g>",
-                protocol(&m.payload),
-                num(p.x),
-                num(p.y),
-                num(-w / 2.0),
-                num(-px * 0.95),
-                num(w),
-                num(px * 1.9),
-                num(px * 0.95)
+            wrap(
+                "g",
+                &format!(
+                    "class=\"split {}\" data-testid=\"split-packet\" transform=\"translate({} {})\"",
+                    protocol(&m.payload),
+                    num(p.x),
+                    num(p.y)
+                ),
+                &void(
+                    "rect",
+                    &format!(
+                        "class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"",
+                        num(-w / 2.0),
+                        num(-px * 0.95),
+                        num(w),
+                        num(px * 1.9),
+                        num(px * 0.95)
+                    ),
+                ),
             )
         })
         .collect();
-    let lost: String = step.notes
+    let lost: SafeHtml = step.notes
         .iter()
         .filter_map(|n| match n {
             Note::MessageLost { msg, .. } => world.network().get(*msg),
@@ -445,30 +454,49 @@ pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: u
             let w = pill_width(&label, px);
             let p = point_at(layout, m, at, reduced_motion, w);
             let pill = |x: f64| {
-                format!(
-                    "<rect class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"/>",
-                    num(x),
-                    num(-px * 0.95),
-                    num(w / 2.0),
-                    num(px * 1.9),
-                    num(px * 0.95)
+                void(
+                    "rect",
+                    &format!(
+                        "class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"",
+                        num(x),
+                        num(-px * 0.95),
+                        num(w / 2.0),
+                        num(px * 1.9),
+                        num(px * 0.95)
+                    ),
                 )
             };
-            format!(
-                "<g class=\"ghost {kind} {proto}\" data-testid=\"lost-packet\" data-step=\"{cursor}\" transform=\"translate({x} {y})\">\
-                 <g class=\"shard left\">{left}</g><g class=\"shard right\">{right}</g>{text}{cross}</g>",
-                kind = packet_kind(m),
-                proto = protocol(&m.payload),
-                x = num(p.x),
-                y = num(p.y),
-                left = pill(-w / 2.0),
-                right = pill(0.0),
-                text = el("text", &format!("class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"", num(px * 0.36), num(px)), &label),
-                cross = el("text", &format!("class=\"cross\" text-anchor=\"middle\" y=\"{}\"", num(-px * 1.3)), "✕"),
+            let text = el(
+                "text",
+                &format!(
+                    "class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"",
+                    num(px * 0.36),
+                    num(px)
+                ),
+                &label,
+            );
+            let cross = el(
+                "text",
+                &format!("class=\"cross\" text-anchor=\"middle\" y=\"{}\"", num(-px * 1.3)),
+                "✕",
+            );
+            wrap(
+                "g",
+                &format!(
+                    "class=\"ghost {} {}\" data-testid=\"lost-packet\" data-step=\"{cursor}\" transform=\"translate({} {})\"",
+                    packet_kind(m),
+                    protocol(&m.payload),
+                    num(p.x),
+                    num(p.y)
+                ),
+                &(wrap("g", "class=\"shard left\"", &pill(-w / 2.0))
+                    + wrap("g", "class=\"shard right\"", &pill(0.0))
+                    + text
+                    + cross),
             )
         })
         .collect();
-    splits + &lost
+    splits + lost
 }
 
 /// Where message `m`, drawn as a pill `pill_w` wide, is at simulated time `now`.
@@ -535,7 +563,7 @@ mod tests {
     #[test]
     fn a_lost_ack_leaves_a_broken_pill() {
         let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
-        let mut ghosts = String::new();
+        let mut ghosts = SafeHtml::default();
         while world.step().is_some() && ghosts.is_empty() {
             ghosts = ghosts_svg(Layout::Wide, &world, false, 1);
         }

@@ -11,7 +11,7 @@ use leptos::wasm_bindgen::JsCast;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::markup::{el, wrap};
+use crate::markup::{el, wrap, SafeHtml};
 
 /// The wire text of one message on the phone's link (`None` for any other message).
 pub fn wire_text(message: &Message) -> Option<String> {
@@ -78,8 +78,8 @@ pub fn heading(message: &Message, catalog: &Catalog) -> String {
 }
 
 /// The transcript as markup: one `<pre>` per message, lost ones marked.
-pub fn transcript_html(world: &World, catalog: &Catalog) -> String {
-    let blocks: String = world
+pub fn transcript_html(world: &World, catalog: &Catalog) -> SafeHtml {
+    let blocks: SafeHtml = world
         .network()
         .messages()
         .iter()
@@ -112,9 +112,9 @@ pub fn transcript_html(world: &World, catalog: &Catalog) -> String {
                 &catalog.text("transcript.if_match"),
             )
         } else {
-            String::new()
+            SafeHtml::default()
         };
-        format!("{note}{}", wrap("div", "class=\"http-log\"", &blocks))
+        note + wrap("div", "class=\"http-log\"", &blocks)
     }
 }
 

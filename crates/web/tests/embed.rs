@@ -109,3 +109,38 @@ async fn an_embedded_bad_link_shows_the_link_notice() {
     drop(handle);
     el.remove();
 }
+
+/// Issue 13: a handle the page does not keep (freed when its JS object is collected) must not
+/// take the widget with it; a second `mount` on the same element replaces the first widget,
+/// and the first handle's `unmount()` then leaves the new one alone.
+#[wasm_bindgen_test]
+async fn a_dropped_handle_leaves_the_widget_mounted() {
+    let el = wrapper();
+    let steps = |el: &leptos::web_sys::HtmlElement| {
+        el.query_selector_all("[data-testid=step-index]")
+            .expect("selector")
+            .length()
+    };
+    // The handle is dropped at the end of this statement, as a page's unkept handle is freed.
+    mount(el.clone().into(), JsValue::UNDEFINED).expect("mounts");
+    leptos::task::tick().await;
+    assert_eq!(steps(&el), 1, "the widget outlives its dropped handle");
+    let mut first = mount(el.clone().into(), JsValue::UNDEFINED).expect("mounts again");
+    let options = object(&[("lang", "ru".into())]);
+    let mut second = mount(el.clone().into(), options).expect("mounts a third time");
+    leptos::task::tick().await;
+    assert_eq!(steps(&el), 1, "one element, one widget");
+    first.unmount();
+    assert_eq!(
+        steps(&el),
+        1,
+        "a replaced widget's handle does not remove the new one"
+    );
+    let root = el
+        .query_selector("[data-testid=embed]")
+        .expect("selector")
+        .expect("the widget");
+    assert_eq!(root.get_attribute("lang").as_deref(), Some("ru"));
+    second.unmount();
+    assert_eq!(el.child_element_count(), 0);
+}

@@ -186,3 +186,69 @@ async fn stop_keeps_the_partial_totals_and_the_page_usable() {
     assert_eq!(done.get_attribute("data-k").as_deref(), Some("1"));
     assert!(find(&parent, "explore-stop").has_attribute("hidden"));
 }
+
+/// Issue 9: a test can hold `explore-result` (and the controls) through a whole search: the
+/// element is created by Run and then only its attributes and text change, from `running`
+/// through every slice to `done`; a second search reuses it. The fault menu's buttons are
+/// elements with their own handlers and keep their identity while the run steps.
+#[wasm_bindgen_test]
+async fn the_result_keeps_its_element_through_a_search() {
+    let (parent, _dispose) = mount_app("scenario=scope").await;
+    let controls: Vec<Element> = ["explore-k", "explore-run", "explore-stop"]
+        .iter()
+        .map(|id| find(&parent, id))
+        .collect();
+    assert!(query(&parent, "[data-testid=explore-result]").is_none());
+    find(&parent, "explore-k")
+        .unchecked_into::<HtmlSelectElement>()
+        .set_value("2");
+    click(&parent, "explore-run").await;
+    let held = find(&parent, "explore-result");
+    assert_eq!(held.get_attribute("data-state").as_deref(), Some("running"));
+    assert!(!held.has_attribute("data-runs"));
+    let mut texts = vec![held.text_content().unwrap_or_default()];
+    for _ in 0..1_500 {
+        assert!(
+            held.is_same_node(Some(&find(&parent, "explore-result"))),
+            "the result element was replaced while the search ran"
+        );
+        let now = held.text_content().unwrap_or_default();
+        if texts.last() != Some(&now) {
+            texts.push(now);
+        }
+        if held.get_attribute("data-state").as_deref() == Some("done") {
+            break;
+        }
+        pause(10).await;
+    }
+    assert_eq!(held.get_attribute("data-state").as_deref(), Some("done"));
+    assert_eq!(held.get_attribute("data-k").as_deref(), Some("2"));
+    let report = Explorer::new(&Scenario::by_id("scope").expect("scope"), Bounds::faults(2))
+        .run_to_end()
+        .clone();
+    assert_eq!(number(&held, "data-runs"), report.runs);
+    assert!(texts.len() >= 2, "the text was updated in place: {texts:?}");
+    // A second search runs in the same element.
+    let done = explore(&parent, 1).await;
+    assert!(held.is_same_node(Some(&done)));
+    assert_eq!(held.get_attribute("data-k").as_deref(), Some("1"));
+    for (element, id) in controls
+        .iter()
+        .zip(["explore-k", "explore-run", "explore-stop"])
+    {
+        assert!(element.is_same_node(Some(&find(&parent, id))), "{id}");
+    }
+    // The fault menu: a button keeps its element while the run steps, and a button's own
+    // handler acts (Advance the clock is applied as the run's next step).
+    let evict = find(&parent, "fault-evict");
+    click(&parent, "step-forward").await;
+    assert!(evict.is_same_node(Some(&find(&parent, "fault-evict"))));
+    let before = text(&parent, "step-index");
+    click(&parent, "fault-clock").await;
+    assert_ne!(
+        text(&parent, "step-index"),
+        before,
+        "Advance the clock is a step"
+    );
+    assert!(evict.is_same_node(Some(&find(&parent, "fault-evict"))));
+}

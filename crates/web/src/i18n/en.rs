@@ -302,7 +302,7 @@ pub static EN: Catalog = Catalog {
         ("ui.explore_intro", "The simulation tries every schedule of up to k faults on this scenario with these protections — dropped or duplicated packets, a crash before each phase, an early retry, a second request, 25 h offline — and judges every run it ends with."),
         ("ui.explore_k", "Faults per run (k)"),
         ("ui.explore_run", "Try them all"),
-        ("ui.explore_slow", "k = 3 or 4 means many thousands of runs and can take a while (up to a minute)."),
+        ("ui.explore_slow", "k = 3 means hundreds of thousands of runs and can take a while (up to a minute)."),
         ("ui.explore_progress", "Searching… {states} distinct {states:situation|situations}, {runs} {runs:run|runs} represented so far."),
         ("ui.explore_summary", "{runs} {runs:run|runs} represented by {states} distinct {states:situation|situations} (runs that reach the same situation are simulated once); {bad} {bad:breaks|break} an invariant."),
         ("ui.explore_cut", "{n} runs hit the step limit and were not judged."),

@@ -37,9 +37,21 @@ export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}
 export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
 export CARGO_TERM_COLOR=never
 
+# A module's file: crates/core/src/<name>.rs, or in its folder (nodes/, check/).
+path_of() {
+  local dir
+  for dir in "" nodes/ check/; do
+    if [[ -f "$SRC/crates/core/src/$dir$1.rs" ]]; then
+      printf 'crates/core/src/%s%s.rs' "$dir" "$1"
+      return
+    fi
+  done
+  echo "no core module named $1" >&2
+  exit 1
+}
 files=()
 for m in "${modules[@]}"; do
-  files+=(-f "crates/core/src/$m.rs")
+  files+=(-f "$(path_of "$m")")
 done
 mkdir -p "$OUT"
 set +e
@@ -49,7 +61,7 @@ rc=$?
 set -e
 # cargo-mutants exits 2 when some mutants were missed, 3 on timeouts: the table says which.
 
-count() { grep -c "^crates/core/src/$1.rs:" "$OUT/mutants.out/$2.txt" 2>/dev/null || true; }
+count() { grep -c "^$(path_of "$1"):" "$OUT/mutants.out/$2.txt" 2>/dev/null || true; }
 printf '\n%-10s %7s %7s %9s %9s %8s\n' module caught missed timeouts unviable caught%
 for m in "${modules[@]}"; do
   caught=$(count "$m" caught)

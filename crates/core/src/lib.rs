@@ -32,31 +32,27 @@
 //! [`World::replay`] rebuilds any state from the scenario and the injected actions.
 
 pub mod action;
-pub mod api;
-pub mod client;
+mod check;
 pub mod cost;
-pub mod explore;
-pub mod explore_brute;
-mod fingerprint;
 pub mod http;
-pub mod ledger;
 pub mod link;
 pub mod net;
+mod nodes;
 pub mod note;
-pub mod outcome;
 pub mod phase;
-pub mod processor;
 pub mod protections;
 pub mod record;
 pub mod rng;
 pub mod scenario;
 pub mod sql;
-pub mod store;
 pub mod time;
 pub mod topology;
 pub mod vecmap;
-pub mod verdict;
 pub mod world;
+
+pub(crate) use check::fingerprint;
+pub use check::{explore, explore_brute, outcome, verdict};
+pub use nodes::{api, client, ledger, processor, store};
 
 pub use action::{Action, ActionError, OpKind, OpSpec};
 pub use explore::{Bounds, CounterExample, Explorer, Report};

@@ -117,7 +117,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> String {
         };
         out.push_str(&wrap(
             "pre",
-            "class=\"wire sql\" data-testid=\"sql-last\"",
+            "class=\"wire sql\" data-testid=\"sql-last\" tabindex=\"0\"",
             &format!("{}-- {rows}", esc(&sql)),
         ));
     }

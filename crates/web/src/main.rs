@@ -12,7 +12,7 @@ fn main() {
     }
     let query = idem_web::browser::location_query();
     if idem_web::embed::embed_param(&query) {
-        mount_to_body(move || view! { <idem_web::embed::Widget query=query/> });
+        mount_to_body(move || view! { <idem_web::embed::Widget query=query page=true/> });
     } else {
         mount_to_body(|| view! { <idem_web::App/> });
     }

@@ -152,7 +152,7 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> String {
         out.push_str(&el("h3", "", &catalog.text("panel.last_redis")));
         out.push_str(&el(
             "pre",
-            "class=\"wire redis\" data-testid=\"redis-last\"",
+            "class=\"wire redis\" data-testid=\"redis-last\" tabindex=\"0\"",
             &command,
         ));
     }

@@ -149,3 +149,68 @@ for (const dark of [false, true]) {
     report(problems);
   });
 }
+
+/** Records which live regions change: the data-testid (or class) of each touched region. */
+async function watchLiveRegions(page) {
+  await page.evaluate(() => {
+    window.__live = [];
+    const live = '[aria-live], [role=status], [role=alert], [role=log]';
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+        const region = node?.closest(live);
+        if (region) window.__live.push(region.dataset.testid ?? region.className);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+const liveChanges = async (page) => {
+  const seen = await page.evaluate(() => window.__live.splice(0));
+  return [...new Set(seen)].sort();
+};
+
+test('screen readers: one step at a time, the verdict when it changes, the topology in words', async () => {
+  const page = await openIn('scenario=naive');
+  await watchLiveRegions(page);
+  let previous = await page.getByTestId('narration').innerText();
+  let flips = 0;
+  let before = await page.getByTestId('verdict').getAttribute('data-verdict');
+  for (let i = 0; i < 40 && !(await page.getByTestId('step-forward').isDisabled()); i++) {
+    await page.getByTestId('step-forward').click();
+    const now = await page.getByTestId('narration').innerText();
+    const verdict = await page.getByTestId('verdict').getAttribute('data-verdict');
+    const changed = await liveChanges(page);
+    // Only the step's narration is announced, and the verdict exactly when it changes; the
+    // prediction panel (a live region too) changes only on leaving the start and at the end.
+    const atEnd = await page.getByTestId('run-to-end').isDisabled();
+    const allowed = ['narration', 'verdict-text', ...(i === 0 || atEnd ? ['predict'] : [])];
+    for (const c of changed) assert.ok(allowed.includes(c), `step ${i + 1}: ${c} announced`);
+    assert.equal(changed.includes('verdict-text'), verdict !== before, `step ${i + 1}: verdict`);
+    if (now !== previous) assert.ok(changed.includes('narration'), `step ${i + 1}: narration`);
+    // One step's lines, not the story so far.
+    if (previous && now !== previous) assert.ok(!now.includes(previous), `step ${i + 1} repeats the last`);
+    if (verdict !== before) flips++;
+    before = verdict;
+    previous = now;
+  }
+  assert.equal(before, 'violated');
+  assert.equal(flips, 1, 'the verdict changed once and was announced');
+  assert.equal(await page.getByTestId('verdict-text').getAttribute('aria-live'), 'polite');
+
+  // The topology in words: every node, and every packet in flight by its label.
+  await page.getByTestId('restart').click();
+  const packets = page.locator('[data-testid=packet]');
+  for (let i = 0; i < 30 && !(await packets.count()); i++) {
+    await page.getByTestId('step-forward').click();
+  }
+  const words = await page.getByTestId('topology-text').innerText();
+  for (const node of await page.locator('[data-testid^=node-] > title').allTextContents()) {
+    assert.ok(words.includes(node), `${node} in "${words}"`);
+  }
+  const labels = await packets.evaluateAll((ps) => ps.map((p) => p.getAttribute('aria-label')));
+  assert.ok(labels.length > 0);
+  for (const label of labels) assert.ok(words.includes(label), `${label} in "${words}"`);
+  assert.match(words, new RegExp(`${labels.length} packets? in flight`));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -28,6 +28,12 @@ async function tabTo(page, selector, max = 200) {
 
 /** Asserts the focus is on a lesson element and visibly marked. */
 async function assertFocus(page, after) {
+  // A control drawn again hands the focus on within a frame: wait for that, not longer.
+  await page
+    .waitForFunction(() => document.activeElement && document.activeElement !== document.body, null, {
+      timeout: 2_000,
+    })
+    .catch(() => {});
   const f = await page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body || el === document.documentElement) return { lost: true };
@@ -66,10 +72,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     await tabTo(page, '[data-testid=predict-option]');
     const guess = await page.evaluate(() => document.activeElement.dataset.value);
     await page.keyboard.press('Enter');
-    assert.equal(
-      await page.locator(`[data-testid=predict-option][data-value="${guess}"]`).getAttribute('aria-pressed'),
-      'true',
-    );
+    await page.locator(`[data-testid=predict-option][data-value="${guess}"][aria-pressed=true]`).waitFor();
     await assertFocus(page, 'predicting');
 
     // Play, then pause, on the same button.

@@ -214,3 +214,56 @@ test('screen readers: one step at a time, the verdict when it changes, the topol
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+/** Plays for `ms` of real time, sampling every frame: packet positions and running animations. */
+async function samplePlay(page, ms) {
+  await page.getByTestId('play-pause').click();
+  return page.evaluate(
+    (ms) =>
+      new Promise((done) => {
+        const positions = {};
+        const iterations = new Set();
+        let running = 0;
+        const t0 = performance.now();
+        const frame = () => {
+          for (const p of document.querySelectorAll('[data-testid=packet]')) {
+            (positions[p.dataset.msgId] ??= new Set()).add(p.getAttribute('transform'));
+          }
+          const animations = document.getAnimations();
+          running = Math.max(running, animations.length);
+          for (const a of animations) iterations.add(a.effect.getTiming().iterations);
+          if (performance.now() - t0 < ms) requestAnimationFrame(frame);
+          else
+            done({
+              positions: Object.values(positions).map((s) => s.size),
+              running,
+              iterations: [...iterations],
+            });
+        };
+        requestAnimationFrame(frame);
+      }),
+    ms,
+  );
+}
+
+test('motion: packets glide normally, jump with prefers-reduced-motion; nothing repeats', async () => {
+  const moving = await lab.open('scenario=naive', DESKTOP, { reducedMotion: 'no-preference' });
+  const glide = await samplePlay(moving, 2_500);
+  assert.ok(glide.positions.length > 0, 'packets flew');
+  assert.ok(Math.max(...glide.positions) > 3, `packets glide: ${glide.positions}`);
+  // No animation loops or repeats (nothing can flash several times a second).
+  for (const n of glide.iterations) assert.ok(Number.isFinite(n) && n <= 1, `iterations ${n}`);
+  await moving.context().close();
+
+  const still = await lab.open('scenario=naive', DESKTOP, { reducedMotion: 'reduce' });
+  const jump = await samplePlay(still, 2_500);
+  assert.ok(jump.positions.length > 0, 'packets flew');
+  assert.deepEqual(
+    jump.positions.filter((n) => n !== 1),
+    [],
+    `each packet is drawn in one place: ${jump.positions}`,
+  );
+  assert.equal(jump.running, 0, 'no animation or transition runs');
+  assert.deepEqual(still.errors, []);
+  await still.context().close();
+});

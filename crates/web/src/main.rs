@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 fn main() {
-    console_error_panic_hook::set_once();
+    idem_web::crash::install();
     if idem_web::embed::manual_mount() {
         return;
     }

@@ -182,7 +182,7 @@ async fn packets_are_named_focusable_and_dropped_from_the_keyboard() {
     assert_eq!(packet.get_attribute("tabindex").as_deref(), Some("0"));
     assert_eq!(packet.get_attribute("role").as_deref(), Some("button"));
     let name = packet.get_attribute("aria-label").unwrap_or_default();
-    assert!(name.starts_with("#0 POST /charges"), "{name}");
+    assert!(name.starts_with("#1 POST /charges"), "{name}");
     assert!(name.ends_with(", Mobile client → Payment API"), "{name}");
     focus(&packet);
     key(&packet, "Enter").await;

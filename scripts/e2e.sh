@@ -15,7 +15,7 @@ if [[ ! -f dist/index.html ]]; then
 fi
 
 E2E="$ROOT/tests/e2e"
-if [[ ! -d "$E2E/node_modules/playwright-core" ]]; then
+if [[ ! -d "$E2E/node_modules/playwright-core" || ! -d "$E2E/node_modules/axe-core" ]]; then
   (cd "$E2E" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 

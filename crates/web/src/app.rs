@@ -104,7 +104,9 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                     }}
                 </div>
             </header>
-            <For each=move || [lab.lang.get()] key=|lang| *lang children=move |_| body()/>
+            <main class="lab-main">
+                <For each=move || [lab.lang.get()] key=|lang| *lang children=move |_| body()/>
+            </main>
         </div>
     }
 }

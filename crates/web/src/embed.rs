@@ -356,6 +356,10 @@ pub fn Widget(
     /// Add the rest of the lesson's parts.
     #[prop(optional)]
     full: bool,
+    /// The widget is the whole page (`?embed`): its title is the page's `<h1>` and it sits in
+    /// the page's `<main>` landmark; mounted in a course page it is an `<h2>` of the host's.
+    #[prop(optional)]
+    page: bool,
 ) -> impl IntoView {
     let (run, errors) = run_from_query(&query);
     let lang = query_lang(&query);
@@ -379,7 +383,12 @@ pub fn Widget(
             <Sequence/>
         }
     });
-    view! {
+    let heading = if page {
+        view! { <h1 class="embed-title">{title}</h1> }.into_any()
+    } else {
+        view! { <h2 class="embed-title">{title}</h2> }.into_any()
+    };
+    let widget = view! {
         <div
             class="idem-lab embed"
             data-testid="embed"
@@ -388,11 +397,16 @@ pub fn Widget(
             tabindex="0"
             on:keydown=move |e| handle_key(lab, &e, full)
         >
-            <h2 class="embed-title">{title}</h2>
+            {heading}
             <LinkNotice errors=errors/>
             <Stage/>
             {rest}
         </div>
+    };
+    if page {
+        view! { <main class="embed-page">{widget}</main> }.into_any()
+    } else {
+        widget.into_any()
     }
 }
 

@@ -120,7 +120,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
         };
         out.push_str(&wrap(
             "pre",
-            "class=\"wire sql\" data-testid=\"sql-last\"",
+            "class=\"wire sql\" data-testid=\"sql-last\" tabindex=\"0\"",
             &(SafeHtml::text(&format!("{sql}-- ")) + rows),
         ));
     }

@@ -7,6 +7,7 @@ pub mod app;
 pub mod browser;
 pub mod calculator;
 pub mod controls;
+pub mod crash;
 pub mod embed;
 pub mod explorer;
 pub mod faults;

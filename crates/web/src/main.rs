@@ -6,13 +6,13 @@
 use leptos::prelude::*;
 
 fn main() {
-    console_error_panic_hook::set_once();
+    idem_web::crash::install();
     if idem_web::embed::manual_mount() {
         return;
     }
     let query = idem_web::browser::location_query();
     if idem_web::embed::embed_param(&query) {
-        mount_to_body(move || view! { <idem_web::embed::Widget query=query/> });
+        mount_to_body(move || view! { <idem_web::embed::Widget query=query page=true/> });
     } else {
         mount_to_body(|| view! { <idem_web::App/> });
     }

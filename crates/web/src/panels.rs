@@ -151,7 +151,7 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
         out.push_str(&el("h3", "", &catalog.text("panel.last_redis")));
         out.push_str(&el(
             "pre",
-            "class=\"wire redis\" data-testid=\"redis-last\"",
+            "class=\"wire redis\" data-testid=\"redis-last\" tabindex=\"0\"",
             &command,
         ));
     }

@@ -217,7 +217,9 @@ pub fn Recap() -> impl IntoView {
             .filter(|(g, _)| *g == id)
             .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
     };
-    let body = move || {
+    // Memoized: the panel (a live region) is rewritten only when its text changes, not on
+    // every step, so screen readers announce the prediction and the recap, not each step.
+    let body = Memo::new(move |_| {
         let catalog = lab.catalog();
         let (at_start, at_end) = lab.run.with(|r| (r.cursor() == 0, r.at_end()));
         let chosen = current_guess();
@@ -257,11 +259,14 @@ pub fn Recap() -> impl IntoView {
             ));
         }
         html
-    };
+    });
+    let panel = NodeRef::<leptos::html::Section>::new();
     let on_click = move |event: leptos::ev::MouseEvent| {
         if let Some(value) = closest_attr(&event, "data-value") {
             let id = lab.run.with_untracked(|r| r.scenario().id.clone());
-            set_guess.set(Some((id, value)));
+            set_guess.set(Some((id, value.clone())));
+            // The buttons are drawn again (after this handler): then focus the one chosen.
+            request_animation_frame(move || refocus_option(panel, &value));
         }
     };
     view! {
@@ -269,9 +274,33 @@ pub fn Recap() -> impl IntoView {
             class="recap"
             data-testid="predict"
             aria-live="polite"
+            node_ref=panel
             on:click=on_click
-            inner_html=body
+            inner_html=move || body.get()
         ></section>
+    }
+}
+
+/// Focuses the prediction button whose value is `value`, inside `panel`.
+fn refocus_option(panel: NodeRef<leptos::html::Section>, value: &str) {
+    use leptos::wasm_bindgen::JsCast;
+    let Some(panel) = panel.get_untracked() else {
+        return;
+    };
+    let Ok(buttons) = panel.query_selector_all(".predict-option") else {
+        return;
+    };
+    for i in 0..buttons.length() {
+        let Some(button) = buttons
+            .item(i)
+            .and_then(|n| n.dyn_into::<leptos::web_sys::HtmlElement>().ok())
+        else {
+            continue;
+        };
+        if button.get_attribute("data-value").as_deref() == Some(value) {
+            let _ = button.focus();
+            return;
+        }
     }
 }
 

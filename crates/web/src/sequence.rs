@@ -182,7 +182,13 @@ pub fn Sequence() -> impl IntoView {
         <section class="sequence">
             <h2>{lab.t("ui.sequence")}</h2>
             <p class="hint">{lab.t("ui.sequence_hint")}</p>
-            <div class="sequence-scroll" node_ref=scroller>
+            <div
+                class="sequence-scroll"
+                node_ref=scroller
+                tabindex="0"
+                role="region"
+                aria-label=lab.t("ui.sequence")
+            >
                 <svg
                     class="sequence-svg"
                     viewBox=move || format!("0 0 {} {}", SEQ_WIDTH as u32, height() as u32)

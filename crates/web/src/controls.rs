@@ -182,7 +182,12 @@ pub fn Controls() -> impl IntoView {
         .collect_view();
     let cursor = move || lab.run.with(Run::cursor);
     let total = move || lab.run.with(Run::known_steps);
-    let now = move || format!("t = {}", clock_in(lab.display.get().max(0.0) as u64, lab.catalog()));
+    let now = move || {
+        format!(
+            "t = {}",
+            clock_in(lab.display.get().max(0.0) as u64, lab.catalog())
+        )
+    };
     view! {
         <div class="playback" role="toolbar" aria-label=lab.t("ui.playback")>
             <div class="controls">

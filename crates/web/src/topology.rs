@@ -177,11 +177,13 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
             };
             PacketView {
                 id: m.id.0,
-                aria: format!("{} {label}, {} → {}", msg_no(m.id), short(m.from), short(m.to)),
-                title: catalog.fill(
-                    key,
-                    &[("label", label.clone()), ("msg", msg_no(m.id))],
+                aria: format!(
+                    "{} {label}, {} → {}",
+                    msg_no(m.id),
+                    short(m.from),
+                    short(m.to)
                 ),
+                title: catalog.fill(key, &[("label", label.clone()), ("msg", msg_no(m.id))]),
                 label,
                 kind: packet_kind(m),
                 proto: protocol(&m.payload),

@@ -71,7 +71,11 @@ async fn the_panel_shows_the_cores_numbers() {
             )) && text.contains(&format!(
                 "{} {} an invariant",
                 report.violating_runs,
-                if report.violating_runs == 1 { "breaks" } else { "break" }
+                if report.violating_runs == 1 {
+                    "breaks"
+                } else {
+                    "break"
+                }
             )),
             "{id}: {text}"
         );

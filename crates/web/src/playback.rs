@@ -126,14 +126,25 @@ impl Run {
     }
 
     /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
-    /// different past has a different future.
+    /// different past has a different future, which is computed to its end at once (bounded
+    /// like a deep link) so "step n / N" keeps counting the whole run.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         let mut next = self.world().clone();
         next.apply(action)?;
         self.snapshots.truncate(self.cursor + 1);
         self.snapshots.push(next);
         self.cursor += 1;
+        self.compute_rest();
         Ok(())
+    }
+
+    /// Steps a copy of the last known world until nothing is left to happen, keeping every
+    /// snapshot; the cursor stays where it is.
+    fn compute_rest(&mut self) {
+        let mut world = self.snapshots[self.snapshots.len() - 1].clone();
+        while self.snapshots.len() <= MAX_STEP as usize && world.step().is_some() {
+            self.snapshots.push(world.clone());
+        }
     }
 
     /// The same scenario with other protections, from the start, without injected faults.
@@ -256,14 +267,21 @@ mod tests {
     fn an_action_in_the_past_truncates_the_future() {
         let mut r = run("naive");
         let full = r.known_steps();
+        let old_future = r.snapshot(3).cloned();
         r.jump(2);
         r.apply(Action::RetryNow).expect("the op is pending");
         assert_eq!(r.cursor(), 3);
-        assert_eq!(r.known_steps(), 3);
-        assert!(r.known_steps() < full);
-        // Forward now steps the world live.
+        assert_ne!(r.snapshot(3).cloned(), old_future);
+        // The new future is known to its end at once: "step n / N" counts the whole run.
+        assert!(r.known_steps() > 3, "{} of {full}", r.known_steps());
+        let mut live = r.snapshot(3).expect("applied").clone();
+        live.run(2_000);
+        assert_eq!(r.snapshot(r.known_steps()), Some(&live));
         assert!(r.step_forward());
         assert_eq!(r.world().step_count(), 4);
+        r.run_to_end();
+        assert!(r.at_end());
+        assert_eq!(r.cursor(), r.known_steps());
     }
 
     #[test]

@@ -139,3 +139,15 @@ test('a touch screen gets no keyboard-shortcut footer; a desktop does', async ()
   assert.equal(await desk.locator('footer.keys').isVisible(), true);
   await desk.context().close();
 });
+
+test('after a fault the rest of the run is known: "step n / N" keeps its meaning', async () => {
+  const page = await lab.open('scenario=key&base=1');
+  await page.getByTestId('step-forward').click();
+  await page.getByTestId('drop-next-ack').click();
+  const at = Number(await page.getByTestId('step-index').innerText());
+  const total = Number(await page.getByTestId('step-total').innerText());
+  assert.ok(total > at + 3, `step ${at} of ${total}`);
+  await page.getByTestId('run-to-end').click();
+  assert.equal(Number(await page.getByTestId('step-index').innerText()), total);
+  await page.context().close();
+});

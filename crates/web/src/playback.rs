@@ -170,6 +170,30 @@ impl Run {
     }
 }
 
+/// Real time (ms) a narrated step of `chars` characters stays on screen while playing at
+/// `speed`: at 1× and slower, long enough to read it (about 14 characters a second, at least
+/// 1.2 s, at most 7 s); faster speeds do not wait.
+pub fn hold_ms(chars: usize, speed: f64) -> f64 {
+    if speed > 1.0 {
+        return 0.0;
+    }
+    (chars as f64 * 70.0).clamp(1_200.0, 7_000.0)
+}
+
+/// A moment of the story worth stopping at while playing at 1× or slower: an answer was lost
+/// on the way, or the phone sent a retry.
+pub fn key_moment(world: &World) -> bool {
+    use idem_core::Note;
+    world.steps().last().is_some_and(|step| {
+        step.notes.iter().any(|n| {
+            matches!(
+                n,
+                Note::MessageLost { .. } | Note::ClientSends { attempt: 2.., .. }
+            )
+        })
+    })
+}
+
 /// What one animation frame does to the playback clock.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tick {
@@ -323,6 +347,27 @@ mod tests {
         assert!(changed.link().to_query().contains("protect=key"));
         changed.run_to_end();
         assert_eq!(changed.world().verdict().money.statement_cents, 10_000);
+    }
+
+    #[test]
+    fn playing_at_1x_waits_for_the_reader_and_stops_at_the_key_moments() {
+        assert_eq!(hold_ms(10, 1.0), 1_200.0);
+        assert_eq!(hold_ms(60, 1.0), 4_200.0);
+        assert_eq!(hold_ms(10_000, 0.5), 7_000.0);
+        assert_eq!(hold_ms(60, 2.0), 0.0);
+        // The naive story: the ack is lost, then the retry goes out; nothing else stops it.
+        let mut r = run("naive");
+        r.run_to_end();
+        let stops: Vec<usize> = (1..=r.known_steps())
+            .filter(|i| r.snapshot(*i).is_some_and(key_moment))
+            .collect();
+        assert_eq!(stops.len(), 2, "{stops:?}");
+        let lost = r.snapshot(stops[0]).expect("known");
+        assert!(lost.steps().last().is_some_and(|s| s
+            .notes
+            .iter()
+            .any(|n| matches!(n, idem_core::Note::MessageLost { .. }))));
+        assert!(stops[0] < stops[1]);
     }
 
     #[test]

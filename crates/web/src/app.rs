@@ -7,12 +7,13 @@ use leptos::prelude::*;
 
 use crate::browser::{location_query, media_matches};
 use crate::calculator::Calculator;
-use crate::controls::{ProtectionBar, ScenarioBar};
+use crate::controls::ProtectionBar;
 use crate::explorer::TryEveryFailure;
 use crate::faults::Faults;
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::StatePanels;
+use crate::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::recap::Recap;
 use crate::reference::Reference;
 use crate::sequence::Sequence;
@@ -37,6 +38,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         use_url_sync(lab);
         Effect::new(move |_| set_document_lang(lab.lang.get()));
     }
+    provide_progress(lab, owns_url);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -69,10 +71,12 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         view! {
             <LinkNotice errors=errors/>
             {lang_notice}
-            <ScenarioBar/>
-            <Stage/>
-            <ProtectionBar/>
+            <Welcome/>
+            <StoryPicker/>
+            <Stage id=PLAYER_ANCHOR/>
+            <AfterRunPanel/>
             <Recap/>
+            <ProtectionBar/>
             <Faults/>
             <TryEveryFailure/>
             <StatePanels/>
@@ -91,7 +95,6 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             <header class="masthead">
                 <div class="brand">
                     <h1 data-testid="title">{move || lab.t("ui.title")}</h1>
-                    <p class="lede">{move || lab.t("ui.lede")}</p>
                 </div>
                 <div class="masthead-tools">
                     <LangSwitch owns_url=owns_url/>

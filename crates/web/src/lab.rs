@@ -32,6 +32,8 @@ pub struct Lab {
     /// A quiet gap just jumped over (simulated ms).
     pub skipped: ReadSignal<Option<u64>>,
     set_skipped: WriteSignal<Option<u64>>,
+    /// Real time (ms) the current step is still held on screen while playing.
+    hold: RwSignal<f64>,
     /// The core's verdict on the world shown, computed once per change.
     pub verdict: Memo<Verdict>,
     /// The language of the page.
@@ -79,6 +81,7 @@ impl Lab {
             skipped,
             set_skipped,
             verdict,
+            hold: RwSignal::new(0.0),
             lang,
             set_lang,
             layout,
@@ -102,6 +105,7 @@ impl Lab {
         self.set_display.set(now);
         self.set_notice.set(None);
         self.set_skipped.set(None);
+        self.hold.set(0.0);
     }
 
     /// One step forward (stepping the world past the known end).
@@ -153,6 +157,7 @@ impl Lab {
             self.restart();
         }
         self.set_notice.set(None);
+        self.hold.set(0.0);
         self.set_playing.set(true);
     }
 
@@ -223,8 +228,14 @@ impl Lab {
             self.set_playing.set(false);
             return false;
         }
+        let held = self.hold.get_untracked();
+        if held > 0.0 {
+            self.hold.set(held - real_ms);
+            return true;
+        }
+        let speed = self.speed.get_untracked();
         let display = self.display.get_untracked();
-        let t = tick(display, real_ms, self.speed.get_untracked(), next);
+        let t = tick(display, real_ms, speed, next);
         self.set_display.set(t.display);
         if let Some(ms) = t.skipped_ms {
             self.set_skipped.set(Some(ms));
@@ -233,6 +244,18 @@ impl Lab {
             self.set_run.update(|r| {
                 r.step_forward();
             });
+            // At 1× and slower: time to read the step, and a stop at the story's key moments.
+            let catalog = self.lang.get_untracked().catalog();
+            let (chars, stop) = self.run.with_untracked(|r| {
+                let lines = crate::summary::narration_lines(r.world(), catalog);
+                let chars = lines.iter().map(|l| l.chars().count()).sum::<usize>();
+                (chars, !r.at_end() && crate::playback::key_moment(r.world()))
+            });
+            self.hold.set(crate::playback::hold_ms(chars, speed));
+            if speed <= 1.0 && stop {
+                self.set_playing.set(false);
+                return false;
+            }
         }
         true
     }

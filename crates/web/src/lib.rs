@@ -21,6 +21,7 @@ pub mod ledger_panel;
 pub mod markup;
 pub mod outcome_text;
 pub mod panels;
+pub mod path;
 pub mod playback;
 pub mod recap;
 pub mod reference;

@@ -126,14 +126,25 @@ impl Run {
     }
 
     /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
-    /// different past has a different future.
+    /// different past has a different future, which is computed to its end at once (bounded
+    /// like a deep link) so "step n / N" keeps counting the whole run.
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
         let mut next = self.world().clone();
         next.apply(action)?;
         self.snapshots.truncate(self.cursor + 1);
         self.snapshots.push(next);
         self.cursor += 1;
+        self.compute_rest();
         Ok(())
+    }
+
+    /// Steps a copy of the last known world until nothing is left to happen, keeping every
+    /// snapshot; the cursor stays where it is.
+    fn compute_rest(&mut self) {
+        let mut world = self.snapshots[self.snapshots.len() - 1].clone();
+        while self.snapshots.len() <= MAX_STEP as usize && world.step().is_some() {
+            self.snapshots.push(world.clone());
+        }
     }
 
     /// The same scenario with other protections, from the start, without injected faults.
@@ -157,6 +168,30 @@ impl Run {
             base: self.base,
         }
     }
+}
+
+/// Real time (ms) a narrated step of `chars` characters stays on screen while playing at
+/// `speed`: at 1× and slower, long enough to read it (about 14 characters a second, at least
+/// 1.2 s, at most 7 s); faster speeds do not wait.
+pub fn hold_ms(chars: usize, speed: f64) -> f64 {
+    if speed > 1.0 {
+        return 0.0;
+    }
+    (chars as f64 * 70.0).clamp(1_200.0, 7_000.0)
+}
+
+/// A moment of the story worth stopping at while playing at 1× or slower: an answer was lost
+/// on the way, or the phone sent a retry.
+pub fn key_moment(world: &World) -> bool {
+    use idem_core::Note;
+    world.steps().last().is_some_and(|step| {
+        step.notes.iter().any(|n| {
+            matches!(
+                n,
+                Note::MessageLost { .. } | Note::ClientSends { attempt: 2.., .. }
+            )
+        })
+    })
 }
 
 /// What one animation frame does to the playback clock.
@@ -256,14 +291,21 @@ mod tests {
     fn an_action_in_the_past_truncates_the_future() {
         let mut r = run("naive");
         let full = r.known_steps();
+        let old_future = r.snapshot(3).cloned();
         r.jump(2);
         r.apply(Action::RetryNow).expect("the op is pending");
         assert_eq!(r.cursor(), 3);
-        assert_eq!(r.known_steps(), 3);
-        assert!(r.known_steps() < full);
-        // Forward now steps the world live.
+        assert_ne!(r.snapshot(3).cloned(), old_future);
+        // The new future is known to its end at once: "step n / N" counts the whole run.
+        assert!(r.known_steps() > 3, "{} of {full}", r.known_steps());
+        let mut live = r.snapshot(3).expect("applied").clone();
+        live.run(2_000);
+        assert_eq!(r.snapshot(r.known_steps()), Some(&live));
         assert!(r.step_forward());
         assert_eq!(r.world().step_count(), 4);
+        r.run_to_end();
+        assert!(r.at_end());
+        assert_eq!(r.cursor(), r.known_steps());
     }
 
     #[test]
@@ -305,6 +347,27 @@ mod tests {
         assert!(changed.link().to_query().contains("protect=key"));
         changed.run_to_end();
         assert_eq!(changed.world().verdict().money.statement_cents, 10_000);
+    }
+
+    #[test]
+    fn playing_at_1x_waits_for_the_reader_and_stops_at_the_key_moments() {
+        assert_eq!(hold_ms(10, 1.0), 1_200.0);
+        assert_eq!(hold_ms(60, 1.0), 4_200.0);
+        assert_eq!(hold_ms(10_000, 0.5), 7_000.0);
+        assert_eq!(hold_ms(60, 2.0), 0.0);
+        // The naive story: the ack is lost, then the retry goes out; nothing else stops it.
+        let mut r = run("naive");
+        r.run_to_end();
+        let stops: Vec<usize> = (1..=r.known_steps())
+            .filter(|i| r.snapshot(*i).is_some_and(key_moment))
+            .collect();
+        assert_eq!(stops.len(), 2, "{stops:?}");
+        let lost = r.snapshot(stops[0]).expect("known");
+        assert!(lost.steps().last().is_some_and(|s| s
+            .notes
+            .iter()
+            .any(|n| matches!(n, idem_core::Note::MessageLost { .. }))));
+        assert!(stops[0] < stops[1]);
     }
 
     #[test]

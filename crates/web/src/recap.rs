@@ -272,6 +272,7 @@ pub fn Recap() -> impl IntoView {
     view! {
         <section
             class="recap"
+            id=crate::path::PREDICT_ANCHOR
             data-testid="predict"
             aria-live="polite"
             node_ref=panel

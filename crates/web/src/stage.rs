@@ -80,10 +80,11 @@ pub fn provide_lab(run: Run, lang: Lang) -> Lab {
 
 /// The player: the topology and its controls beside the verdict and narration. The page and
 /// the embedded widget both show it.
+/// `id` names the section so a link can lead to it (the page's "start here").
 #[component]
-pub fn Stage() -> impl IntoView {
+pub fn Stage(#[prop(optional)] id: Option<&'static str>) -> impl IntoView {
     view! {
-        <section class="stage">
+        <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
                 <Controls/>

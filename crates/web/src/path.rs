@@ -1,0 +1,459 @@
+//! The student's path through the lesson: the definition and "start here" on the first
+//! screen, the seed stories in order with a done mark each (kept in `localStorage`), the
+//! count of stories done, "Next story →" at the end of a run, a closing summary after the
+//! last story, and the other mechanics grouped by theme as "advanced".
+//!
+//! The rules (what counts as done, which story comes next, how the marks are stored) are pure
+//! functions tested natively; the components only read and write signals.
+
+use std::collections::BTreeSet;
+
+use idem_core::scenario::{is_seed, seed_ids, IDS};
+use leptos::prelude::*;
+
+use crate::geometry::Layout;
+use crate::lab::{use_lab, Lab};
+
+/// The `localStorage` key that holds the finished scenarios.
+pub const STORAGE_KEY: &str = "idem-lab.done";
+
+/// The id of the prediction, where "start here" leads on a phone (the player is taller than
+/// the screen there).
+pub const PREDICT_ANCHOR: &str = "predict";
+/// The id of the player, where "start here" leads on a wide screen (the prediction sits right
+/// under it, so both are in view).
+pub const PLAYER_ANCHOR: &str = "player";
+
+/// Where "start here" leads for a layout.
+pub fn start_anchor(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Wide => PLAYER_ANCHOR,
+        Layout::Tall => PREDICT_ANCHOR,
+    }
+}
+
+/// What the closing summary says was learned, one point per story.
+pub const LEARNED: [&str; 4] = [
+    "path.learned_1",
+    "path.learned_2",
+    "path.learned_3",
+    "path.learned_4",
+];
+
+/// The other mechanics, grouped by theme: (catalog key of the theme, scenario ids).
+pub const THEMES: [(&str, &[&str]); 4] = [
+    (
+        "theme.keys",
+        &[
+            "missing-key",
+            "key-reuse",
+            "key-reuse-no-fingerprint",
+            "scope",
+            "scope-off",
+        ],
+    ),
+    (
+        "theme.races",
+        &["concurrent", "concurrent-no-lock", "cas-race"],
+    ),
+    (
+        "theme.failures",
+        &[
+            "ttl",
+            "evict",
+            "crash-window",
+            "crash-no-forward",
+            "crash-one-tx",
+        ],
+    ),
+    (
+        "theme.guards",
+        &["cas-naive", "counter-no-index", "fully-protected"],
+    ),
+];
+
+/// The finished scenarios read from their stored form (ids separated by commas); unknown
+/// ids and stray spaces are dropped, so an old or tampered value cannot break the page.
+pub fn parse_done(stored: &str) -> BTreeSet<String> {
+    stored
+        .split(',')
+        .map(str::trim)
+        .filter(|id| IDS.contains(id))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The stored form of the finished scenarios.
+pub fn format_done(done: &BTreeSet<String>) -> String {
+    done.iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// How many of the seed stories are done.
+pub fn stories_done(done: &BTreeSet<String>) -> usize {
+    seed_ids().iter().filter(|id| done.contains(**id)).count()
+}
+
+/// The story after `id` on the path, if `id` is a seed story and not the last one.
+pub fn next_story(id: &str) -> Option<&'static str> {
+    let ids = seed_ids();
+    let at = ids.iter().position(|s| *s == id)?;
+    ids.get(at + 1).copied()
+}
+
+/// What the page offers when a run of `id` has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AfterRun {
+    /// Go on to this story.
+    Next(&'static str),
+    /// The last story: the closing summary and the advanced mechanics.
+    Finished,
+    /// A mechanic outside the path: nothing to add.
+    Nothing,
+}
+
+/// What comes after a finished run of `id`.
+pub fn after_run(id: &str) -> AfterRun {
+    match next_story(id) {
+        Some(next) => AfterRun::Next(next),
+        None if is_seed(id) => AfterRun::Finished,
+        None => AfterRun::Nothing,
+    }
+}
+
+/// The short number of a seed story as its title shows it ("1", "4a"), for "Next story".
+pub fn story_number(title: &str) -> &str {
+    title.split(" · ").next().unwrap_or(title)
+}
+
+/// `localStorage`, reached through reflection (no extra web-sys feature); `None` when the
+/// browser refuses it (private mode, blocked cookies) or it is missing.
+fn storage() -> Option<wasm_bindgen::JsValue> {
+    use leptos::web_sys::js_sys::Reflect;
+    let storage = Reflect::get(&window(), &"localStorage".into()).ok()?;
+    (!storage.is_null() && !storage.is_undefined()).then_some(storage)
+}
+
+fn call(
+    storage: &wasm_bindgen::JsValue,
+    method: &str,
+    args: &[&str],
+) -> Option<wasm_bindgen::JsValue> {
+    use leptos::wasm_bindgen::JsCast;
+    use leptos::web_sys::js_sys::{Array, Function, Reflect};
+    let function = Reflect::get(storage, &method.into())
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    let args: Array = args
+        .iter()
+        .map(|a| wasm_bindgen::JsValue::from_str(a))
+        .collect();
+    Reflect::apply(&function, storage, &args).ok()
+}
+
+/// The stored marks, or `None` when storage cannot be used.
+fn load() -> Option<BTreeSet<String>> {
+    let storage = storage()?;
+    let value = call(&storage, "getItem", &[STORAGE_KEY])?;
+    Some(parse_done(&value.as_string().unwrap_or_default()))
+}
+
+/// Stores the marks; false when storage refused.
+fn save(done: &BTreeSet<String>) -> bool {
+    storage()
+        .and_then(|s| call(&s, "setItem", &[STORAGE_KEY, &format_done(done)]))
+        .is_some()
+}
+
+/// The student's progress, shared by the picker, the first screen and the end of a run.
+#[derive(Clone, Copy)]
+pub struct Progress {
+    /// The finished scenarios.
+    pub done: RwSignal<BTreeSet<String>>,
+    /// The marks are kept across visits (storage works and is used).
+    pub kept: RwSignal<bool>,
+    /// The page asked for storage and the browser refused it: say so.
+    pub refused: RwSignal<bool>,
+}
+
+impl Progress {
+    /// Whether `id` is done (tracked).
+    pub fn is_done(&self, id: &str) -> bool {
+        self.done.with(|d| d.contains(id))
+    }
+}
+
+/// Loads the marks, provides them as context and marks a scenario done whenever its run
+/// reaches the end. `keep` is false for tests and embeddings that must not touch storage.
+pub fn provide_progress(lab: Lab, keep: bool) -> Progress {
+    let loaded = if keep { load() } else { None };
+    let progress = Progress {
+        kept: RwSignal::new(keep && loaded.is_some()),
+        refused: RwSignal::new(keep && loaded.is_none()),
+        done: RwSignal::new(loaded.unwrap_or_default()),
+    };
+    provide_context(progress);
+    Effect::new(move |_| {
+        let Some(id) = lab
+            .run
+            .with(|r| r.at_end().then(|| r.scenario().id.clone()))
+        else {
+            return;
+        };
+        if progress.done.with_untracked(|d| d.contains(&id)) {
+            return;
+        }
+        progress.done.update(|d| {
+            d.insert(id);
+        });
+        if progress.kept.get_untracked() {
+            let saved = progress.done.with_untracked(save);
+            progress.kept.set(saved);
+            progress.refused.set(!saved);
+        }
+    });
+    progress
+}
+
+/// The progress of the page, if it keeps one.
+pub fn use_progress() -> Option<Progress> {
+    use_context::<Progress>()
+}
+
+/// "n of 5 stories done", with the count in `data-done`.
+#[component]
+fn ProgressLine() -> impl IntoView {
+    let lab = use_lab();
+    let progress = use_progress();
+    let count = move || progress.map_or(0, |p| p.done.with(stories_done));
+    let text = move || {
+        lab.catalog().fill(
+            "path.progress",
+            &[
+                ("n", count().to_string()),
+                ("total", seed_ids().len().to_string()),
+            ],
+        )
+    };
+    let unkept = move || progress.is_some_and(|p| p.refused.get());
+    view! {
+        <p class="lesson-progress" data-testid="lesson-progress" data-done=move || count().to_string()>
+            {text}
+        </p>
+        <Show when=unkept>
+            <p class="storage-notice" data-testid="storage-notice">{lab.t("path.no_storage")}</p>
+        </Show>
+    }
+}
+
+/// The first screen: what "idempotent" means, where to start, and how far the student got.
+#[component]
+pub fn Welcome() -> impl IntoView {
+    let lab = use_lab();
+    let first = seed_ids()[0];
+    view! {
+        <section class="welcome" aria-label=lab.t("path.welcome")>
+            <p class="definition" data-testid="definition">
+                <dfn>{lab.t("path.term")}</dfn>
+                {lab.t("path.definition")}
+            </p>
+            <div class="welcome-actions">
+                <a
+                    class="start-here"
+                    data-testid="start-here"
+                    href=move || format!("#{}", start_anchor(lab.layout.get()))
+                    on:click=move |_| lab.switch(first)
+                >
+                    {lab.t("path.start")}
+                </a>
+            </div>
+        </section>
+    }
+}
+
+/// One scenario button of the picker: pressed while on screen, marked when done.
+fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
+    let progress = use_progress();
+    let done = move || progress.is_some_and(|p| p.is_done(id));
+    view! {
+        <button
+            type="button"
+            class="chip"
+            data-testid=format!("scenario-{id}")
+            data-done=move || done().to_string()
+            aria-pressed=move || (current.with(|c| c == id)).to_string()
+            on:click=move |_| lab.switch(id)
+        >
+            <span class="done-mark" aria-hidden="true">{move || if done() { "✓ " } else { "" }}</span>
+            {lab.t(&format!("scenario.{id}.title"))}
+            <span class="sr-only">{move || if done() { lab.t("path.done_sr") } else { String::new() }}</span>
+        </button>
+    }
+}
+
+/// The scenario picker: the stories in order, then the other mechanics by theme, folded
+/// as "advanced" (open while one of them is on screen).
+#[component]
+pub fn StoryPicker() -> impl IntoView {
+    let lab = use_lab();
+    let current = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
+    let is_mechanic = move || current.with(|id| !is_seed(id));
+    let stories = seed_ids()
+        .iter()
+        .map(|id| pick(lab, current, id))
+        .collect_view();
+    let themes = THEMES
+        .iter()
+        .map(|(key, ids)| {
+            view! {
+                <div class="theme">
+                    <h3 class="theme-title">{lab.t(key)}</h3>
+                    <div class="chips">{ids.iter().map(|id| pick(lab, current, id)).collect_view()}</div>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="scenarios path" aria-label=lab.t("group.stories")>
+            <div class="group">
+                <div class="path-head">
+                    <h2 class="group-title">{lab.t("group.stories")}</h2>
+                    <ProgressLine/>
+                </div>
+                <div class="chips stories">{stories}</div>
+            </div>
+            <details class="group more" prop:open=is_mechanic>
+                <summary class="group-title">{lab.t("group.mechanics")}</summary>
+                <p class="advanced-hint">{lab.t("path.advanced_hint")}</p>
+                {themes}
+            </details>
+        </nav>
+    }
+}
+
+/// At the end of a run: "Next story →", or after the last story the closing summary.
+#[component]
+pub fn AfterRunPanel() -> impl IntoView {
+    let lab = use_lab();
+    let after = Memo::new(move |_| {
+        lab.run
+            .with(|r| r.at_end().then(|| after_run(&r.scenario().id)))
+    });
+    move || match after.get() {
+        Some(AfterRun::Next(next)) => {
+            let title = lab.t(&format!("scenario.{next}.title"));
+            let label = lab.t("path.next");
+            Some(
+                view! {
+                    <div class="after-run">
+                        <button
+                            type="button"
+                            class="primary next-story"
+                            data-testid="next-story"
+                            on:click=move |_| lab.switch(next)
+                        >
+                            {label}
+                        </button>
+                        <span class="next-title" data-testid="next-title">{title}</span>
+                    </div>
+                }
+                .into_any(),
+            )
+        }
+        Some(AfterRun::Finished) => {
+            let points = LEARNED
+                .iter()
+                .map(|key| view! { <li>{lab.t(key)}</li> })
+                .collect_view();
+            Some(
+                view! {
+                    <section class="after-run closing" data-testid="closing">
+                        <h2>{lab.t("path.closing_title")}</h2>
+                        <ol>{points}</ol>
+                        <p>{lab.t("path.closing_next")}</p>
+                    </section>
+                }
+                .into_any(),
+            )
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::scenario::mechanic_ids;
+
+    #[test]
+    fn marks_survive_their_stored_form_and_junk_is_dropped() {
+        let done = parse_done("key, naive,bogus,,counter");
+        assert_eq!(format_done(&done), "counter,key,naive");
+        assert_eq!(parse_done(&format_done(&done)), done);
+        assert!(parse_done("").is_empty());
+        assert_eq!(stories_done(&done), 3);
+        assert_eq!(stories_done(&parse_done("ttl,scope")), 0);
+    }
+
+    #[test]
+    fn the_path_goes_through_the_seed_stories_in_order() {
+        let ids = seed_ids();
+        assert_eq!(ids[0], "naive");
+        for pair in ids.windows(2) {
+            assert_eq!(after_run(pair[0]), AfterRun::Next(pair[1]));
+        }
+        assert_eq!(after_run(ids[ids.len() - 1]), AfterRun::Finished);
+        assert_eq!(after_run("ttl"), AfterRun::Nothing);
+        assert_eq!(next_story("nonsense"), None);
+    }
+
+    #[test]
+    fn every_mechanic_sits_in_exactly_one_theme() {
+        let mut grouped: Vec<&str> = THEMES
+            .iter()
+            .flat_map(|(_, ids)| ids.iter().copied())
+            .collect();
+        grouped.sort_unstable();
+        let mut all = mechanic_ids().to_vec();
+        all.sort_unstable();
+        assert_eq!(grouped, all);
+    }
+
+    #[test]
+    fn titles_do_not_clash_with_the_story_numbers() {
+        for lang in Lang::ALL {
+            let catalog = lang.catalog();
+            let numbers: Vec<String> = seed_ids()
+                .iter()
+                .map(|id| story_number(&catalog.text(&format!("scenario.{id}.title"))).to_owned())
+                .collect();
+            assert_eq!(numbers, ["1", "2", "3", "4a", "4b"], "{lang:?}");
+            for id in mechanic_ids() {
+                let title = catalog.text(&format!("scenario.{id}.title"));
+                assert!(!title.contains(" · "), "{lang:?} {id}: {title}");
+            }
+            for (key, _) in THEMES {
+                assert!(catalog.get(key).is_some(), "{lang:?} {key}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_progress_line_counts_in_both_languages() {
+        let en = Lang::En.catalog();
+        let ru = Lang::Ru.catalog();
+        let line = |c: &crate::i18n::Catalog, n: usize| {
+            c.fill(
+                "path.progress",
+                &[("n", n.to_string()), ("total", "5".into())],
+            )
+        };
+        assert_eq!(line(en, 1), "Stories done: 1 of 5");
+        assert_eq!(line(ru, 3), "Пройдено историй: 3 из 5");
+        assert_eq!(en.text("path.next"), "Next story →");
+    }
+}

@@ -65,7 +65,7 @@ async fn the_panel_shows_the_cores_numbers() {
         let text = result.text_content().unwrap_or_default();
         assert!(
             text.contains(&format!(
-                "{} runs represented by {} distinct situations",
+                "{} runs checked — {} distinct situations simulated",
                 report.runs_represented(),
                 report.distinct_situations()
             )) && text.contains(&format!(

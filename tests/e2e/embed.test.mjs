@@ -295,6 +295,8 @@ test('try every failure: search, then replay a counter-example', async () => {
   const runs = Number(await result.getAttribute('data-runs'));
   const bad = Number(await result.getAttribute('data-violations'));
   assert.ok(runs > 0 && bad > 0 && bad <= runs, `${bad} of ${runs}`);
+  // The live region is busy only while the search runs; once it is done it speaks.
+  assert.equal(await page.locator('.explore-out').getAttribute('aria-busy'), 'false');
   const states = Number(await result.getAttribute('data-states'));
   assert.ok(states > 0, `${states} situations for ${runs} runs`);
   const summary = await result.innerText();

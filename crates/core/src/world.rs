@@ -317,30 +317,6 @@ impl World {
         Ok(world)
     }
 
-    /// A hash of everything that decides the future (clock, RNG, the five machines, packets in
-    /// flight, script position, armed faults) and nothing that only records the past (the step
-    /// log, delivered packets, message ids). Two worlds with equal hashes behave alike from
-    /// here on, so the explorer visits such a state once.
-    pub fn state_hash(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let mut h = rustc_hash::FxHasher::default();
-        self.now.hash(&mut h);
-        self.rng.hash(&mut h);
-        self.client.hash(&mut h);
-        self.api.hash(&mut h);
-        self.store.hash(&mut h);
-        self.ledger.hash(&mut h);
-        self.processor.hash(&mut h);
-        self.script_pos.hash(&mut h);
-        self.lose_next_ack.hash(&mut h);
-        self.client_offline_until.hash(&mut h);
-        self.next_op.hash(&mut h);
-        for m in self.net.in_flight() {
-            (m.from, m.to, m.deliver_at, m.doomed, &m.payload).hash(&mut h);
-        }
-        h.finish()
-    }
-
     /// The explorer's view of this world: a 128-bit fingerprint of everything that decides
     /// the future (the machines, the clock, the RNG, the packets in flight with their ids, the
     /// next id) plus which packets the last step sent (the explorer faults a packet only

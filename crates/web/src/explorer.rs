@@ -520,7 +520,9 @@ pub fn TryEveryFailure() -> impl IntoView {
                 </button>
                 <p class="hint">{lab.t("ui.explore_slow")}</p>
             </div>
-            <div class="explore-out" aria-live="polite">
+            // Busy while the search runs, so a screen reader announces the final summary
+            // rather than every frame's progress.
+            <div class="explore-out" aria-live="polite" aria-busy=move || running().to_string()>
                 <Show when=move || shown.with(Option::is_some)>
                     <div
                         class="explore-result"

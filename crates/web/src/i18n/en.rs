@@ -183,7 +183,7 @@ pub static EN: Catalog = Catalog {
         // --- refusals ---
         ("error.no_such_message", "There is no message {msg}."),
         ("error.not_in_flight", "Message {msg} has already arrived or been lost."),
-        ("error.not_on_mobile_link", "Message {msg} travels inside the data centre, where this model loses no packets. Crash the API instead (Break things → Crash)."),
+        ("error.not_on_mobile_link", "Message {msg} travels inside the data centre, where this model loses no packets. Crash the API instead (Break things → More faults → Crash)."),
         ("error.nothing_to_retry", "Nothing to retry: no operation is waiting for an answer."),
         ("error.no_operation_yet", "No operation has started yet; step forward first."),
         ("error.client_offline", "The phone is offline until the clock reaches its wake-up time."),
@@ -261,7 +261,7 @@ pub static EN: Catalog = Catalog {
         ("group.mechanics", "More mechanics"),
         ("path.welcome", "Start"),
         ("path.term", "Idempotent"),
-        ("path.definition", ": doing it twice has the same effect as doing it once. Only such a step is safe to retry."),
+        ("path.definition", ": doing an operation twice has the same effect as doing it once. Only such an operation is safe to retry."),
         ("path.start", "Start here: story 1 →"),
         ("path.progress", "Stories done: {n} of {total}"),
         ("path.no_storage", "This browser does not let the page keep your progress: the ✓ marks last only until you close the tab."),
@@ -346,7 +346,7 @@ pub static EN: Catalog = Catalog {
         ("ui.embed_hint", "Paste this into a course page to show this run in a compact player (an iframe)."),
         ("ui.embed_copy", "Copy"),
         // --- deep links ---
-        ("link.notice", "This link could not be opened, so the default scenario is shown instead:"),
+        ("link.notice", "Parts of this link could not be used and were left out (the rest of it is shown):"),
         ("link.too_long", "the address is too long ({value} characters)"),
         ("link.unknown_scenario", "there is no scenario “{value}”"),
         ("link.unknown_protection", "there is no protection “{value}”"),

@@ -6,21 +6,21 @@
 use leptos::prelude::*;
 
 use crate::browser::{location_query, media_matches};
-use crate::calculator::Calculator;
-use crate::controls::ProtectionBar;
-use crate::explorer::TryEveryFailure;
-use crate::faults::Faults;
+use crate::embed::share::EmbedButton;
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
-use crate::panels::StatePanels;
-use crate::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
-use crate::recap::Recap;
-use crate::reference::Reference;
-use crate::sequence::Sequence;
-use crate::share::EmbedButton;
+use crate::panels::calculator::Calculator;
+use crate::panels::controls::ProtectionBar;
+use crate::panels::explorer::TryEveryFailure;
+use crate::panels::faults::Faults;
+use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
+use crate::panels::recap::Recap;
+use crate::panels::reference::Reference;
+use crate::stage::sequence::Sequence;
+use crate::stage::state_panels::StatePanels;
+use crate::stage::transcript::Transcript;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
-use crate::transcript::Transcript;
 
 /// The whole lesson page.
 ///

@@ -5,9 +5,9 @@
 use idem_core::{Action, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
-use crate::geometry::Layout;
 use crate::i18n::{Catalog, Lang};
-use crate::playback::{tick, Run};
+use crate::stage::geometry::Layout;
+use crate::stage::playback::{tick, Run};
 use crate::text::action_error;
 
 /// Shared handle to the page's state.
@@ -247,11 +247,14 @@ impl Lab {
             // At 1× and slower: time to read the step, and a stop at the story's key moments.
             let catalog = self.lang.get_untracked().catalog();
             let (chars, stop) = self.run.with_untracked(|r| {
-                let lines = crate::summary::narration_lines(r.world(), catalog);
+                let lines = crate::stage::summary::narration_lines(r.world(), catalog);
                 let chars = lines.iter().map(|l| l.chars().count()).sum::<usize>();
-                (chars, !r.at_end() && crate::playback::key_moment(r.world()))
+                (
+                    chars,
+                    !r.at_end() && crate::stage::playback::key_moment(r.world()),
+                )
             });
-            self.hold.set(crate::playback::hold_ms(chars, speed));
+            self.hold.set(crate::stage::playback::hold_ms(chars, speed));
             if speed <= 1.0 && stop {
                 self.set_playing.set(false);
                 return false;

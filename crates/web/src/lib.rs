@@ -2,39 +2,30 @@
 //!
 //! Pure parts (geometry, labels, playback, text, catalogs) have no browser types and are
 //! unit-tested natively; components read the shared [`lab::Lab`] from context.
+//!
+//! Layout: [`stage`] is the player (topology, sequence diagram, verdict and state panels,
+//! playback), [`panels`] the lesson's parts around it (controls, faults, explorer, path,
+//! prediction and recap, calculator, reading), [`embed`] the widget for course pages (options,
+//! widget, JS API, Embed snippet); at the top sit the page ([`app`]), the shared state
+//! ([`lab`]), the browser glue ([`hooks`], [`browser`]) and the texts ([`i18n`], [`text`],
+//! [`outcome_text`], [`markup`]).
 
 pub mod app;
 pub mod browser;
-pub mod calculator;
-pub mod controls;
 pub mod crash;
 pub mod embed;
-pub mod explorer;
-pub mod faults;
-pub mod geometry;
 pub mod hooks;
 pub mod i18n;
 pub mod lab;
-pub mod labels;
 pub mod lang;
-pub mod ledger_panel;
 pub mod markup;
 pub mod outcome_text;
 pub mod panels;
-pub mod path;
-pub mod playback;
-pub mod recap;
-pub mod reference;
-pub mod sequence;
-pub mod share;
 pub mod stage;
-pub mod summary;
 #[cfg(test)]
 mod test_support;
 pub mod text;
 pub mod theme;
-pub mod topology;
-pub mod transcript;
 
 pub use app::App;
 pub use embed::{mount, MountHandle};

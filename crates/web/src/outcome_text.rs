@@ -12,8 +12,8 @@ use idem_core::{
 };
 
 use crate::i18n::Catalog;
-use crate::labels::usd;
 use crate::markup::{el, wrap, SafeHtml};
+use crate::stage::labels::usd;
 use crate::text::{badge, badge_text};
 
 const MAX_STEPS: usize = 5_000;

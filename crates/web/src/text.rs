@@ -7,7 +7,7 @@ use idem_core::verdict::{Invariant, Violation};
 use idem_core::{ActionError, LinkError, Note, OpId, Step, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{duration_in, msg_no, packet_label, usd, ShortNames};
+use crate::stage::labels::{duration_in, msg_no, packet_label, usd, ShortNames};
 
 /// What the verdict badge says: a catalog key, a number for it, and whether all is well.
 #[derive(Clone, Debug, PartialEq, Eq)]

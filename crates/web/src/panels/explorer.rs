@@ -17,8 +17,8 @@ use leptos::prelude::*;
 use crate::browser::now_ms;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{packet_kind, packet_label, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
+use crate::stage::labels::{packet_kind, packet_label, ShortNames};
 
 /// Fault bounds offered. k = 4 is left out: the exhaustive search keeps a summary per distinct
 /// situation, and on the heaviest scenarios k = 4 has about 15 million of them (2.4 GB
@@ -36,7 +36,7 @@ const LISTED: usize = 24;
 pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catalog) -> String {
     let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
         Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
-        None => format!("{} {}", catalog.text(key), crate::labels::msg_no(id)),
+        None => format!("{} {}", catalog.text(key), crate::stage::labels::msg_no(id)),
     };
     match action {
         Action::Drop(id) => with_msg("ui.drop", *id),
@@ -188,7 +188,7 @@ pub fn result_view(
     }
     let rows: Vec<Vec<String>> = Invariant::ALL
         .iter()
-        .filter(|i| crate::summary::relevant(base.story, **i))
+        .filter(|i| crate::stage::summary::relevant(base.story, **i))
         .map(|i| {
             vec![
                 catalog.text(&format!("invariant.{}", i.name())),
@@ -640,9 +640,9 @@ mod tests {
         // Each counter-example replays to a violated verdict on the base scenario.
         let cx = report.shortest_overall().expect("naive breaks");
         let link = counterexample_link("naive", naive.protections, cx);
-        let run = crate::playback::Run::from_link(&link).expect("replays");
+        let run = crate::stage::playback::Run::from_link(&link).expect("replays");
         assert_eq!(run.cursor(), 0);
-        let start = crate::playback::Run::new(naive.clone());
+        let start = crate::stage::playback::Run::new(naive.clone());
         assert_eq!(run.scenario().id, start.scenario().id);
         assert_eq!(run.scenario().protections, start.scenario().protections);
         let mut end = run.clone();

@@ -12,7 +12,7 @@ use leptos::html::Select;
 use leptos::prelude::*;
 
 use crate::lab::use_lab;
-use crate::labels::{msg_no, packet_label, ShortNames};
+use crate::stage::labels::{msg_no, packet_label, ShortNames};
 
 /// The fault menu's buttons, row by row: (action name for [`menu_action`], test id, label key).
 /// The crash-phase choice sits before the second row's button.

@@ -10,9 +10,9 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{duration_in, record_label, response_label, usd, ShortNames};
-use crate::ledger_panel::ledger_html;
 use crate::markup::{el, table, wrap, SafeHtml};
+use crate::stage::labels::{duration_in, record_label, response_label, usd, ShortNames};
+use crate::stage::ledger_panel::ledger_html;
 
 /// Time left until `at`, seen at display time `now` (simulated ms).
 pub fn countdown(now: f64, at: SimTime, catalog: &Catalog) -> String {

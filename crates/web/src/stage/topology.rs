@@ -11,11 +11,11 @@ use idem_core::{Action, Link, MsgId, Node, Note, Story, World};
 use leptos::html::Figure;
 use leptos::prelude::*;
 
-use crate::geometry::{drawn_progress, pill_width, progress, Layout, Point};
 use crate::i18n::Catalog;
 use crate::lab::{use_lab, Lab};
-use crate::labels::{msg_no, packet_kind, packet_label, protocol, usd, ShortNames};
 use crate::markup::{el, num, void, wrap, SafeHtml};
+use crate::stage::geometry::{drawn_progress, pill_width, progress, Layout, Point};
+use crate::stage::labels::{msg_no, packet_kind, packet_label, protocol, usd, ShortNames};
 
 /// The SVG drawing of the system.
 #[component]

@@ -11,8 +11,8 @@ use leptos::html::Button;
 use leptos::prelude::*;
 
 use crate::lab::{use_lab, Lab};
-use crate::labels::clock_in;
-use crate::playback::{Run, SPEEDS};
+use crate::stage::labels::clock_in;
+use crate::stage::playback::{Run, SPEEDS};
 
 /// One scenario chip: pressed while its scenario is on screen.
 fn chip(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {

@@ -6,8 +6,8 @@ use idem_core::sql::Schema;
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{record_label, rows_text, usd, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
+use crate::stage::labels::{record_label, rows_text, usd, ShortNames};
 
 /// The ledger panel's markup.
 pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
@@ -178,11 +178,12 @@ mod tests {
 
     #[test]
     fn the_last_redis_command_is_shown_with_its_reply() {
-        let text = crate::panels::last_redis(&end("key")).expect("the store ran something");
+        let text =
+            crate::stage::state_panels::last_redis(&end("key")).expect("the store ran something");
         assert!(text.starts_with("> GET idem:user_1:"), "{text}");
         assert!(text.ends_with('}') || text.ends_with('"'), "{text}");
         assert!(
-            crate::panels::last_redis(&end("naive")).is_none(),
+            crate::stage::state_panels::last_redis(&end("naive")).is_none(),
             "no store in the naive story"
         );
     }

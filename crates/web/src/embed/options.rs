@@ -1,29 +1,18 @@
-//! Embedding for course authors: the compact widget (`?embed` in an iframe, or mounted from
-//! JavaScript with [`mount`]), the options of the JS API with their validation, and the
-//! "Embed" snippet of the full page.
+//! The options of the JS API ([`super::mount`]) and of the `?embed` address, with their
+//! validation.
 //!
 //! Options are decoded with serde-wasm-bindgen into [`RawOptions`] (unknown fields refused);
 //! [`validate`] is pure and turns them into [`Options`] or an [`OptionError`] that names the
-//! field and the allowed values. Each mounted widget has its own lab (no shared state), and its
-//! keyboard shortcuts act only while focus is inside it.
+//! field and the allowed values.
 
 use std::fmt;
 
 use idem_core::scenario::IDS;
 use idem_core::{DeepLink, Protections};
-use leptos::prelude::*;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
-use crate::controls::{ProtectionBar, ScenarioBar};
-use crate::explorer::TryEveryFailure;
-use crate::faults::Faults;
-use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::i18n::Lang;
-use crate::markup::el;
-use crate::panels::StatePanels;
-use crate::sequence::Sequence;
-use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
 
 /// Any JavaScript value, as far as the options care.
@@ -106,7 +95,7 @@ pub const FIELDS: [&str; 6] = [
     "compact",
 ];
 
-/// The options object of [`mount`] as JavaScript gave it: known fields only, any types.
+/// The options object of [`mount`](super::mount) as JavaScript gave it: known fields only, any types.
 ///
 /// It is decoded as a map of entries ([`RawOptions::from_entries`]), not with a derived
 /// `Deserialize` and `deny_unknown_fields`: serde-wasm-bindgen reads only the declared fields
@@ -337,194 +326,6 @@ pub fn query_lang(query: &str) -> Lang {
         .find_map(|p| p.strip_prefix("lang="))
         .and_then(Lang::from_tag)
         .unwrap_or_default()
-}
-
-/// The compact lesson: player, topology, verdict, narration and controls for one scenario
-/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
-/// lab, never the address bar; keys act only while focus is inside it.
-#[component]
-pub fn Widget(
-    /// The deep link to open (may hold `lang`).
-    #[prop(into)]
-    query: String,
-    /// The colour theme (follows the system when absent).
-    #[prop(optional)]
-    theme: Theme,
-    /// Start playing at once.
-    #[prop(optional)]
-    autoplay: bool,
-    /// Add the rest of the lesson's parts.
-    #[prop(optional)]
-    full: bool,
-    /// The widget is the whole page (`?embed`): its title is the page's `<h1>` and it sits in
-    /// the page's `<main>` landmark; mounted in a course page it is an `<h2>` of the host's.
-    #[prop(optional)]
-    page: bool,
-) -> impl IntoView {
-    let (run, errors) = run_from_query(&query);
-    let lang = query_lang(&query);
-    let lab = provide_lab(run, lang);
-    use_playback(lab);
-    use_layout(lab);
-    if autoplay {
-        lab.toggle_play();
-    }
-    let title = move || {
-        lab.run
-            .with(|r| lab.t(&format!("scenario.{}.title", r.scenario().id)))
-    };
-    let rest = full.then(|| {
-        view! {
-            <ScenarioBar/>
-            <ProtectionBar/>
-            <Faults/>
-            <TryEveryFailure/>
-            <StatePanels/>
-            <Sequence/>
-        }
-    });
-    let heading = if page {
-        view! { <h1 class="embed-title">{title}</h1> }.into_any()
-    } else {
-        view! { <h2 class="embed-title">{title}</h2> }.into_any()
-    };
-    let widget = view! {
-        <div
-            class="idem-lab embed"
-            data-testid="embed"
-            data-theme=theme.name()
-            lang=lang.catalog().tag
-            tabindex="0"
-            on:keydown=move |e| handle_key(lab, &e, full)
-        >
-            {heading}
-            <LinkNotice errors=errors/>
-            <Stage/>
-            {rest}
-        </div>
-    };
-    if page {
-        view! { <main class="embed-page">{widget}</main> }.into_any()
-    } else {
-        widget.into_any()
-    }
-}
-
-/// A widget mounted by [`mount`]: `unmount()` removes it. The widget itself lives in
-/// [`MOUNTED`], not in the handle, so a handle dropped by the page (and freed by the next
-/// garbage collection of its JS object) leaves the widget mounted.
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
-pub struct MountHandle {
-    id: u32,
-}
-
-/// One mounted widget: its id (kept by its handle), its host element and what unmounts it.
-struct Mounted {
-    id: u32,
-    host: leptos::web_sys::HtmlElement,
-    /// Held for its `Drop`, which unmounts the widget.
-    _view: Box<dyn std::any::Any>,
-}
-
-thread_local! {
-    /// The widgets mounted by [`mount`] and not yet unmounted, and the last id given out.
-    static MOUNTED: std::cell::RefCell<(u32, Vec<Mounted>)> =
-        const { std::cell::RefCell::new((0, Vec::new())) };
-}
-
-/// Takes out the widgets `matches` selects and drops them (unmounting them) after the
-/// registry is released, since unmounting runs the widgets' cleanups.
-fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
-    let gone: Vec<Mounted> = MOUNTED.with_borrow_mut(|(_, all)| {
-        let (gone, kept) = std::mem::take(all).into_iter().partition(|m| matches(m));
-        *all = kept;
-        gone
-    });
-    drop(gone);
-}
-
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
-impl MountHandle {
-    /// Removes the widget and stops its playback (nothing if it was already removed, or
-    /// replaced by another `mount` on the same element).
-    pub fn unmount(&mut self) {
-        let id = self.id;
-        unmount_where(|m| m.id == id);
-    }
-}
-
-/// `mount(element, options)`: mounts the compact lesson into `element`. Bad options throw an
-/// `Error` naming the field and the allowed values, and show the same text in the element.
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
-pub fn mount(
-    element: leptos::wasm_bindgen::JsValue,
-    options: leptos::wasm_bindgen::JsValue,
-) -> Result<MountHandle, leptos::wasm_bindgen::JsError> {
-    use leptos::wasm_bindgen::JsCast;
-    let Ok(element) = element.dyn_into::<leptos::web_sys::HtmlElement>() else {
-        return Err(leptos::wasm_bindgen::JsError::new(
-            "Idempotency Lab: mount(element, options) needs an HTML element",
-        ));
-    };
-    let raw = if options.is_undefined() || options.is_null() {
-        Ok(RawOptions::default())
-    } else {
-        serde_wasm_bindgen::from_value::<std::collections::BTreeMap<String, Value>>(options)
-            .map_err(|e| OptionError::Decode(e.to_string()))
-            .and_then(RawOptions::from_entries)
-    };
-    // A widget already in this element goes first: one element, one widget.
-    unmount_where(|m| m.host == element);
-    let options = match raw.and_then(validate) {
-        Ok(options) => options,
-        Err(error) => {
-            let message = error.to_string();
-            // One of the two places that write HTML into the DOM by hand (the host element
-            // belongs to the page, not to a view): escaped markup, see `SafeHtml`.
-            element.set_inner_html(
-                el(
-                    "p",
-                    "class=\"embed-error\" role=\"alert\" data-testid=\"embed-error\"",
-                    &message,
-                )
-                .as_str(),
-            );
-            return Err(leptos::wasm_bindgen::JsError::new(&message));
-        }
-    };
-    // The other one: the host element is emptied before the widget is mounted into it.
-    element.set_inner_html("");
-    let Options {
-        theme,
-        autoplay,
-        compact,
-        ..
-    } = options;
-    let query = options.query();
-    let host = element.clone();
-    let view = mount_to(element, move || {
-        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
-    });
-    let id = MOUNTED.with_borrow_mut(|(last, all)| {
-        *last += 1;
-        all.push(Mounted {
-            id: *last,
-            host,
-            _view: Box::new(view),
-        });
-        *last
-    });
-    Ok(MountHandle { id })
-}
-
-/// Whether the page asked to be left alone (`<meta name="idem-lab" content="manual">`): it
-/// mounts widgets itself with [`mount`].
-pub fn manual_mount() -> bool {
-    let metas = document().get_elements_by_name("idem-lab");
-    (0..metas.length())
-        .filter_map(|i| metas.item(i))
-        .filter_map(|m| leptos::wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(m).ok())
-        .any(|m| m.get_attribute("content").as_deref() == Some("manual"))
 }
 
 #[cfg(test)]

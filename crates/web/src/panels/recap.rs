@@ -272,7 +272,7 @@ pub fn Recap() -> impl IntoView {
     view! {
         <section
             class="recap"
-            id=crate::path::PREDICT_ANCHOR
+            id=crate::panels::path::PREDICT_ANCHOR
             data-testid="predict"
             aria-live="polite"
             node_ref=panel

@@ -8,8 +8,8 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::usd;
 use crate::markup::{el, wrap, SafeHtml};
+use crate::stage::labels::usd;
 use crate::text::{badge_for, badge_text, narrate};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0).
@@ -211,7 +211,7 @@ pub fn Summary() -> impl IntoView {
                     "class=\"skipped\" data-testid=\"skipped\"",
                     &lab.catalog().fill(
                         "ui.skipped",
-                        &[("time", crate::labels::duration_in(ms, lab.catalog()))],
+                        &[("time", crate::stage::labels::duration_in(ms, lab.catalog()))],
                     ),
                 )
             })

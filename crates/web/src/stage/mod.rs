@@ -1,19 +1,29 @@
 //! The player shared by the page and the embedded widget: the run a link asks for, the lab
 //! provided to the components below, the notice for a bad link, and the stage (topology,
-//! playback bar, verdict and narration).
+//! playback bar, verdict and narration), with the parts it is drawn from.
+
+pub mod geometry;
+pub mod labels;
+pub mod ledger_panel;
+pub mod playback;
+pub mod sequence;
+pub mod state_panels;
+pub mod summary;
+pub mod topology;
+pub mod transcript;
 
 use idem_core::{DeepLink, LinkError};
 use leptos::prelude::*;
 
 use crate::browser::media_matches;
-use crate::controls::Controls;
-use crate::geometry::Layout;
 use crate::i18n::Lang;
 use crate::lab::{default_scenario, Lab};
-use crate::playback::Run;
-use crate::summary::Summary;
+use crate::panels::controls::Controls;
+use crate::stage::geometry::Layout;
+use crate::stage::playback::Run;
+use crate::stage::summary::Summary;
+use crate::stage::topology::Topology;
 use crate::text::link_error;
-use crate::topology::Topology;
 
 /// Media query under which the topology is stacked (phones).
 pub const NARROW: &str = "(max-width: 640px)";

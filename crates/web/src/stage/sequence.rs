@@ -6,11 +6,11 @@ use idem_core::net::Fate;
 use idem_core::{Node, World};
 use leptos::prelude::*;
 
-use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::labels::{clock_in, msg_no, packet_kind, packet_label, protocol, ShortNames};
 use crate::markup::{el, num, void, wrap, SafeHtml};
+use crate::stage::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
+use crate::stage::labels::{clock_in, msg_no, packet_kind, packet_label, protocol, ShortNames};
 
 /// The diagram's SVG content for `world` (every message it has seen).
 pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {

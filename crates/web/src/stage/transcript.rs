@@ -54,7 +54,10 @@ pub fn heading(message: &Message, catalog: &Catalog) -> String {
     } else {
         "transcript.to_api"
     });
-    let mut parts = vec![format!("{} {arrow}", crate::labels::msg_no(message.id))];
+    let mut parts = vec![format!(
+        "{} {arrow}",
+        crate::stage::labels::msg_no(message.id)
+    )];
     if let Some(original) = message.duplicate_of {
         parts.push(catalog.fill(
             "transcript.copy_of",

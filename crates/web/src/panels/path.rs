@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use idem_core::scenario::{is_seed, seed_ids, IDS};
 use leptos::prelude::*;
 
-use crate::geometry::Layout;
 use crate::lab::{use_lab, Lab};
+use crate::stage::geometry::Layout;
 
 /// The `localStorage` key that holds the finished scenarios.
 pub const STORAGE_KEY: &str = "idem-lab.done";

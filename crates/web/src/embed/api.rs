@@ -1,0 +1,126 @@
+//! The JavaScript API: `mount(element, options)` and the handle it returns. Each mounted
+//! widget has its own lab (no shared state), and its keyboard shortcuts act only while focus
+//! is inside it.
+
+use leptos::prelude::*;
+
+use super::options::{validate, OptionError, Options, RawOptions, Value};
+use super::widget::Widget;
+use crate::markup::el;
+
+/// A widget mounted by [`mount`]: `unmount()` removes it. The widget itself lives in
+/// [`MOUNTED`], not in the handle, so a handle dropped by the page (and freed by the next
+/// garbage collection of its JS object) leaves the widget mounted.
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+pub struct MountHandle {
+    id: u32,
+}
+
+/// One mounted widget: its id (kept by its handle), its host element and what unmounts it.
+struct Mounted {
+    id: u32,
+    host: leptos::web_sys::HtmlElement,
+    /// Held for its `Drop`, which unmounts the widget.
+    _view: Box<dyn std::any::Any>,
+}
+
+thread_local! {
+    /// The widgets mounted by [`mount`] and not yet unmounted, and the last id given out.
+    static MOUNTED: std::cell::RefCell<(u32, Vec<Mounted>)> =
+        const { std::cell::RefCell::new((0, Vec::new())) };
+}
+
+/// Takes out the widgets `matches` selects and drops them (unmounting them) after the
+/// registry is released, since unmounting runs the widgets' cleanups.
+fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
+    let gone: Vec<Mounted> = MOUNTED.with_borrow_mut(|(_, all)| {
+        let (gone, kept) = std::mem::take(all).into_iter().partition(|m| matches(m));
+        *all = kept;
+        gone
+    });
+    drop(gone);
+}
+
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+impl MountHandle {
+    /// Removes the widget and stops its playback (nothing if it was already removed, or
+    /// replaced by another `mount` on the same element).
+    pub fn unmount(&mut self) {
+        let id = self.id;
+        unmount_where(|m| m.id == id);
+    }
+}
+
+/// `mount(element, options)`: mounts the compact lesson into `element`. Bad options throw an
+/// `Error` naming the field and the allowed values, and show the same text in the element.
+#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+pub fn mount(
+    element: leptos::wasm_bindgen::JsValue,
+    options: leptos::wasm_bindgen::JsValue,
+) -> Result<MountHandle, leptos::wasm_bindgen::JsError> {
+    use leptos::wasm_bindgen::JsCast;
+    let Ok(element) = element.dyn_into::<leptos::web_sys::HtmlElement>() else {
+        return Err(leptos::wasm_bindgen::JsError::new(
+            "Idempotency Lab: mount(element, options) needs an HTML element",
+        ));
+    };
+    let raw = if options.is_undefined() || options.is_null() {
+        Ok(RawOptions::default())
+    } else {
+        serde_wasm_bindgen::from_value::<std::collections::BTreeMap<String, Value>>(options)
+            .map_err(|e| OptionError::Decode(e.to_string()))
+            .and_then(RawOptions::from_entries)
+    };
+    // A widget already in this element goes first: one element, one widget.
+    unmount_where(|m| m.host == element);
+    let options = match raw.and_then(validate) {
+        Ok(options) => options,
+        Err(error) => {
+            let message = error.to_string();
+            // One of the two places that write HTML into the DOM by hand (the host element
+            // belongs to the page, not to a view): escaped markup, see `SafeHtml`.
+            element.set_inner_html(
+                el(
+                    "p",
+                    "class=\"embed-error\" role=\"alert\" data-testid=\"embed-error\"",
+                    &message,
+                )
+                .as_str(),
+            );
+            return Err(leptos::wasm_bindgen::JsError::new(&message));
+        }
+    };
+    // The other one: the host element is emptied before the widget is mounted into it.
+    element.set_inner_html("");
+    let Options {
+        theme,
+        autoplay,
+        compact,
+        ..
+    } = options;
+    let query = options.query();
+    let host = element.clone();
+    let view = mount_to(element, move || {
+        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
+    });
+    let id = MOUNTED.with_borrow_mut(|(last, all)| {
+        *last += 1;
+        all.push(Mounted {
+            id: *last,
+            host,
+            _view: Box::new(view),
+        });
+        *last
+    });
+    Ok(MountHandle { id })
+}
+
+/// Whether the page asked to be left alone (`<meta name="idem-lab" content="manual">`): it
+/// mounts widgets itself with [`mount`].
+pub fn manual_mount() -> bool {
+    let metas = document().get_elements_by_name("idem-lab");
+    (0..metas.length())
+        .filter_map(|i| metas.item(i))
+        .filter_map(|m| leptos::wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(m).ok())
+        .any(|m| m.get_attribute("content").as_deref() == Some("manual"))
+}

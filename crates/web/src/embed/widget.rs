@@ -1,0 +1,86 @@
+//! The compact widget: the player and its controls for one scenario, in an iframe
+//! (`?embed`) or mounted into a course page by [`super::mount`].
+
+use leptos::prelude::*;
+
+use crate::hooks::{handle_key, use_layout, use_playback};
+use crate::panels::controls::{ProtectionBar, ScenarioBar};
+use crate::panels::explorer::TryEveryFailure;
+use crate::panels::faults::Faults;
+use crate::stage::sequence::Sequence;
+use crate::stage::state_panels::StatePanels;
+use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
+use crate::theme::Theme;
+
+use super::options::query_lang;
+
+/// The compact lesson: player, topology, verdict, narration and controls for one scenario
+/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
+/// lab, never the address bar; keys act only while focus is inside it.
+#[component]
+pub fn Widget(
+    /// The deep link to open (may hold `lang`).
+    #[prop(into)]
+    query: String,
+    /// The colour theme (follows the system when absent).
+    #[prop(optional)]
+    theme: Theme,
+    /// Start playing at once.
+    #[prop(optional)]
+    autoplay: bool,
+    /// Add the rest of the lesson's parts.
+    #[prop(optional)]
+    full: bool,
+    /// The widget is the whole page (`?embed`): its title is the page's `<h1>` and it sits in
+    /// the page's `<main>` landmark; mounted in a course page it is an `<h2>` of the host's.
+    #[prop(optional)]
+    page: bool,
+) -> impl IntoView {
+    let (run, errors) = run_from_query(&query);
+    let lang = query_lang(&query);
+    let lab = provide_lab(run, lang);
+    use_playback(lab);
+    use_layout(lab);
+    if autoplay {
+        lab.toggle_play();
+    }
+    let title = move || {
+        lab.run
+            .with(|r| lab.t(&format!("scenario.{}.title", r.scenario().id)))
+    };
+    let rest = full.then(|| {
+        view! {
+            <ScenarioBar/>
+            <ProtectionBar/>
+            <Faults/>
+            <TryEveryFailure/>
+            <StatePanels/>
+            <Sequence/>
+        }
+    });
+    let heading = if page {
+        view! { <h1 class="embed-title">{title}</h1> }.into_any()
+    } else {
+        view! { <h2 class="embed-title">{title}</h2> }.into_any()
+    };
+    let widget = view! {
+        <div
+            class="idem-lab embed"
+            data-testid="embed"
+            data-theme=theme.name()
+            lang=lang.catalog().tag
+            tabindex="0"
+            on:keydown=move |e| handle_key(lab, &e, full)
+        >
+            {heading}
+            <LinkNotice errors=errors/>
+            <Stage/>
+            {rest}
+        </div>
+    };
+    if page {
+        view! { <main class="embed-page">{widget}</main> }.into_any()
+    } else {
+        widget.into_any()
+    }
+}

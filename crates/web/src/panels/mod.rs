@@ -1,0 +1,11 @@
+//! The lesson's parts around the player: the scenario and protection controls, the faults,
+//! "Try every failure", the student's path, the prediction and recap, the cost calculator and
+//! the reading below the player.
+
+pub mod calculator;
+pub mod controls;
+pub mod explorer;
+pub mod faults;
+pub mod path;
+pub mod recap;
+pub mod reference;

@@ -18,6 +18,8 @@ try {
   byId('widget-bad-thrown').textContent = `mount() threw: ${error.message}`;
 }
 
-// For tests and the curious: the API and the handles (handle.unmount() removes a widget).
+// For tests and the curious: the API and the handles (handle.unmount() removes a widget;
+// handle.ready() resolves once its texts are loaded and it is shown).
 window.idemLab = { mount, widgets };
+await Promise.all(widgets.map((widget) => widget.ready()));
 document.documentElement.dataset.ready = 'true';

@@ -29,6 +29,8 @@ async function reveal(page, id) {
     await section.locator('summary').first().click();
   }
   assert.equal(await section.getAttribute('open'), '', `${id} opens`);
+  // A reading section's text is fetched when it is first opened.
+  await section.locator('.more-wait').waitFor({ state: 'detached' });
   return section.innerText();
 }
 

@@ -11,6 +11,7 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
 };
 
 /** The strict policy every page is served with: no inline script or style, no other hosts. */

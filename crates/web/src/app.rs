@@ -113,3 +113,24 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         </div>
     }
 }
+
+/// What the page shows when its catalog file cannot be loaded (missing, unreadable, offline):
+/// no catalog could be read, so the words are here, in both languages, with the reason.
+#[component]
+pub fn LoadFailed(error: crate::i18n::LoadError) -> impl IntoView {
+    let reason = error.to_string();
+    view! {
+        <div class="idem-lab">
+        <div class="link-notice" role="alert" data-testid="load-error">
+            <p lang="en">
+                "Idempotency Lab could not load its texts (" {reason.clone()}
+                "). Reload the page; if this keeps happening, the site is missing a file."
+            </p>
+            <p lang="ru">
+                "Не удалось загрузить тексты урока (" {reason}
+                "). Обновите страницу; если не поможет, на сайте не хватает файла."
+            </p>
+        </div>
+        </div>
+    }
+}

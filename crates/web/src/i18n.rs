@@ -1,11 +1,49 @@
-//! Message catalogs: every sentence the page shows lives here, keyed by a stable name.
+//! Message catalogs: every sentence the page shows lives in a text file per language and
+//! part, keyed by a stable name, and is fetched at run time, so the wasm carries no text and a
+//! reader downloads only the language they read.
 //!
-//! A catalog is a sorted table of `key → template`; templates hold `{name}` placeholders that
-//! [`Catalog::fill`] replaces. Adding a language is one more file beside `en.rs` (same keys,
-//! checked by the completeness test) and one more [`Lang`] variant.
+//! The files are `web/i18n/{tag}.txt` (the first screen) and `web/i18n/{tag}-more.txt` (the
+//! reading sections below the fold, fetched when one is first opened); Trunk copies them to
+//! `dist/i18n/`. Their format (one `key = template` a line) is read by [`parse`] and described
+//! at the top of each file. Templates hold `{name}` placeholders that [`Catalog::fill`]
+//! replaces. Adding a language is one more pair of files (same keys, checked by the
+//! completeness tests) and one more [`Lang`] variant.
+//!
+//! A loaded file lives for the rest of the page ([`install`]); [`Lang::catalog`] is
+//! synchronous and answers from what is loaded. Native builds (unit tests) read the files
+//! at compile time instead; in the browser [`load`] fetches them.
 
-mod en;
-mod ru;
+#[cfg(target_arch = "wasm32")]
+mod load;
+#[cfg(target_arch = "wasm32")]
+pub use load::load;
+
+/// The catalog of `part` of `lang` (native builds read the files at compile time, so this
+/// never waits and never fails; the browser's version fetches the file).
+#[cfg(not(target_arch = "wasm32"))]
+pub async fn load(lang: Lang, part: Part) -> Result<&'static Catalog, LoadError> {
+    loaded(lang, part).ok_or_else(|| LoadError {
+        file: part.file(lang),
+        problem: "not bundled".to_owned(),
+    })
+}
+
+/// Why a catalog file could not be used, in English (no catalog may be at hand to say it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    /// The file, relative to the module (`i18n/en.txt`).
+    pub file: String,
+    /// What went wrong.
+    pub problem: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.problem)
+    }
+}
+
+use std::sync::OnceLock;
 
 /// A language the page can speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -17,21 +55,188 @@ pub enum Lang {
     Ru,
 }
 
+/// Which file of a language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Part {
+    /// `{tag}.txt`: everything the first screen and the player need.
+    Main,
+    /// `{tag}-more.txt`: the long reading sections, loaded when first opened.
+    More,
+}
+
+impl Part {
+    /// Both parts.
+    pub const ALL: [Part; 2] = [Part::Main, Part::More];
+
+    /// The file's name under `i18n/` for language `lang`.
+    pub fn file(self, lang: Lang) -> String {
+        match self {
+            Part::Main => format!("{}.txt", lang.tag()),
+            Part::More => format!("{}-more.txt", lang.tag()),
+        }
+    }
+}
+
+/// The loaded catalogs: one slot per language and part, filled once.
+static SLOTS: [OnceLock<Catalog>; 4] = [const { OnceLock::new() }; 4];
+
+/// What a catalog answers before its file is loaded: nothing (release builds show keys).
+static EMPTY: [Catalog; 2] = [
+    Catalog {
+        tag: "en",
+        entries: &[],
+    },
+    Catalog {
+        tag: "ru",
+        entries: &[],
+    },
+];
+
+fn slot(lang: Lang, part: Part) -> &'static OnceLock<Catalog> {
+    &SLOTS[lang as usize * 2 + part as usize]
+}
+
+/// The files as they are in the repository, for native builds (unit tests, tools).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn bundled(lang: Lang, part: Part) -> &'static str {
+    match (lang, part) {
+        (Lang::En, Part::Main) => include_str!("../../../web/i18n/en.txt"),
+        (Lang::En, Part::More) => include_str!("../../../web/i18n/en-more.txt"),
+        (Lang::Ru, Part::Main) => include_str!("../../../web/i18n/ru.txt"),
+        (Lang::Ru, Part::More) => include_str!("../../../web/i18n/ru-more.txt"),
+    }
+}
+
+/// Reads `text` as the file `part` of `lang` and keeps it for the rest of the page (the text
+/// is leaked on purpose: a catalog is loaded once and used until the page goes). A part
+/// already loaded stays as it was.
+pub fn install(lang: Lang, part: Part, text: &str) -> Result<&'static Catalog, ParseError> {
+    if let Some(catalog) = loaded(lang, part) {
+        return Ok(catalog);
+    }
+    let text: &'static str = text.to_owned().leak();
+    let entries = parse(text)?.leak();
+    Ok(slot(lang, part).get_or_init(|| Catalog {
+        tag: lang.tag(),
+        entries,
+    }))
+}
+
+/// The catalog of `part` of `lang`, if its file is loaded (native builds: always).
+pub fn loaded(lang: Lang, part: Part) -> Option<&'static Catalog> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        Some(slot(lang, part).get_or_init(|| {
+            Catalog {
+                tag: lang.tag(),
+                entries: parse(bundled(lang, part))
+                    .unwrap_or_else(|e| panic!("web/i18n/{}: {e}", part.file(lang)))
+                    .leak(),
+            }
+        }))
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        slot(lang, part).get()
+    }
+}
+
+/// Why a catalog file was refused: the line (from 1) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The line, counted from 1 (0: the file as a whole).
+    pub line: usize,
+    /// What is wrong, in English (no catalog may be at hand to say it otherwise).
+    pub problem: &'static str,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.problem)
+        } else {
+            write!(f, "line {}: {}", self.line, self.problem)
+        }
+    }
+}
+
+/// Whether `key` is a well-formed key: lower-case ASCII letters, digits and `._-`.
+pub fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
+}
+
+/// Reads a catalog file: one `key = template` a line; `#` comment lines and blank lines are
+/// skipped; a line ending may be `\n` or `\r\n`. Strict: a line of another shape, a bad or
+/// repeated key, an empty template or a file without entries is an error naming the line.
+pub fn parse(text: &str) -> Result<Vec<(&str, &str)>, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut entries: Vec<(&str, &str)> = Vec::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let error = |problem| ParseError {
+            line: i + 1,
+            problem,
+        };
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((key, template)) = line.split_once(" = ") else {
+            return Err(error("expected `key = template`"));
+        };
+        if !valid_key(key) {
+            return Err(error("a key is lower-case letters, digits and . _ -"));
+        }
+        if template.is_empty() {
+            return Err(error("the template is empty"));
+        }
+        if template.contains('\r') {
+            return Err(error("a carriage return inside a template"));
+        }
+        if entries.iter().any(|(k, _)| *k == key) {
+            return Err(error("this key was already given"));
+        }
+        entries.push((key, template));
+    }
+    if entries.is_empty() {
+        return Err(ParseError {
+            line: 0,
+            problem: "the file has no entries",
+        });
+    }
+    Ok(entries)
+}
+
+/// Writes entries in the format [`parse`] reads (for tools and the round-trip test).
+pub fn render(entries: &[(&str, &str)]) -> String {
+    entries
+        .iter()
+        .map(|(k, t)| format!("{k} = {t}\n"))
+        .collect()
+}
+
 impl Lang {
     /// Every language, in the order of the switch.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Ru];
 
-    /// The catalog of this language.
+    /// The first-screen catalog of this language: what is loaded (empty until then).
     pub fn catalog(self) -> &'static Catalog {
-        match self {
-            Lang::En => &en::EN,
-            Lang::Ru => &ru::RU,
-        }
+        loaded(self, Part::Main).unwrap_or(&EMPTY[self as usize])
+    }
+
+    /// The long-form catalog of this language (the reading sections), empty until loaded.
+    pub fn more(self) -> &'static Catalog {
+        loaded(self, Part::More).unwrap_or(&EMPTY[self as usize])
     }
 
     /// The BCP 47 tag (`en`, `ru`): the `lang` parameter and attribute.
     pub fn tag(self) -> &'static str {
-        self.catalog().tag
+        match self {
+            Lang::En => "en",
+            Lang::Ru => "ru",
+        }
     }
 
     /// The language whose tag is exactly `tag` (`en`, `ru`).
@@ -187,6 +392,18 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
+    /// Every entry of `lang`, both parts.
+    fn all_entries(lang: Lang) -> Vec<(&'static str, &'static str)> {
+        let mut entries = lang.catalog().entries.to_vec();
+        entries.extend_from_slice(lang.more().entries);
+        entries
+    }
+
+    /// The template of `key` in either part of `lang`.
+    fn get_any(lang: Lang, key: &str) -> Option<&'static str> {
+        lang.catalog().get(key).or_else(|| lang.more().get(key))
+    }
+
     /// Every `.rs` file under `src/` except the catalogs, with its test code cut off.
     fn ui_sources() -> Vec<(String, String)> {
         fn walk(dir: &Path, out: &mut Vec<(String, String)>) {
@@ -241,9 +458,7 @@ mod tests {
     /// literals such as file names or CSS selectors are not keys.
     fn has_prefix_of_catalog(piece: &str) -> bool {
         let head = piece.split('.').next().unwrap_or("");
-        Lang::En
-            .catalog()
-            .entries
+        all_entries(Lang::En)
             .iter()
             .any(|(k, _)| k.split('.').next() == Some(head))
     }
@@ -305,19 +520,14 @@ mod tests {
         let literal = literal_keys();
         assert!(literal.len() > 100, "the scan found too few keys");
         for lang in Lang::ALL {
-            let catalog = lang.catalog();
+            let tag = lang.tag();
             for key in generated_keys() {
-                assert!(
-                    catalog.get(&key).is_some(),
-                    "{}: missing {key}",
-                    catalog.tag
-                );
+                assert!(lang.catalog().get(&key).is_some(), "{tag}: missing {key}");
             }
             for (file, key) in &literal {
                 assert!(
-                    catalog.get(key).is_some(),
-                    "{}: {file} uses missing {key}",
-                    catalog.tag
+                    get_any(lang, key).is_some(),
+                    "{tag}: {file} uses missing {key}"
                 );
             }
         }
@@ -327,33 +537,33 @@ mod tests {
     fn every_catalog_key_is_used_by_the_ui() {
         let used = used_keys();
         for lang in Lang::ALL {
-            let catalog = lang.catalog();
-            let unused: Vec<&str> = catalog
-                .entries
+            let unused: Vec<&str> = all_entries(lang)
                 .iter()
                 .map(|(k, _)| *k)
                 .filter(|k| !used.contains(*k))
                 .collect();
-            assert!(unused.is_empty(), "{}: unused keys {unused:?}", catalog.tag);
+            assert!(unused.is_empty(), "{}: unused keys {unused:?}", lang.tag());
         }
     }
 
     #[test]
     fn catalogs_have_the_same_keys_and_placeholders() {
-        let en = Lang::En.catalog();
-        for lang in Lang::ALL {
-            let catalog = lang.catalog();
-            assert_eq!(catalog.entries.len(), en.entries.len(), "{}", catalog.tag);
-            for (key, template) in en.entries {
-                let other = catalog
-                    .get(key)
-                    .unwrap_or_else(|| panic!("{}: missing {key}", catalog.tag));
-                assert_eq!(
-                    placeholders(template),
-                    placeholders(other),
-                    "{}: placeholders of {key}",
-                    catalog.tag
-                );
+        for part in Part::ALL {
+            let en = loaded(Lang::En, part).expect("native builds read the files");
+            for lang in Lang::ALL {
+                let catalog = loaded(lang, part).expect("native builds read the files");
+                let file = part.file(lang);
+                assert_eq!(catalog.entries.len(), en.entries.len(), "{file}");
+                for (key, template) in en.entries {
+                    let other = catalog
+                        .get(key)
+                        .unwrap_or_else(|| panic!("{file}: missing {key}"));
+                    assert_eq!(
+                        placeholders(template),
+                        placeholders(other),
+                        "{file}: placeholders of {key}"
+                    );
+                }
             }
         }
     }
@@ -361,13 +571,13 @@ mod tests {
     #[test]
     fn keys_are_unique_and_templates_well_formed() {
         for lang in Lang::ALL {
-            let catalog = lang.catalog();
-            let mut seen: Vec<&str> = catalog.entries.iter().map(|(k, _)| *k).collect();
+            let entries = all_entries(lang);
+            let mut seen: Vec<&str> = entries.iter().map(|(k, _)| *k).collect();
             seen.sort_unstable();
             let before = seen.len();
             seen.dedup();
-            assert_eq!(before, seen.len(), "{}: duplicate keys", catalog.tag);
-            for (key, template) in catalog.entries {
+            assert_eq!(before, seen.len(), "{}: a key in both parts", lang.tag());
+            for (key, template) in &entries {
                 assert_eq!(
                     template.matches('{').count(),
                     template.matches('}').count(),
@@ -381,7 +591,7 @@ mod tests {
     #[test]
     fn industry_rows_have_four_cells_everywhere() {
         for lang in Lang::ALL {
-            for (key, template) in lang.catalog().entries {
+            for (key, template) in lang.more().entries {
                 if key.starts_with("industry.") && !key.contains("col_") && *key != "industry.title"
                 {
                     assert_eq!(template.split('|').count(), 4, "{key}");
@@ -428,8 +638,8 @@ mod tests {
     fn every_plural_placeholder_has_its_language_s_forms_and_no_bracketed_plurals_remain() {
         for lang in Lang::ALL {
             let catalog = lang.catalog();
-            for (key, template) in catalog.entries {
-                let mut rest = *template;
+            for (key, template) in all_entries(lang) {
+                let mut rest = template;
                 while let Some(open) = rest.find('{') {
                     let after = &rest[open + 1..];
                     let Some(close) = after.find('}') else { break };
@@ -458,7 +668,7 @@ mod tests {
     #[test]
     fn russian_reads_as_russian() {
         let ru = Lang::Ru.catalog();
-        for (key, template) in ru.entries {
+        for (key, template) in all_entries(Lang::Ru) {
             assert!(
                 !template.contains('“') && !template.contains('”'),
                 "ru: {key}: {template}"
@@ -492,5 +702,113 @@ mod tests {
         let _ = Lang::En
             .catalog()
             .text(concat!("ui", ".this-key-does-not-exist"));
+    }
+
+    #[test]
+    fn the_files_read_back_as_written_and_the_parts_split_the_keys() {
+        for lang in Lang::ALL {
+            for part in Part::ALL {
+                let catalog = loaded(lang, part).expect("native builds read the files");
+                assert!(catalog.entries.len() > 15, "{}", part.file(lang));
+                let again = render(catalog.entries);
+                assert_eq!(parse(&again).as_deref(), Ok(catalog.entries));
+            }
+            // The reading sections' texts are not in the first file, and the other way round.
+            assert!(lang.catalog().get("industry.stripe").is_none());
+            assert!(lang.more().get("industry.stripe").is_some());
+            assert!(lang.more().get("ui.title").is_none());
+        }
+        assert_eq!(Part::More.file(Lang::Ru), "ru-more.txt");
+        assert_eq!(Lang::Ru.catalog().text("calc.thousands"), "\u{a0}");
+    }
+
+    #[test]
+    fn a_broken_file_is_refused_with_its_line() {
+        let ok = "# comment\r\n\r\nui.a = A = a {x}\r\nui.b = B\n";
+        assert_eq!(parse(ok), Ok(vec![("ui.a", "A = a {x}"), ("ui.b", "B")]));
+        assert_eq!(parse("\u{feff}ui.a = A"), Ok(vec![("ui.a", "A")]));
+        fn line(text: &str) -> Result<usize, usize> {
+            parse(text).map(|e| e.len()).map_err(|e| e.line)
+        }
+        assert_eq!(line("ui.a = A\n<!doctype html>"), Err(2));
+        assert_eq!(line("ui.a = A\nui.a = B"), Err(2));
+        assert_eq!(line("Ui.a = A"), Err(1));
+        assert_eq!(line("ui.a = "), Err(1));
+        assert_eq!(line("ui.a=A"), Err(1));
+        assert_eq!(line(" = A"), Err(1));
+        assert_eq!(line("ui.a = A\rB"), Err(1));
+        assert_eq!(line(""), Err(0));
+        assert_eq!(line("# only a comment\n\n"), Err(0));
+        let message = parse("x\ny").expect_err("bad").to_string();
+        assert_eq!(message, "line 1: expected `key = template`");
+    }
+
+    #[test]
+    fn install_keeps_the_first_file_of_a_part() {
+        // Native builds already hold the repository's files: installing another text leaves
+        // them, and a bad text is refused before anything is kept.
+        let before = Lang::En.catalog().entries.len();
+        assert!(install(Lang::En, Part::Main, "ui.x = y").is_ok());
+        assert_eq!(Lang::En.catalog().entries.len(), before);
+    }
+}
+
+/// The catalog parser reads files from the network: whatever bytes come, it never panics,
+/// and what it accepts reads back unchanged.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key() -> impl Strategy<Value = String> {
+        "[a-z0-9._-]{1,20}"
+    }
+
+    /// Non-empty templates on one line: any characters but line breaks, often `=`, `{`, `#`.
+    fn template() -> impl Strategy<Value = String> {
+        "[^\r\n]{0,30}( = |\\{n:a\\|b\\}|#|\\u{a0})?[^\r\n]{0,10}x"
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        #[test]
+        fn any_text_parses_or_names_a_line(text in "(?s).{0,200}") {
+            match parse(&text) {
+                Ok(entries) => {
+                    prop_assert!(!entries.is_empty());
+                    prop_assert!(entries.iter().all(|(k, t)| valid_key(k) && !t.is_empty()));
+                }
+                Err(e) => prop_assert!(e.line <= text.split('\n').count()),
+            }
+        }
+
+        #[test]
+        fn lines_of_catalog_shape_and_noise_never_panic(
+            lines in prop::collection::vec(
+                prop_oneof![
+                    (key(), template()).prop_map(|(k, t)| format!("{k} = {t}")),
+                    "[^\n]{0,40}",
+                    Just("# comment".to_owned()),
+                    Just(String::new()),
+                ],
+                0..12,
+            )
+        ) {
+            let text = lines.join("\n");
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn rendered_entries_read_back(
+            pairs in prop::collection::btree_map(key(), template(), 1..12)
+        ) {
+            let entries: Vec<(&str, &str)> =
+                pairs.iter().map(|(k, t)| (k.as_str(), t.as_str())).collect();
+            let text = render(&entries);
+            prop_assert_eq!(parse(&text), Ok(entries.clone()));
+            let crlf = text.replace('\n', "\r\n");
+            prop_assert_eq!(parse(&crlf), Ok(entries));
+        }
     }
 }

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::Lang;
+use crate::i18n::{load, Lang, Part};
 
 /// The raw value of the `lang` parameter of a query string (without `?`), if present.
 pub fn lang_param(query: &str) -> Option<&str> {
@@ -103,6 +103,28 @@ pub fn LangSwitch(
 ) -> impl IntoView {
     let lab = crate::lab::use_lab();
     let _ = owns_url;
+    // A language's file is fetched the first time it is chosen; the switch happens when it
+    // is there, and a file that cannot be loaded is reported next to the switch.
+    let failed = RwSignal::new(None::<String>);
+    let choose = move |lang: Lang| {
+        if crate::i18n::loaded(lang, Part::Main).is_some() {
+            failed.set(None);
+            lab.set_lang.set(lang);
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            match load(lang, Part::Main).await {
+                Ok(_) => {
+                    failed.set(None);
+                    lab.set_lang.set(lang);
+                }
+                Err(error) => failed.set(Some(
+                    lab.catalog()
+                        .fill("lang.load_failed", &[("error", error.to_string())]),
+                )),
+            }
+        });
+    };
     let buttons = Lang::ALL
         .into_iter()
         .map(|lang| {
@@ -114,7 +136,7 @@ pub fn LangSwitch(
                     lang=tag
                     data-testid=format!("lang-{tag}")
                     aria-pressed=move || (lab.lang.get() == lang).to_string()
-                    on:click=move |_| lab.set_lang.set(lang)
+                    on:click=move |_| choose(lang)
                 >
                     {tag.to_ascii_uppercase()}
                 </button>
@@ -125,6 +147,11 @@ pub fn LangSwitch(
         <div class="lang-switch" role="group" aria-label=move || lab.t("lang.label")>
             {buttons}
         </div>
+        {move || {
+            failed
+                .get()
+                .map(|text| view! { <p class="link-notice" role="alert" data-testid="lang-failed">{text}</p> })
+        }}
     }
 }
 

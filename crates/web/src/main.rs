@@ -2,7 +2,10 @@
 //!
 //! It mounts the lesson on the page, or the compact widget when the address has `embed`, or
 //! nothing when the page has `<meta name="idem-lab" content="manual">` (it calls `mount`).
+//! The page's language is chosen first and its catalog file loaded (`web/boot.js` has usually
+//! fetched it already); a file that cannot be loaded is reported in the page.
 
+use idem_web::i18n::{load, Part};
 use leptos::prelude::*;
 
 fn main() {
@@ -11,9 +14,19 @@ fn main() {
         return;
     }
     let query = idem_web::browser::location_query();
-    if idem_web::embed::embed_param(&query) {
-        mount_to_body(move || view! { <idem_web::embed::Widget query=query page=true/> });
+    let embed = idem_web::embed::embed_param(&query);
+    let lang = if embed {
+        idem_web::embed::query_lang(&query)
     } else {
-        mount_to_body(|| view! { <idem_web::App/> });
-    }
+        idem_web::lang::choose(&query, &idem_web::lang::browser_languages()).0
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        match load(lang, Part::Main).await {
+            Ok(_) if embed => {
+                mount_to_body(move || view! { <idem_web::embed::Widget query=query page=true/> })
+            }
+            Ok(_) => mount_to_body(|| view! { <idem_web::App/> }),
+            Err(error) => mount_to_body(move || view! { <idem_web::app::LoadFailed error/> }),
+        }
+    });
 }

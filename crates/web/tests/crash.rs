@@ -92,6 +92,7 @@ fn a_panic_shows_the_notice_in_the_page_language() {
 
 #[wasm_bindgen_test]
 fn the_notice_is_shown_once_and_in_english_by_default() {
+    catalogs();
     remove_notice();
     let root = document().document_element().expect("html");
     let lang = root.get_attribute("lang");

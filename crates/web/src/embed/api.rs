@@ -6,6 +6,8 @@ use leptos::prelude::*;
 
 use super::options::{validate, OptionError, Options, RawOptions, Value};
 use super::widget::Widget;
+use crate::app::LoadFailed;
+use crate::i18n::{load, loaded, Part};
 use crate::markup::el;
 
 /// A widget mounted by [`mount`]: `unmount()` removes it. The widget itself lives in
@@ -14,6 +16,8 @@ use crate::markup::el;
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]
 pub struct MountHandle {
     id: u32,
+    /// Resolves to `true` once the widget is shown, `false` if its texts could not be loaded.
+    ready: leptos::web_sys::js_sys::Promise,
 }
 
 /// One mounted widget: its id (kept by its handle), its host element and what unmounts it.
@@ -48,6 +52,13 @@ impl MountHandle {
     pub fn unmount(&mut self) {
         let id = self.id;
         unmount_where(|m| m.id == id);
+    }
+
+    /// A promise: `true` once the widget is on the page (at once when its language's texts
+    /// are loaded, else after they are fetched), `false` when they could not be loaded (the
+    /// element then says why).
+    pub fn ready(&self) -> leptos::web_sys::js_sys::Promise {
+        self.ready.clone()
     }
 }
 
@@ -99,20 +110,53 @@ pub fn mount(
         ..
     } = options;
     let query = options.query();
-    let host = element.clone();
-    let view = mount_to(element, move || {
+    let lang = super::options::query_lang(&query);
+    let widget = move || {
         view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
+    };
+    // The widget's language file is usually there (the page's or another widget's); if not,
+    // the widget appears once it is fetched, or a notice says why it could not be.
+    if loaded(lang, Part::Main).is_some() {
+        let view = mount_to(element.clone(), widget);
+        return Ok(MountHandle {
+            id: register(element, Box::new(view)),
+            ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
+        });
+    }
+    let id = register(element.clone(), Box::new(()));
+    let ready = wasm_bindgen_futures::future_to_promise(async move {
+        let result = load(lang, Part::Main).await;
+        // Unmounted (or replaced) while the file was on its way: nothing to show.
+        if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
+            return Ok(false.into());
+        }
+        let shown = result.is_ok();
+        let view: Box<dyn std::any::Any> = match result {
+            Ok(_) => Box::new(mount_to(element, widget)),
+            Err(error) => Box::new(mount_to(element, move || view! { <LoadFailed error/> })),
+        };
+        let old = MOUNTED.with_borrow_mut(|(_, all)| {
+            all.iter_mut()
+                .find(|m| m.id == id)
+                .map(|m| std::mem::replace(&mut m._view, view))
+        });
+        drop(old);
+        Ok(shown.into())
     });
-    let id = MOUNTED.with_borrow_mut(|(last, all)| {
+    Ok(MountHandle { id, ready })
+}
+
+/// Keeps a mounted widget (or a placeholder for one on its way) and gives its id.
+fn register(host: leptos::web_sys::HtmlElement, view: Box<dyn std::any::Any>) -> u32 {
+    MOUNTED.with_borrow_mut(|(last, all)| {
         *last += 1;
         all.push(Mounted {
             id: *last,
             host,
-            _view: Box::new(view),
+            _view: view,
         });
         *last
-    });
-    Ok(MountHandle { id })
+    })
 }
 
 /// Whether the page asked to be left alone (`<meta name="idem-lab" content="manual">`): it

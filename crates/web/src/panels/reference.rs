@@ -1,10 +1,11 @@
 //! Reading below the player: how real systems identify a repeat (the comparison table), when
 //! idempotency is not worth its cost, and why "exactly-once" means at-least-once delivery
-//! plus an idempotent consumer. Static text from the catalog, built as markup once.
+//! plus an idempotent consumer. Static text from the long-form catalog (fetched when a section
+//! is first opened), built as markup.
 
 use leptos::prelude::*;
 
-use crate::i18n::Catalog;
+use crate::i18n::{load, loaded, Catalog, Part};
 use crate::lab::use_lab;
 use crate::markup::{el, table, wrap, SafeHtml};
 
@@ -55,23 +56,73 @@ pub fn exactly_html(catalog: &Catalog) -> SafeHtml {
     el("p", "", &catalog.text("exactly.body")) + el("p", "", &catalog.text("exactly.effect"))
 }
 
-/// The three reading sections.
+/// Where the long-form file of the page's language stands.
+#[derive(Clone, Debug, PartialEq)]
+enum More {
+    /// Not asked for yet (no section was opened).
+    Idle,
+    /// Being fetched.
+    Loading,
+    /// Here: the sections show it.
+    Loaded,
+    /// Could not be loaded: why (opening a section again retries).
+    Failed(String),
+}
+
+/// The three reading sections. Their texts are a separate file per language
+/// (`i18n/{tag}-more.txt`), fetched the first time one of them is opened, so the first screen
+/// does not wait for them.
 #[component]
 pub fn Reference() -> impl IntoView {
     let lab = use_lab();
-    let catalog = lab.lang.get_untracked().catalog();
+    let lang = lab.lang.get_untracked();
+    let catalog = lang.catalog();
+    let state = RwSignal::new(if loaded(lang, Part::More).is_some() {
+        More::Loaded
+    } else {
+        More::Idle
+    });
+    let on_toggle = move |ev: leptos::ev::Event| {
+        let opened = event_target::<leptos::web_sys::Element>(&ev).has_attribute("open");
+        if !opened || matches!(state.get_untracked(), More::Loaded | More::Loading) {
+            return;
+        }
+        state.set(More::Loading);
+        leptos::task::spawn_local(async move {
+            state.set(match load(lang, Part::More).await {
+                Ok(_) => More::Loaded,
+                Err(error) => More::Failed(error.to_string()),
+            });
+        });
+    };
+    let body = move |section: fn(&Catalog) -> SafeHtml| {
+        move || match state.get() {
+            More::Loaded => section(lang.more()),
+            More::Idle | More::Loading => el(
+                "p",
+                "class=\"hint more-wait\"",
+                &catalog.text("more.loading"),
+            ),
+            More::Failed(error) => el(
+                "p",
+                "class=\"link-notice\" role=\"alert\" data-testid=\"more-failed\"",
+                &catalog.fill("more.failed", &[("error", error)]),
+            ),
+        }
+    };
+    let busy = move || (state.get() == More::Loading).to_string();
     view! {
-        <details class="extra" open>
+        <details class="extra" data-testid="industry" on:toggle=on_toggle>
             <summary>{catalog.text("industry.title")}</summary>
-            <div class="extra-body" inner_html=industry_html(catalog)></div>
+            <div class="extra-body" aria-busy=busy inner_html=body(industry_html)></div>
         </details>
-        <details class="extra" data-testid="when-not">
+        <details class="extra" data-testid="when-not" on:toggle=on_toggle>
             <summary>{catalog.text("when.title")}</summary>
-            <div class="extra-body" inner_html=when_html(catalog)></div>
+            <div class="extra-body" aria-busy=busy inner_html=body(when_html)></div>
         </details>
-        <details class="extra" data-testid="exactly-once">
+        <details class="extra" data-testid="exactly-once" on:toggle=on_toggle>
             <summary>{catalog.text("exactly.title")}</summary>
-            <div class="extra-body" inner_html=exactly_html(catalog)></div>
+            <div class="extra-body" aria-busy=busy inner_html=body(exactly_html)></div>
         </details>
     }
 }
@@ -84,7 +135,7 @@ mod tests {
     /// Defects 2, 8 and 9: figures checked against their sources (docs/sources.md).
     #[test]
     fn the_long_form_figures_match_their_sources() {
-        let en = Lang::En.catalog();
+        let en = Lang::En.more();
         let paypal = en.text("industry.paypal");
         assert!(
             paypal.contains("6 h by default") && paypal.contains("72 h"),
@@ -106,7 +157,7 @@ mod tests {
     #[test]
     fn the_table_has_every_system_in_both_languages() {
         for lang in Lang::ALL {
-            let html = industry_html(lang.catalog());
+            let html = industry_html(lang.more());
             assert_eq!(html.matches("<tr>").count(), 9, "{html}");
             for system in [
                 "Stripe", "Square", "PayPal", "SQS", "Kafka", "etcd", "If-Match", "IETF",
@@ -127,9 +178,9 @@ mod tests {
 
     #[test]
     fn the_reading_sections_have_their_points() {
-        let html = when_html(Lang::En.catalog());
+        let html = when_html(Lang::En.more());
         assert_eq!(html.matches("<li>").count(), 4);
         assert!(html.contains("DELETE") && html.contains("Flink"));
-        assert!(exactly_html(Lang::En.catalog()).contains("at-least-once"));
+        assert!(exactly_html(Lang::En.more()).contains("at-least-once"));
     }
 }

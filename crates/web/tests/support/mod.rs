@@ -9,8 +9,40 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{Element, HtmlElement};
 
-/// Creates a fresh `<div>` attached to `<body>` for one test to mount into.
+/// Installs the catalog files, as the page does once it has fetched them (tests read them
+/// at compile time: the test runner serves no `i18n/`).
+pub fn catalogs() {
+    use idem_web::i18n::{install, Lang, Part};
+    for (lang, part, text) in [
+        (
+            Lang::En,
+            Part::Main,
+            include_str!("../../../../web/i18n/en.txt"),
+        ),
+        (
+            Lang::En,
+            Part::More,
+            include_str!("../../../../web/i18n/en-more.txt"),
+        ),
+        (
+            Lang::Ru,
+            Part::Main,
+            include_str!("../../../../web/i18n/ru.txt"),
+        ),
+        (
+            Lang::Ru,
+            Part::More,
+            include_str!("../../../../web/i18n/ru-more.txt"),
+        ),
+    ] {
+        install(lang, part, text).expect("the catalog files parse");
+    }
+}
+
+/// Creates a fresh `<div>` attached to `<body>` for one test to mount into (the catalogs
+/// installed first).
 pub fn wrapper() -> HtmlElement {
+    catalogs();
     let doc = document();
     let div = doc
         .create_element("div")

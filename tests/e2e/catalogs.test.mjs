@@ -1,0 +1,194 @@
+// The message catalogs are files (dist/i18n/<lang>.txt and <lang>-more.txt), not part of the
+// wasm: only the page's language is fetched, started by boot.js before the wasm; the other
+// language once, when chosen; the reading sections' texts when one is first opened; a course
+// page on another path mounts a widget whose texts come from next to idem-web.js. A missing
+// or broken file is reported in the page (tested on copies of dist/ with a file deleted or
+// garbled), never a blank page or a panic.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { start, ROOT, DESKTOP } from './harness.mjs';
+import { serve } from './server.mjs';
+
+let lab;
+const temps = [];
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+  for (const dir of temps) await rm(dir, { recursive: true, force: true });
+});
+
+/** A copy of dist/ changed by `edit(dir)`, served under the same sub-path. */
+async function brokenSite(edit) {
+  const dir = await mkdtemp(join(tmpdir(), 'idem-dist-'));
+  temps.push(dir);
+  await cp(join(ROOT, 'dist'), dir, { recursive: true });
+  await edit(dir);
+  return serve(dir);
+}
+
+/** Opens `url` in a fresh page, recording every request (in order) and uncaught errors. */
+async function openAt(url) {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  page.requests = [];
+  page.pageErrors = [];
+  page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
+  page.on('pageerror', (e) => page.pageErrors.push(String(e)));
+  await page.goto(url);
+  return page;
+}
+
+/** The catalog files the page asked for, in order (`en.txt`, `ru-more.txt`, …). */
+const catalogRequests = (page) =>
+  page.requests.filter((p) => p.includes('/i18n/')).map((p) => p.split('/i18n/')[1]);
+
+test('only the page language is fetched, without waiting for the wasm; the other once, when chosen', async () => {
+  // The wasm's response is held back until the catalog has been asked for: if only the wasm
+  // asked for it, the page would not start (and the flag below would say so).
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  let catalogAsked;
+  const asked = new Promise((resolve) => {
+    catalogAsked = resolve;
+  });
+  await context.route('**/i18n/*', (route) => {
+    catalogAsked(true);
+    return route.continue();
+  });
+  let heldUntilCatalog = false;
+  await context.route('**/idem-web_bg.wasm', async (route) => {
+    heldUntilCatalog = await Promise.race([
+      asked,
+      new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+    ]);
+    return route.continue();
+  });
+  const page = await context.newPage();
+  page.requests = [];
+  page.pageErrors = [];
+  page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
+  page.on('pageerror', (e) => page.pageErrors.push(String(e)));
+  await page.goto(`${lab.site.url}?scenario=key&lang=en`);
+  await page.getByTestId('step-index').waitFor();
+  assert.equal(heldUntilCatalog, true, 'the catalog request started while the wasm was on its way');
+  assert.deepEqual(catalogRequests(page), ['en.txt']);
+  // The switch fetches Russian once; going back and forth fetches nothing more.
+  await page.getByTestId('lang-ru').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'ru');
+  assert.equal(await page.getByTestId('title').innerText(), 'Лаборатория идемпотентности');
+  await page.getByTestId('lang-en').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  assert.equal(await page.getByTestId('title').innerText(), 'Idempotency Lab');
+  await page.getByTestId('lang-ru').click();
+  await page.waitForFunction(() => document.documentElement.lang === 'ru');
+  assert.deepEqual(catalogRequests(page), ['en.txt', 'ru.txt']);
+  // The reading sections: their texts arrive when one is first opened, once.
+  const when = page.getByTestId('when-not');
+  await when.locator('summary').click();
+  await when.locator('li').first().waitFor();
+  assert.match(await when.innerText(), /DELETE/);
+  const exactly = page.getByTestId('exactly-once');
+  await exactly.locator('summary').click();
+  assert.match(await exactly.innerText(), /at-least-once/);
+  const industry = page.getByTestId('industry');
+  await industry.locator('summary').click();
+  assert.match(await page.getByTestId('industry-table').innerText(), /до 72 ч/);
+  assert.deepEqual(catalogRequests(page), ['en.txt', 'ru.txt', 'ru-more.txt']);
+  assert.deepEqual(page.pageErrors, []);
+  await page.context().close();
+});
+
+test('a course page on another path mounts a widget; its texts come from next to idem-web.js', async () => {
+  const site = await brokenSite(async (dir) => {
+    // The course's own page lives in course/lab/unit-3/, the lesson's files in course/lab/.
+    await mkdir(join(dir, 'unit-3'));
+    await writeFile(
+      join(dir, 'unit-3', 'page.html'),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unit 3</title>
+<meta name="idem-lab" content="manual"><link rel="stylesheet" href="../style.css">
+<script type="module" src="page.js"></script></head><body><div id="lab"></div></body></html>`,
+    );
+    await writeFile(
+      join(dir, 'unit-3', 'page.js'),
+      `import init, { mount } from '../idem-web.js';
+await init();
+const widget = mount(document.getElementById('lab'), { scenario: 'key', lang: 'ru' });
+document.documentElement.dataset.shown = String(await widget.ready());`,
+    );
+  });
+  try {
+    const page = await openAt(`${site.url}unit-3/page.html`);
+    await page.waitForSelector('html[data-shown]');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.shown), 'true');
+    assert.equal(await page.getByTestId('embed').getAttribute('lang'), 'ru');
+    await page.getByTestId('run-to-end').click();
+    assert.equal(await page.getByTestId('verdict').getAttribute('data-verdict'), 'ok');
+    assert.ok(page.requests.includes('/course/lab/i18n/ru.txt'), page.requests.join(' '));
+    assert.deepEqual(page.pageErrors, []);
+    await page.context().close();
+  } finally {
+    await site.close();
+  }
+});
+
+test('a missing catalog file: the page says so in English and Russian', async () => {
+  const site = await brokenSite((dir) => rm(join(dir, 'i18n', 'en.txt')));
+  try {
+    const page = await openAt(`${site.url}?scenario=naive&lang=en`);
+    const notice = page.getByTestId('load-error');
+    await notice.waitFor();
+    const shown = await notice.innerText();
+    assert.match(shown, /could not load its texts \(i18n\/en\.txt: HTTP 404\)/);
+    assert.match(shown, /Не удалось загрузить тексты урока/);
+    assert.equal(await page.getByTestId('step-index').count(), 0);
+    assert.deepEqual(page.pageErrors, [], 'no panic');
+    await page.context().close();
+    // The demo page: the English widget says why; the Russian one works; ready() tells which.
+    const demo = await openAt(`${site.url}demo.html`);
+    await demo.waitForSelector('html[data-ready=true]');
+    const a = demo.getByTestId('widget-a');
+    assert.match(await a.getByTestId('load-error').innerText(), /i18n\/en\.txt: HTTP 404/);
+    await demo.getByTestId('widget-b').getByTestId('step-index').waitFor();
+    const ready = await demo.evaluate(() => Promise.all(window.idemLab.widgets.map((w) => w.ready())));
+    assert.deepEqual(ready, [false, true]);
+    assert.deepEqual(demo.pageErrors, [], 'no panic');
+    await demo.context().close();
+  } finally {
+    await site.close();
+  }
+});
+
+test('a garbled catalog and a missing long-form file are reported where they are needed', async () => {
+  const site = await brokenSite(async (dir) => {
+    await writeFile(join(dir, 'i18n', 'ru.txt'), '<!doctype html>\n<p>Not found</p>\n');
+    await rm(join(dir, 'i18n', 'en-more.txt'));
+  });
+  try {
+    const page = await openAt(`${site.url}?scenario=naive&lang=ru`);
+    const notice = page.getByTestId('load-error');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /i18n\/ru\.txt: not a catalog \(line 1: expected `key = template`\)/);
+    assert.deepEqual(page.pageErrors, [], 'no panic');
+    await page.context().close();
+    // From the English page: choosing Russian says why and stays English; opening a reading
+    // section says its file is missing.
+    const en = await openAt(`${site.url}?scenario=naive&lang=en`);
+    await en.getByTestId('step-index').waitFor();
+    await en.getByTestId('lang-ru').click();
+    assert.match(await en.getByTestId('lang-failed').innerText(), /Could not load the other language \(i18n\/ru\.txt: not a catalog/);
+    assert.equal(await en.getByTestId('lang-en').getAttribute('aria-pressed'), 'true');
+    assert.equal(await en.getByTestId('title').innerText(), 'Idempotency Lab');
+    const when = en.getByTestId('when-not');
+    await when.locator('summary').click();
+    assert.match(await when.getByTestId('more-failed').innerText(), /i18n\/en-more\.txt: HTTP 404/);
+    assert.equal(await when.locator('.extra-body').getAttribute('aria-busy'), 'false');
+    assert.deepEqual(en.pageErrors, [], 'no panic');
+    await en.context().close();
+  } finally {
+    await site.close();
+  }
+});

@@ -43,7 +43,17 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     provide_progress(lab, owns_url);
     provide_context(LastSearch(RwSignal::new(None)));
     // Compare mode shows two stages and the faults; the rest of the lesson is about one run.
-    let comparing = Memo::new(move |_| lab.run.with(|r| r.compare().is_some()));
+    // The mode follows the run one tick later, so the parts it replaces have finished
+    // reacting to the new run before they go.
+    let comparing = RwSignal::new(lab.run.with_untracked(|r| r.compare().is_some()));
+    Effect::new(move |_| {
+        let now = lab.run.with(|r| r.compare().is_some());
+        if comparing.get_untracked() != now {
+            comparing.set(now);
+        }
+    });
+    // The right side's view of the lab lives as long as the page.
+    let right = lab.side(1);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -76,7 +86,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         let lesson = move || {
             if comparing.get() {
                 return view! {
-                    <CompareStage id=PLAYER_ANCHOR/>
+                    <CompareStage id=PLAYER_ANCHOR right=right/>
                     <Faults/>
                 }
                 .into_any();

@@ -82,11 +82,11 @@ fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {
     }
 }
 
-/// The two stages, the difference line and the shared playback bar.
+/// The two stages, the difference line and the shared playback bar. `right` is the lab seen
+/// from the right side ([`Lab::side`]), made by the page so it outlives a change of mode.
 #[component]
-pub fn CompareStage(#[prop(optional)] id: Option<&'static str>) -> impl IntoView {
+pub fn CompareStage(#[prop(optional)] id: Option<&'static str>, right: Lab) -> impl IntoView {
     let lab = use_lab();
-    let right = lab.side(1);
     let difference = move || {
         lab.run.with(|r| {
             r.pair()

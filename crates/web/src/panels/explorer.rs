@@ -265,12 +265,14 @@ pub fn counterexample_text(cx: &CounterExample, base: &Scenario, catalog: &Catal
     }
 }
 
-/// A class in words: the invariant and the faults of the counter-example that stands for it.
-pub fn class_words(cx: &CounterExample, catalog: &Catalog) -> String {
+/// A class in words: the invariant and the faults of the counter-example that stands for it
+/// (found on `base`, whose packets it names).
+pub fn class_words(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> String {
+    let packets = fault_packets(base, &cx.injected, catalog);
     let faults: Vec<String> = cx
         .injected
         .iter()
-        .map(|(_, a)| fault_words(a, &[], catalog))
+        .map(|(_, a)| fault_words(a, &packets, catalog))
         .collect();
     format!(
         "{} — {}",
@@ -404,8 +406,8 @@ pub fn TryEveryFailure() -> impl IntoView {
     });
     let result = RwSignal::new(None::<Shown>);
     // The previous finished search (scenario id and its counter-examples) and what changed.
-    let previous = StoredValue::new(None::<(String, Vec<CounterExample>)>);
-    let diff = RwSignal::new(None::<(Vec<CounterExample>, Vec<CounterExample>)>);
+    let previous = StoredValue::new(None::<(Scenario, Vec<CounterExample>)>);
+    let diff = RwSignal::new(None::<(Vec<String>, Vec<String>)>);
     let last_search = use_context::<LastSearch>();
     let finished = move || {
         let Some((id, k, report, base)) = result.with_untracked(|r| {
@@ -415,12 +417,17 @@ pub fn TryEveryFailure() -> impl IntoView {
             return;
         };
         let before = previous.get_value();
-        diff.set(
-            before
-                .filter(|(was, _)| *was == id)
-                .map(|(_, cxs)| search_diff(&cxs, &report.shortest)),
-        );
-        previous.set_value(Some((id, report.shortest.clone())));
+        let catalog = lab.lang.get_untracked().catalog();
+        diff.set(before.filter(|(was, _)| was.id == id).map(|(was, cxs)| {
+            let (fixed, new) = search_diff(&cxs, &report.shortest);
+            let words = |cxs: Vec<CounterExample>, on: &Scenario| {
+                cxs.iter()
+                    .map(|cx| class_words(cx, on, catalog))
+                    .collect::<Vec<_>>()
+            };
+            (words(fixed, &was), words(new, &base))
+        }));
+        previous.set_value(Some((base.clone(), report.shortest.clone())));
         if let Some(LastSearch(last)) = last_search {
             last.set(Some((base, k, report)));
         }
@@ -543,11 +550,11 @@ pub fn TryEveryFailure() -> impl IntoView {
                     ("new", new.len().to_string()),
                 ],
             );
-            let list = |key: &str, cxs: &[CounterExample], class: &'static str| {
-                (!cxs.is_empty()).then(|| {
-                    let items = cxs
+            let list = |key: &str, words: &[String], class: &'static str| {
+                (!words.is_empty()).then(|| {
+                    let items = words
                         .iter()
-                        .map(|cx| view! { <li>{class_words(cx, c)}</li> })
+                        .map(|w| view! { <li>{w.clone()}</li> })
                         .collect_view();
                     view! {
                         <p class="explore-diff-head">{c.text(key)}</p>
@@ -626,6 +633,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             // Busy while the search runs, so a screen reader announces the final summary
             // rather than every frame's progress.
             <div class="explore-out" aria-live="polite" aria-busy=move || running().to_string()>
+                {diff_view}
                 <Show when=move || shown.with(Option::is_some)>
                     <div
                         class="explore-result"
@@ -651,7 +659,6 @@ pub fn TryEveryFailure() -> impl IntoView {
                         </Show>
                     </div>
                 </Show>
-                {diff_view}
             </div>
             <div class="explore-markers" inner_html=markers></div>
         </section>
@@ -846,13 +853,17 @@ mod tests {
         let (refixed, renew) = search_diff(&after, &before);
         assert_eq!((refixed.len(), renew.len()), (new.len(), fixed.len()));
         assert_eq!(search_diff(&before, &before), (Vec::new(), Vec::new()));
-        let words = class_words(&fixed[0], Lang::En.catalog());
+        let words = class_words(
+            &fixed[0],
+            &naive.clone().without_scripted_faults(),
+            Lang::En.catalog(),
+        );
         assert!(words.starts_with(
             &Lang::En
                 .catalog()
                 .text(&format!("invariant.{}", fixed[0].invariant.name()))
         ));
-        assert!(words.contains(" — "), "{words}");
+        assert!(words.contains(" — ") && !words.contains(" #"), "{words}");
     }
 
     #[test]

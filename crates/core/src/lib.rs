@@ -32,7 +32,9 @@
 //! [`World::replay`] rebuilds any state from the scenario and the injected actions.
 
 pub mod action;
+pub mod challenge;
 mod check;
+pub mod compare;
 pub mod cost;
 pub mod http;
 pub mod link;
@@ -55,6 +57,8 @@ pub use check::{explore, explore_brute, outcome, verdict};
 pub use nodes::{api, client, ledger, processor, store};
 
 pub use action::{Action, ActionError, OpKind, OpSpec};
+pub use challenge::{Attempt, Challenge, Standing};
+pub use compare::{ClassDiff, Gist, Pair};
 pub use explore::{Bounds, CounterExample, Explorer, Report};
 pub use link::{DeepLink, LinkError};
 pub use note::Note;

@@ -11,9 +11,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, ActionError};
+use crate::challenge::Challenge;
+use crate::compare::Pair;
 use crate::phase::Phase;
 use crate::protections::{Protection, Protections};
-use crate::scenario::{Scenario, IDS};
+use crate::scenario::{comparable, Scenario, IDS};
 use crate::topology::MsgId;
 use crate::world::World;
 
@@ -37,6 +39,11 @@ pub struct DeepLink {
     pub step: Option<u32>,
     /// The scenario without its scripted faults (the explorer's base run).
     pub base: bool,
+    /// Another scenario of the same story shown beside it (compare mode); the faults and the
+    /// step are then on the pair's joint timeline.
+    pub compare: Option<String>,
+    /// The "Can you break it?" challenge being played.
+    pub challenge: Option<String>,
 }
 
 /// What is wrong with a link.
@@ -58,6 +65,10 @@ pub enum LinkError {
     Repeated(String),
     /// A value holds characters links never contain.
     BadCharacters(String),
+    /// `compare` names no scenario, or one that does not tell the same story.
+    BadCompare(String),
+    /// No challenge has this id.
+    UnknownChallenge(String),
     /// A fault was refused when the run was rebuilt.
     FaultRefused {
         /// Its position in the list.
@@ -75,6 +86,8 @@ impl Default for DeepLink {
             faults: Vec::new(),
             step: None,
             base: false,
+            compare: None,
+            challenge: None,
         }
     }
 }
@@ -88,8 +101,8 @@ impl DeepLink {
         }
     }
 
-    /// Reads the parameters this module owns (`scenario`, `protect`, `faults`, `step`, `base`)
-    /// from a query string (with or without the leading `?`); other parameters are ignored.
+    /// Reads the parameters this module owns (`scenario`, `protect`, `faults`, `step`, `base`,
+    /// `compare`, `challenge`) from a query string (with or without the leading `?`); other parameters are ignored.
     /// Returns every problem found, not just the first.
     pub fn parse(query: &str) -> Result<DeepLink, Vec<LinkError>> {
         let (link, errors) = DeepLink::parse_lenient(query);
@@ -110,13 +123,18 @@ impl DeepLink {
         let mut link = DeepLink::default();
         let mut errors = Vec::new();
         let mut seen: Vec<&str> = Vec::new();
+        let mut compare_after: Option<String> = None;
+        let mut challenge: Option<Challenge> = None;
         for pair in query
             .trim_start_matches('?')
             .split('&')
             .filter(|p| !p.is_empty())
         {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            if !matches!(name, "scenario" | "protect" | "faults" | "step" | "base") {
+            if !matches!(
+                name,
+                "scenario" | "protect" | "faults" | "step" | "base" | "compare" | "challenge"
+            ) {
                 continue;
             }
             if seen.contains(&name) {
@@ -151,7 +169,32 @@ impl DeepLink {
                     Ok(n) if n <= MAX_STEP => link.step = Some(n),
                     _ => errors.push(LinkError::BadStep(value.to_owned())),
                 },
+                "compare" => compare_after = Some(value.to_owned()),
+                "challenge" => match Challenge::by_id(value) {
+                    // A challenge plays its own design: scenario, protections, no script.
+                    Some(c) => challenge = Some(c),
+                    None => errors.push(LinkError::UnknownChallenge(value.to_owned())),
+                },
                 _ => link.base = matches!(value, "" | "1" | "true"),
+            }
+        }
+        if let Some(c) = challenge {
+            let design = c.link();
+            link.scenario = design.scenario;
+            link.protections = design.protections;
+            link.base = true;
+            link.challenge = design.challenge;
+        }
+        // `compare` is checked once the scenario is known (the parameters come in any order);
+        // a challenge is played alone.
+        if let Some(other) = compare_after {
+            if challenge.is_none()
+                && IDS.contains(&other.as_str())
+                && comparable(&link.scenario, &other)
+            {
+                link.compare = Some(other);
+            } else {
+                errors.push(LinkError::BadCompare(other));
             }
         }
         (link, errors)
@@ -173,6 +216,12 @@ impl DeepLink {
         }
         if self.base {
             parts.push("base=1".to_owned());
+        }
+        if let Some(other) = &self.compare {
+            parts.push(format!("compare={other}"));
+        }
+        if let Some(id) = &self.challenge {
+            parts.push(format!("challenge={id}"));
         }
         if !self.faults.is_empty() {
             let faults: Vec<String> = self
@@ -199,6 +248,39 @@ impl DeepLink {
             scenario = scenario.without_scripted_faults();
         }
         Ok(scenario)
+    }
+
+    /// The scenario shown beside it in compare mode (the base flag applied to both; the
+    /// protections belong to the left one).
+    pub fn compare_scenario(&self) -> Result<Option<Scenario>, LinkError> {
+        let Some(other) = &self.compare else {
+            return Ok(None);
+        };
+        let mut scenario =
+            Scenario::by_id(other).map_err(|_| LinkError::BadCompare(other.clone()))?;
+        if self.base {
+            scenario = scenario.without_scripted_faults();
+        }
+        Ok(Some(scenario))
+    }
+
+    /// Rebuilds a compare-mode run: the pair after every joint step from the start up to
+    /// `step` (or to the end). Empty when the link does not compare.
+    pub fn build_pair(&self) -> Result<Vec<Pair>, LinkError> {
+        let Some(right) = self.compare_scenario()? else {
+            return Ok(Vec::new());
+        };
+        let left = self.scenario()?;
+        let mut snapshots = vec![Pair::new(&left, &right)];
+        Pair::replay_each(
+            &left,
+            &right,
+            &self.faults,
+            self.step.unwrap_or(MAX_STEP),
+            |p| snapshots.push(p.clone()),
+        )
+        .map_err(|(index, error)| LinkError::FaultRefused { index, error })?;
+        Ok(snapshots)
     }
 
     /// Rebuilds the run: every step from the start up to `step` (or to the end).
@@ -319,6 +401,7 @@ mod tests {
             ],
             step: Some(14),
             base: true,
+            ..DeepLink::default()
         };
         let query = link.to_query();
         assert_eq!(

@@ -165,6 +165,42 @@ pub const IDS: [&str; 21] = [
     "fully-protected",
 ];
 
+/// Scenarios that tell the same story with another design, so the two can be played side by
+/// side (the same inputs, the same faults): (less protected, more protected).
+pub const COMPARE: [(&str, &str); 10] = [
+    ("naive", "key"),
+    ("naive", "fully-protected"),
+    ("key", "fully-protected"),
+    ("cas-naive", "cas"),
+    ("counter-naive", "counter"),
+    ("counter-no-index", "counter"),
+    ("crash-window", "crash-one-tx"),
+    ("crash-no-forward", "crash-one-tx"),
+    ("concurrent-no-lock", "concurrent"),
+    ("scope-off", "scope"),
+];
+
+/// The scenarios `id` can be compared with (in [`COMPARE`] order).
+pub fn compare_with(id: &str) -> Vec<&'static str> {
+    COMPARE
+        .iter()
+        .filter_map(|&(a, b)| {
+            if a == id {
+                Some(b)
+            } else if b == id {
+                Some(a)
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// Whether `left` and `right` tell the same story (see [`COMPARE`]), in either order.
+pub fn comparable(left: &str, right: &str) -> bool {
+    compare_with(left).contains(&right)
+}
+
 fn at(ms: u64, action: Action) -> Scripted {
     Scripted {
         at: SimTime(ms),

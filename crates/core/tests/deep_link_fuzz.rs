@@ -27,7 +27,15 @@ fn cases() -> u32 {
     cases
 }
 
-const KNOWN: [&str; 5] = ["scenario", "protect", "faults", "step", "base"];
+const KNOWN: [&str; 7] = [
+    "scenario",
+    "protect",
+    "faults",
+    "step",
+    "base",
+    "compare",
+    "challenge",
+];
 
 /// The parameter an error is about (`None` for the whole query).
 fn field(error: &LinkError) -> Option<&str> {
@@ -39,6 +47,8 @@ fn field(error: &LinkError) -> Option<&str> {
         LinkError::BadStep(_) => Some("step"),
         LinkError::Repeated(name) | LinkError::BadCharacters(name) => Some(name.as_str()),
         LinkError::FaultRefused { .. } => Some("faults"),
+        LinkError::BadCompare(_) => Some("compare"),
+        LinkError::UnknownChallenge(_) => Some("challenge"),
     }
 }
 
@@ -84,7 +94,10 @@ fn check_query(query: &str) -> Result<(), TestCaseError> {
         prop_assert!(!given.is_empty(), "{:?}: the query has no {}", error, name);
         match error {
             LinkError::Repeated(_) => prop_assert!(given.len() > 1),
-            LinkError::UnknownScenario(v) | LinkError::BadStep(v) => {
+            LinkError::UnknownScenario(v)
+            | LinkError::BadStep(v)
+            | LinkError::BadCompare(v)
+            | LinkError::UnknownChallenge(v) => {
                 prop_assert!(given.contains(&v.as_str()), "{:?} not in {:?}", v, given)
             }
             LinkError::UnknownProtection(v) | LinkError::BadFault(v) => prop_assert!(
@@ -104,6 +117,8 @@ fn value() -> impl Strategy<Value = String> {
     prop_oneof![
         prop::sample::select(idem_core::scenario::IDS.to_vec()).prop_map(str::to_owned),
         prop::sample::select(idem_core::Protections::NAMES.to_vec()).prop_map(str::to_owned),
+        prop::sample::select(idem_core::challenge::CHALLENGES.map(|c| c.id).to_vec())
+            .prop_map(str::to_owned),
         any::<u64>().prop_map(|n| n.to_string()),
         any::<u128>().prop_map(|n| format!("{n}{n}")),
         any::<i64>().prop_map(|n| n.to_string()),
@@ -280,4 +295,70 @@ fn any_valid_link_builds_or_names_the_refused_fault() {
     let (built, refused) = (built.get(), refused.get());
     eprintln!("deep-link build: {built} built, {refused} with a refused fault");
     assert!(built > 0 && refused > 0, "{built} built, {refused} refused");
+}
+
+#[test]
+fn any_compare_link_round_trips_and_builds_or_names_the_refused_fault() {
+    let link = (
+        prop::sample::select(idem_core::scenario::COMPARE.to_vec()),
+        any::<bool>(),
+        any::<bool>(),
+        prop::collection::vec(
+            (
+                0..25u32,
+                prop_oneof![
+                    Just("retry".to_owned()),
+                    Just("lose-ack".to_owned()),
+                    Just("evict".to_owned()),
+                    (0..30u32).prop_map(|m| format!("drop.{m}")),
+                    prop::sample::select(idem_core::Phase::ALL.to_vec())
+                        .prop_map(|p| format!("crash.{}", p.name())),
+                ],
+            ),
+            0..4,
+        ),
+        prop::option::of(0..120u32),
+    );
+    let mut runner = runner();
+    let built = Cell::new(0u32);
+    let result = runner.run(&link, |((a, b), swap, base, mut faults, step)| {
+        let (left, right) = if swap { (b, a) } else { (a, b) };
+        faults.sort_by_key(|(at, _)| *at);
+        let faults: Vec<String> = faults.iter().map(|(at, f)| format!("{at}.{f}")).collect();
+        let mut query = format!(
+            "compare={right}&scenario={left}&faults={}",
+            faults.join("_")
+        );
+        if base {
+            query.push_str("&base=1");
+        }
+        if let Some(step) = step {
+            query.push_str(&format!("&step={step}"));
+        }
+        let link =
+            DeepLink::parse(&query).map_err(|e| TestCaseError::fail(format!("{query}: {e:?}")))?;
+        prop_assert_eq!(link.compare.as_deref(), Some(right));
+        let respelled = DeepLink::parse(&link.to_query());
+        prop_assert_eq!(respelled.as_ref(), Ok(&link));
+        match link.build_pair() {
+            Ok(pairs) => {
+                built.set(built.get() + 1);
+                let last = pairs.last().expect("the start at least");
+                if let Some(step) = step {
+                    prop_assert!(last.step_count() <= step);
+                }
+                prop_assert_eq!(last.left().scenario().id.as_str(), left);
+                prop_assert_eq!(last.right().scenario().id.as_str(), right);
+            }
+            Err(LinkError::FaultRefused { index, .. }) => {
+                prop_assert!(index < link.faults.len())
+            }
+            Err(other) => prop_assert!(false, "{}: {:?}", query, other),
+        }
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    assert!(built.get() > 0, "no compare link built");
 }

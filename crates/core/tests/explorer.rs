@@ -200,6 +200,7 @@ fn replays_to_a_broken_world(base: &Scenario, id: &str, c: &CounterExample) {
         faults: c.injected.clone(),
         step: Some(c.steps),
         base: true,
+        ..DeepLink::default()
     };
     let parsed = DeepLink::parse(&link.to_query()).expect("the link parses back");
     let snapshots = parsed.build().expect("the link replays");

@@ -10,12 +10,14 @@ use crate::embed::share::EmbedButton;
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::calculator::Calculator;
+use crate::panels::challenge::Challenges;
 use crate::panels::controls::ProtectionBar;
-use crate::panels::explorer::TryEveryFailure;
+use crate::panels::explorer::{LastSearch, TryEveryFailure};
 use crate::panels::faults::Faults;
 use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
+use crate::stage::compare::{CompareStage, CompareWith};
 use crate::stage::sequence::Sequence;
 use crate::stage::state_panels::StatePanels;
 use crate::stage::transcript::Transcript;
@@ -39,6 +41,19 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         Effect::new(move |_| set_document_lang(lab.lang.get()));
     }
     provide_progress(lab, owns_url);
+    provide_context(LastSearch(RwSignal::new(None)));
+    // Compare mode shows two stages and the faults; the rest of the lesson is about one run.
+    // The mode follows the run one tick later, so the parts it replaces have finished
+    // reacting to the new run before they go.
+    let comparing = RwSignal::new(lab.run.with_untracked(|r| r.compare().is_some()));
+    Effect::new(move |_| {
+        let now = lab.run.with(|r| r.compare().is_some());
+        if comparing.get_untracked() != now {
+            comparing.set(now);
+        }
+    });
+    // The right side's view of the lab lives as long as the page.
+    let right = lab.side(1);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -68,24 +83,39 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             let text = lang.catalog().fill("lang.bad", &[("value", value)]);
             view! { <p class="link-notice" role="alert" data-testid="lang-notice">{text}</p> }
         });
+        let lesson = move || {
+            if comparing.get() {
+                return view! {
+                    <CompareStage id=PLAYER_ANCHOR right=right/>
+                    <Faults/>
+                }
+                .into_any();
+            }
+            view! {
+                <Welcome/>
+                <StoryPicker/>
+                <Stage id=PLAYER_ANCHOR/>
+                <AfterRunPanel/>
+                <Recap/>
+                <ProtectionBar/>
+                <CompareWith/>
+                <Faults/>
+                <Challenges/>
+                <TryEveryFailure/>
+                <StatePanels/>
+                <Sequence/>
+                <div class="extras">
+                    <Transcript/>
+                    <Calculator/>
+                    <Reference/>
+                </div>
+            }
+            .into_any()
+        };
         view! {
             <LinkNotice errors=errors/>
             {lang_notice}
-            <Welcome/>
-            <StoryPicker/>
-            <Stage id=PLAYER_ANCHOR/>
-            <AfterRunPanel/>
-            <Recap/>
-            <ProtectionBar/>
-            <Faults/>
-            <TryEveryFailure/>
-            <StatePanels/>
-            <Sequence/>
-            <div class="extras">
-                <Transcript/>
-                <Calculator/>
-                <Reference/>
-            </div>
+            {lesson}
             <footer class="keys">{lab.t("ui.keys")}</footer>
         }
     };

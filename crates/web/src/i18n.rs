@@ -485,6 +485,9 @@ mod tests {
         for invariant in Invariant::ALL {
             keys.push(format!("invariant.{}", invariant.name()));
         }
+        for challenge in idem_core::challenge::CHALLENGES {
+            keys.push(format!("challenge.{}", challenge.id));
+        }
         keys
     }
 

@@ -46,6 +46,9 @@ pub struct Lab {
     pub set_layout: WriteSignal<Layout>,
     /// The user asked for reduced motion.
     pub reduced_motion: ReadSignal<bool>,
+    /// Which world of the run the stage below shows: 0 = the run's, 1 = the one beside it in
+    /// compare mode (see [`Lab::side`]).
+    pub side: u8,
 }
 
 impl Lab {
@@ -87,6 +90,18 @@ impl Lab {
             layout,
             set_layout,
             reduced_motion,
+            side: 0,
+        }
+    }
+
+    /// The same lab seen from the right side of a comparison: everything is shared (the run,
+    /// the clock, the actions, which reach both worlds) except the world shown and its verdict.
+    pub fn side(self, side: u8) -> Lab {
+        let run = self.run;
+        Lab {
+            side,
+            verdict: Memo::new(move |_| run.with(|r| r.shown(side).verdict())),
+            ..self
         }
     }
 
@@ -101,7 +116,7 @@ impl Lab {
     }
 
     fn changed(&self) {
-        let now = self.run.with_untracked(|r| r.world().now().ms() as f64);
+        let now = self.run.with_untracked(|r| r.now().ms() as f64);
         self.set_display.set(now);
         self.set_notice.set(None);
         self.set_skipped.set(None);
@@ -215,13 +230,7 @@ impl Lab {
         if self.playing.try_get_untracked() != Some(true) {
             return false;
         }
-        let Some(next) = self.run.try_with_untracked(|r| {
-            if r.cursor() < r.known_steps() {
-                r.snapshot(r.cursor() + 1).map(|w| w.now())
-            } else {
-                r.world().next_wakeup()
-            }
-        }) else {
+        let Some(next) = self.run.try_with_untracked(Run::next_time) else {
             return false;
         };
         if next.is_none() {

@@ -296,6 +296,8 @@ pub fn link_error(error: &LinkError, catalog: &Catalog) -> String {
         LinkError::BadStep(v) => ("link.bad_step", v.clone()),
         LinkError::Repeated(v) => ("link.repeated", v.clone()),
         LinkError::BadCharacters(v) => ("link.bad_characters", v.clone()),
+        LinkError::BadCompare(v) => ("link.bad_compare", v.clone()),
+        LinkError::UnknownChallenge(v) => ("link.unknown_challenge", v.clone()),
         LinkError::FaultRefused { index, error } => {
             let reason = action_error(error, catalog);
             return catalog.fill(
@@ -475,6 +477,8 @@ mod tests {
             LinkError::BadStep("x".into()),
             LinkError::Repeated("step".into()),
             LinkError::BadCharacters("scenario".into()),
+            LinkError::BadCompare("cas".into()),
+            LinkError::UnknownChallenge("x".into()),
         ] {
             assert!(!link_error(&error, catalog).contains('{'));
         }

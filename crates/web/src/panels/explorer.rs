@@ -4,10 +4,15 @@
 //! cancels the search and keeps its totals so far, marked partial.
 //!
 //! The controls are elements with their own handlers; the result is one element that keeps its
-//! identity while a search runs (its state and numbers are reactive attributes, its content
-//! escaped markup from pure functions tested natively), and its counter-example buttons are
-//! served by one click handler on it.
+//! identity while a search runs (its state and numbers are reactive attributes, its summary
+//! escaped markup from pure functions tested natively), and its counter-examples are buttons
+//! with their own handlers. A replayed counter-example brings the player into view.
+//!
+//! After a search ends, the classes of counter-examples it found (invariant and fault kinds)
+//! are compared with the previous search of the same scenario (`explore-diff`): what a
+//! protection toggled in between fixed, and what it let in.
 
+use idem_core::compare::{class_diff, class_of, Class};
 use idem_core::verdict::Invariant;
 use idem_core::{
     Action, Bounds, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario, World,
@@ -214,23 +219,8 @@ pub fn result_view(
             );
         }
     } else {
+        // The counter-examples themselves follow as buttons ([`counterexample_text`]).
         out += el("p", "", &catalog.text("ui.explore_shortest"));
-        let items: SafeHtml = report
-            .shortest
-            .iter()
-            .take(LISTED)
-            .enumerate()
-            .map(|(i, cx)| counterexample_html(i, cx, base, catalog))
-            .collect();
-        out += wrap("ol", "class=\"cx-list\"", &items);
-        if report.shortest.len() > LISTED {
-            let more = report.shortest.len() - LISTED;
-            out += el(
-                "p",
-                "class=\"hint\"",
-                &catalog.fill("ui.explore_more", &[("n", more.to_string())]),
-            );
-        }
     }
     ResultView {
         state: if partial { "partial" } else { "done" },
@@ -244,51 +234,73 @@ pub fn result_view(
     }
 }
 
-fn counterexample_html(
-    index: usize,
-    cx: &CounterExample,
-    base: &Scenario,
-    catalog: &Catalog,
-) -> SafeHtml {
-    let title = el(
-        "strong",
-        "",
-        &catalog.text(&format!("invariant.{}", cx.invariant.name())),
-    );
-    let steps = el(
-        "span",
-        "class=\"cx-steps\"",
-        &catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
-    );
-    let faults = el(
-        "span",
-        "class=\"cx-faults\"",
-        &schedule_words(
+/// A counter-example's button in words: the invariant it breaks, its faults, its length and
+/// the protections that close it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct CxText {
+    /// The broken invariant.
+    pub invariant: String,
+    /// The schedule of faults.
+    pub faults: String,
+    /// "12 steps".
+    pub steps: String,
+    /// "closed by: …".
+    pub fix: String,
+}
+
+/// The words of a counter-example found on `base`.
+pub fn counterexample_text(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> CxText {
+    CxText {
+        invariant: catalog.text(&format!("invariant.{}", cx.invariant.name())),
+        faults: schedule_words(
             &cx.injected,
             &fault_packets(base, &cx.injected, catalog),
             catalog,
         ),
-    );
-    let button = wrap(
-        "button",
-        &format!(
-            "type=\"button\" class=\"cx\" data-cx=\"{index}\" data-testid=\"counterexample\" data-invariant=\"{}\"",
-            cx.invariant.name()
+        steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
+        fix: crate::outcome_text::closed_by(
+            &idem_core::closing_protections(base, &cx.injected),
+            catalog,
         ),
-        &(title
-            + faults
-            + steps
-            + el(
-                "span",
-                "class=\"cx-fix\" data-testid=\"cx-fix\"",
-                &crate::outcome_text::closed_by(
-                    &idem_core::closing_protections(base, &cx.injected),
-                    catalog,
-                ),
-            )),
-    );
-    wrap("li", "", &button)
+    }
 }
+
+/// A class in words: the invariant and the faults of the counter-example that stands for it
+/// (found on `base`, whose packets it names).
+pub fn class_words(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> String {
+    let packets = fault_packets(base, &cx.injected, catalog);
+    let faults: Vec<String> = cx
+        .injected
+        .iter()
+        .map(|(_, a)| fault_words(a, &packets, catalog))
+        .collect();
+    format!(
+        "{} — {}",
+        catalog.text(&format!("invariant.{}", cx.invariant.name())),
+        faults.join(" + ")
+    )
+}
+
+/// What changed since the previous search of the same scenario: the counter-examples (one per
+/// class) that stood for the classes now gone, and those of the classes that are new.
+pub fn search_diff(
+    before: &[CounterExample],
+    after: &[CounterExample],
+) -> (Vec<CounterExample>, Vec<CounterExample>) {
+    let classes = |cxs: &[CounterExample]| cxs.iter().map(class_of).collect::<Vec<Class>>();
+    let diff = class_diff(&classes(before), &classes(after));
+    let pick = |cxs: &[CounterExample], wanted: &[Class]| {
+        wanted
+            .iter()
+            .filter_map(|c| cxs.iter().find(|cx| class_of(cx) == *c).cloned())
+            .collect::<Vec<_>>()
+    };
+    (pick(before, &diff.fixed), pick(after, &diff.new))
+}
+
+/// A finished search, shared with the challenges: the scenario searched, its bound and report.
+#[derive(Clone, Copy)]
+pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
 
 /// The faults of the run on screen, each marked applied or still to come.
 pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> SafeHtml {
@@ -327,6 +339,7 @@ pub fn counterexample_link(id: &str, protections: Protections, cx: &CounterExamp
         faults: cx.injected.clone(),
         step: Some(0),
         base: true,
+        ..DeepLink::default()
     }
 }
 
@@ -350,6 +363,7 @@ fn slice(
     search: StoredValue<Search, LocalStorage>,
     result: RwSignal<Option<Shown>>,
     generation: u32,
+    finished: impl Fn() + Copy + 'static,
 ) {
     let _ = request_animation_frame_with_handle(move || {
         let start = now_ms();
@@ -375,8 +389,9 @@ fn slice(
         }
         if done {
             search.update_value(|s| s.explorer = None);
+            finished();
         } else {
-            slice(search, result, generation);
+            slice(search, result, generation, finished);
         }
     });
 }
@@ -390,7 +405,33 @@ pub fn TryEveryFailure() -> impl IntoView {
         explorer: None,
     });
     let result = RwSignal::new(None::<Shown>);
-    // A different scenario or other protections make the result stale: drop it and stop.
+    // The previous finished search (scenario id and its counter-examples) and what changed.
+    let previous = StoredValue::new(None::<(Scenario, Vec<CounterExample>)>);
+    let diff = RwSignal::new(None::<(Vec<String>, Vec<String>)>);
+    let last_search = use_context::<LastSearch>();
+    let finished = move || {
+        let Some((id, k, report, base)) = result.with_untracked(|r| {
+            r.as_ref()
+                .map(|s| (s.base.id.clone(), s.k, s.report.clone(), s.base.clone()))
+        }) else {
+            return;
+        };
+        let before = previous.get_value();
+        let catalog = lab.lang.get_untracked().catalog();
+        diff.set(before.filter(|(was, _)| was.id == id).map(|(was, cxs)| {
+            let (fixed, new) = search_diff(&cxs, &report.shortest);
+            let words = |cxs: Vec<CounterExample>, on: &Scenario| {
+                cxs.iter()
+                    .map(|cx| class_words(cx, on, catalog))
+                    .collect::<Vec<_>>()
+            };
+            (words(fixed, &was), words(new, &base))
+        }));
+        previous.set_value(Some((base.clone(), report.shortest.clone())));
+        if let Some(LastSearch(last)) = last_search {
+            last.set(Some((base, k, report)));
+        }
+    }; // A different scenario or other protections make the result stale: drop it and stop.
     let subject = Memo::new(move |_| {
         lab.run
             .with(|r| (r.scenario().id.clone(), r.scenario().protections))
@@ -441,30 +482,99 @@ pub fn TryEveryFailure() -> impl IntoView {
             generation = s.generation;
             s.explorer = Some(explorer);
         });
+        diff.set(None);
         result.set(Some(Shown {
             k,
             report,
             base,
             stopped: false,
         }));
-        slice(search, result, generation);
+        slice(search, result, generation, finished);
     };
-    // A counter-example's button (in the result's markup) replays it.
-    let on_result_click = move |event: leptos::ev::MouseEvent| {
-        let Some(i) = crate::browser::closest_attr(&event, "data-cx") else {
-            return;
-        };
-        let cx = result.with_untracked(|r| {
-            r.as_ref().and_then(|s| {
-                i.parse::<usize>()
-                    .ok()
-                    .and_then(|i| s.report.shortest.get(i).cloned())
-            })
-        });
-        if let Some(cx) = cx {
-            let (id, p) = subject.get_untracked();
-            lab.open(&counterexample_link(&id, p, &cx));
+    // A counter-example's button replays it and brings the player into view.
+    let replay = move |cx: &CounterExample| {
+        let (id, p) = subject.get_untracked();
+        lab.open(&counterexample_link(&id, p, cx));
+        if let Some(player) = document().get_element_by_id(crate::panels::path::PLAYER_ANCHOR) {
+            player.scroll_into_view();
         }
+    };
+    // The counter-examples of the result on screen, once it stopped or finished.
+    let listed = Memo::new(move |_| {
+        result.with(|r| {
+            r.as_ref()
+                .filter(|s| s.report.done || s.stopped)
+                .map(|s| {
+                    s.report
+                        .shortest
+                        .iter()
+                        .take(LISTED)
+                        .map(|cx| (cx.clone(), counterexample_text(cx, &s.base, lab.catalog())))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let more = move || {
+        result.with(|r| {
+            r.as_ref()
+                .map_or(0, |s| s.report.shortest.len().saturating_sub(LISTED))
+        })
+    };
+    let cx_button = move |(cx, text): (CounterExample, CxText)| {
+        let invariant = cx.invariant.name();
+        view! {
+            <li>
+                <button
+                    type="button"
+                    class="cx"
+                    data-testid="counterexample"
+                    data-invariant=invariant
+                    on:click=move |_| replay(&cx)
+                >
+                    <strong>{text.invariant}</strong>
+                    <span class="cx-faults">{text.faults}</span>
+                    <span class="cx-steps">{text.steps}</span>
+                    <span class="cx-fix" data-testid="cx-fix">{text.fix}</span>
+                </button>
+            </li>
+        }
+    };
+    let diff_view = move || {
+        diff.get().map(|(fixed, new)| {
+            let c = lab.catalog();
+            let summary = c.fill(
+                "ui.explore_diff",
+                &[
+                    ("fixed", fixed.len().to_string()),
+                    ("new", new.len().to_string()),
+                ],
+            );
+            let list = |key: &str, words: &[String], class: &'static str| {
+                (!words.is_empty()).then(|| {
+                    let items = words
+                        .iter()
+                        .map(|w| view! { <li>{w.clone()}</li> })
+                        .collect_view();
+                    view! {
+                        <p class="explore-diff-head">{c.text(key)}</p>
+                        <ul class=class>{items}</ul>
+                    }
+                })
+            };
+            view! {
+                <div
+                    class="explore-diff"
+                    data-testid="explore-diff"
+                    data-fixed=fixed.len().to_string()
+                    data-new=new.len().to_string()
+                >
+                    <p>{summary}</p>
+                    {list("ui.explore_gone", &fixed, "fixed")}
+                    {list("ui.explore_new", &new, "new")}
+                </div>
+            }
+        })
     };
     on_cleanup(move || {
         let _ = search.try_update_value(|s| {
@@ -523,6 +633,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             // Busy while the search runs, so a screen reader announces the final summary
             // rather than every frame's progress.
             <div class="explore-out" aria-live="polite" aria-busy=move || running().to_string()>
+                {diff_view}
                 <Show when=move || shown.with(Option::is_some)>
                     <div
                         class="explore-result"
@@ -532,11 +643,21 @@ pub fn TryEveryFailure() -> impl IntoView {
                         data-runs=number(1)
                         data-states=number(2)
                         data-violations=number(3)
-                        on:click=on_result_click
-                        inner_html=move || {
+                    >
+                        <div inner_html=move || {
                             shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())
-                        }
-                    ></div>
+                        }></div>
+                        <Show when=move || listed.with(|l| !l.is_empty())>
+                            <ol class="cx-list">
+                                {move || listed.get().into_iter().map(cx_button).collect_view()}
+                            </ol>
+                        </Show>
+                        <Show when=move || { more() > 0 }>
+                            <p class="hint">
+                                {move || lab.catalog().fill("ui.explore_more", &[("n", more().to_string())])}
+                            </p>
+                        </Show>
+                    </div>
                 </Show>
             </div>
             <div class="explore-markers" inner_html=markers></div>
@@ -567,7 +688,24 @@ mod tests {
                 )
             })
             .unwrap_or_default();
-        format!("data-state=\"{}\"{numbers}>{}", v.state, v.body)
+        // The counter-examples' buttons as the component lists them, one line each.
+        let listed: String = if v.numbers.is_some() {
+            report
+                .shortest
+                .iter()
+                .take(LISTED)
+                .map(|cx| {
+                    let t = counterexample_text(cx, base, catalog);
+                    format!(
+                        "\n[cx] {} | {} | {} | {}",
+                        t.invariant, t.faults, t.steps, t.fix
+                    )
+                })
+                .collect()
+        } else {
+            String::new()
+        };
+        format!("data-state=\"{}\"{numbers}>{}{listed}", v.state, v.body)
     }
 
     #[test]
@@ -612,10 +750,10 @@ mod tests {
         );
         assert!(!html.contains("same key"), "{html}");
         assert_eq!(
-            html.matches("data-testid=\"cx-fix\"").count(),
+            html.matches("\n[cx] ").count(),
             report.shortest.len().min(LISTED)
         );
-        assert!(html.contains("closed by: Idempotency-Key"), "{html}");
+        assert!(html.contains("| closed by: Idempotency-Key"), "{html}");
         let cx = report.shortest_overall().expect("naive breaks");
         let (at, action) = cx.injected[0];
         let world = World::replay(&base, &cx.injected, at + 1).expect("replays");
@@ -634,7 +772,7 @@ mod tests {
         assert!(html.contains(&format!("data-runs=\"{}\"", report.runs)));
         assert!(html.contains(&format!("data-violations=\"{}\"", report.violating_runs)));
         assert_eq!(
-            html.matches("data-testid=\"counterexample\"").count(),
+            html.matches("\n[cx] ").count(),
             report.shortest.len().min(LISTED)
         );
         // Each counter-example replays to a violated verdict on the base scenario.
@@ -694,6 +832,38 @@ mod tests {
             .run_to_end()
             .clone();
         assert!(result_html(1, &done, true, &base, c).contains("data-state=\"done\""));
+    }
+
+    #[test]
+    fn turning_the_key_on_fixes_classes_and_turning_it_off_brings_them_back() {
+        let naive = Scenario::by_id("naive").expect("naive");
+        let mut keyed = naive.clone();
+        keyed.protections.idempotency_key = true;
+        let search = |s: &Scenario| {
+            Explorer::new(s, Bounds::faults(1))
+                .run_to_end()
+                .shortest
+                .clone()
+        };
+        let (before, after) = (search(&naive), search(&keyed));
+        let (fixed, new) = search_diff(&before, &after);
+        assert!(!fixed.is_empty(), "the key fixes some classes");
+        assert!(fixed.iter().all(|cx| before.contains(cx)));
+        assert!(new.iter().all(|cx| after.contains(cx)));
+        let (refixed, renew) = search_diff(&after, &before);
+        assert_eq!((refixed.len(), renew.len()), (new.len(), fixed.len()));
+        assert_eq!(search_diff(&before, &before), (Vec::new(), Vec::new()));
+        let words = class_words(
+            &fixed[0],
+            &naive.clone().without_scripted_faults(),
+            Lang::En.catalog(),
+        );
+        assert!(words.starts_with(
+            &Lang::En
+                .catalog()
+                .text(&format!("invariant.{}", fixed[0].invariant.name()))
+        ));
+        assert!(words.contains(" — ") && !words.contains(" #"), "{words}");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! the reading below the player.
 
 pub mod calculator;
+pub mod challenge;
 pub mod controls;
 pub mod explorer;
 pub mod faults;

@@ -130,13 +130,13 @@ pub fn story_number(title: &str) -> &str {
 
 /// `localStorage`, reached through reflection (no extra web-sys feature); `None` when the
 /// browser refuses it (private mode, blocked cookies) or it is missing.
-fn storage() -> Option<wasm_bindgen::JsValue> {
+pub(crate) fn storage() -> Option<wasm_bindgen::JsValue> {
     use leptos::web_sys::js_sys::Reflect;
     let storage = Reflect::get(&window(), &"localStorage".into()).ok()?;
     (!storage.is_null() && !storage.is_undefined()).then_some(storage)
 }
 
-fn call(
+pub(crate) fn call(
     storage: &wasm_bindgen::JsValue,
     method: &str,
     args: &[&str],

@@ -2,6 +2,7 @@
 //! provided to the components below, the notice for a bad link, and the stage (topology,
 //! playback bar, verdict and narration), with the parts it is drawn from.
 
+pub mod compare;
 pub mod geometry;
 pub mod labels;
 pub mod ledger_panel;

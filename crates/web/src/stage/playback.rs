@@ -2,20 +2,26 @@
 //! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
 
 use idem_core::link::MAX_STEP;
-use idem_core::{Action, ActionError, DeepLink, LinkError, Protections, Scenario, SimTime, World};
+use idem_core::{
+    Action, ActionError, DeepLink, LinkError, Pair, Protections, Scenario, SimTime, World,
+};
 
 /// Quiet gaps longer than this (simulated ms) are jumped over while playing.
 pub const QUIET_GAP_MS: f64 = 3_000.0;
 /// Playback speeds offered, as multiples of real time.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 
-/// One run: the scenario, a snapshot of the world after every step, and the step shown.
+/// One run: the scenario, a snapshot of the world after every step, and the step shown. In
+/// compare mode the snapshots are pairs of worlds on one timeline (the core's [`Pair`]): the
+/// left world is the run's, the right one is shown beside it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     scenario: Scenario,
     base: bool,
     snapshots: Vec<World>,
+    pairs: Vec<Pair>,
     cursor: usize,
+    challenge: Option<String>,
 }
 
 impl Run {
@@ -32,9 +38,11 @@ impl Run {
     fn single(scenario: Scenario) -> Run {
         Run {
             snapshots: vec![World::new(&scenario)],
+            pairs: Vec::new(),
             scenario,
             base: false,
             cursor: 0,
+            challenge: None,
         }
     }
 
@@ -46,14 +54,67 @@ impl Run {
             step: Some(MAX_STEP),
             ..link.clone()
         };
-        let snapshots = full.build()?;
-        let cursor = (link.step.unwrap_or(0) as usize).min(snapshots.len() - 1);
+        let pairs = full.build_pair()?;
+        let snapshots = if pairs.is_empty() {
+            full.build()?
+        } else {
+            Vec::new()
+        };
+        let len = snapshots.len().max(pairs.len());
+        let cursor = (link.step.unwrap_or(0) as usize).min(len - 1);
         Ok(Run {
             scenario,
             base: link.base,
             snapshots,
+            pairs,
             cursor,
+            challenge: link.challenge.clone(),
         })
+    }
+
+    /// The scenario shown beside this one (compare mode).
+    pub fn compare(&self) -> Option<&Scenario> {
+        self.pairs.first().map(|p| p.right().scenario())
+    }
+
+    /// The pair at the cursor (compare mode).
+    pub fn pair(&self) -> Option<&Pair> {
+        self.pairs.get(self.cursor)
+    }
+
+    /// The world at the cursor on `side` (0 = the run's, 1 = the one beside it; without a
+    /// comparison both are the run's).
+    pub fn shown(&self, side: u8) -> &World {
+        match (side, self.pair()) {
+            (1, Some(p)) => p.right(),
+            _ => self.world(),
+        }
+    }
+
+    /// The challenge being played, if any.
+    pub fn challenge(&self) -> Option<&str> {
+        self.challenge.as_deref()
+    }
+
+    /// The simulated time reached at the cursor (both sides' in compare mode).
+    pub fn now(&self) -> SimTime {
+        self.pair().map_or_else(|| self.world().now(), Pair::now)
+    }
+
+    /// When the next step is due: the next known snapshot's time, or the next event's.
+    pub fn next_time(&self) -> Option<SimTime> {
+        if self.cursor < self.known_steps() {
+            return Some(match self.pairs.get(self.cursor + 1) {
+                Some(p) => p.now(),
+                None => self.snapshots[self.cursor + 1].now(),
+            });
+        }
+        self.pair()
+            .map_or_else(|| self.world().next_wakeup(), Pair::next_wakeup)
+    }
+
+    fn len(&self) -> usize {
+        self.snapshots.len().max(self.pairs.len())
     }
 
     /// The scenario (with the protections in force).
@@ -63,7 +124,10 @@ impl Run {
 
     /// The world at the cursor.
     pub fn world(&self) -> &World {
-        &self.snapshots[self.cursor]
+        match self.pairs.get(self.cursor) {
+            Some(p) => p.left(),
+            None => &self.snapshots[self.cursor],
+        }
     }
 
     /// The step shown (0 = before anything happened).
@@ -73,22 +137,37 @@ impl Run {
 
     /// How many steps are known (the cursor can go up to this).
     pub fn known_steps(&self) -> usize {
-        self.snapshots.len() - 1
+        self.len() - 1
     }
 
-    /// The snapshot after `index` steps, if known.
+    /// The snapshot after `index` steps, if known (the left world in compare mode).
     pub fn snapshot(&self, index: usize) -> Option<&World> {
-        self.snapshots.get(index)
+        match self.pairs.get(index) {
+            Some(p) => Some(p.left()),
+            None => self.snapshots.get(index),
+        }
     }
 
     /// At the last known step, and nothing is left to happen.
     pub fn at_end(&self) -> bool {
-        self.cursor + 1 == self.snapshots.len() && self.world().is_quiescent()
+        self.cursor + 1 == self.len()
+            && self
+                .pair()
+                .map_or_else(|| self.world().is_quiescent(), Pair::is_quiescent)
     }
 
     /// Moves one step on: to the next known snapshot, or by stepping the world. False at the end.
     pub fn step_forward(&mut self) -> bool {
-        if self.cursor + 1 < self.snapshots.len() {
+        if self.cursor + 1 < self.len() {
+            self.cursor += 1;
+            return true;
+        }
+        if let Some(pair) = self.pair() {
+            let mut next = pair.clone();
+            if !next.step() {
+                return false;
+            }
+            self.pairs.push(next);
             self.cursor += 1;
             return true;
         }
@@ -112,7 +191,7 @@ impl Run {
 
     /// Shows the snapshot after `index` steps (clamped to the known ones).
     pub fn jump(&mut self, index: usize) {
-        self.cursor = index.min(self.snapshots.len() - 1);
+        self.cursor = index.min(self.len() - 1);
     }
 
     /// Back to the start; the run's future is kept.
@@ -128,7 +207,18 @@ impl Run {
     /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
     /// different past has a different future, which is computed to its end at once (bounded
     /// like a deep link) so "step n / N" keeps counting the whole run.
+    /// In compare mode the action reaches both worlds where it applies (refused only when
+    /// both refuse).
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if let Some(pair) = self.pair() {
+            let mut next = pair.clone();
+            next.apply(action)?;
+            self.pairs.truncate(self.cursor + 1);
+            self.pairs.push(next);
+            self.cursor += 1;
+            self.compute_rest();
+            return Ok(());
+        }
         let mut next = self.world().clone();
         next.apply(action)?;
         self.snapshots.truncate(self.cursor + 1);
@@ -141,13 +231,21 @@ impl Run {
     /// Steps a copy of the last known world until nothing is left to happen, keeping every
     /// snapshot; the cursor stays where it is.
     fn compute_rest(&mut self) {
+        if let Some(last) = self.pairs.last() {
+            let mut pair = last.clone();
+            while self.pairs.len() <= MAX_STEP as usize && pair.step() {
+                self.pairs.push(pair.clone());
+            }
+            return;
+        }
         let mut world = self.snapshots[self.snapshots.len() - 1].clone();
         while self.snapshots.len() <= MAX_STEP as usize && world.step().is_some() {
             self.snapshots.push(world.clone());
         }
     }
 
-    /// The same scenario with other protections, from the start, without injected faults.
+    /// The same scenario with other protections, from the start, without injected faults
+    /// (and without a comparison or a challenge: a challenge is played on its own design).
     pub fn with_protections(&self, protections: Protections) -> Run {
         let mut link = DeepLink::to_scenario(&self.scenario.id);
         link.protections = Some(protections);
@@ -159,13 +257,19 @@ impl Run {
     pub fn link(&self) -> DeepLink {
         let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
         let protections = self.scenario.protections;
-        let last = &self.snapshots[self.snapshots.len() - 1];
+        let faults = match self.pairs.last() {
+            Some(p) => p.injected().to_vec(),
+            None => self.snapshots[self.snapshots.len() - 1].injected().to_vec(),
+        };
+        let protections = (default != Ok(protections)).then_some(protections);
         DeepLink {
             scenario: self.scenario.id.clone(),
-            protections: (default != Ok(protections)).then_some(protections),
-            faults: last.injected().to_vec(),
+            protections,
+            faults,
             step: (self.cursor > 0).then_some(self.cursor as u32),
             base: self.base,
+            compare: self.compare().map(|s| s.id.clone()),
+            challenge: self.challenge.clone(),
         }
     }
 }
@@ -333,6 +437,42 @@ mod tests {
             DeepLink::parse("scenario=key").expect("ok"),
             run("key").link()
         );
+    }
+
+    #[test]
+    fn a_comparison_drives_both_worlds_on_one_timeline() {
+        let link = DeepLink::parse("scenario=naive&compare=key&base=1").expect("valid");
+        let mut r = Run::from_link(&link).expect("builds");
+        assert_eq!(r.compare().map(|s| s.id.as_str()), Some("key"));
+        r.apply(Action::LoseNextAck).expect("applies to both");
+        assert!(r.world().next_ack_will_be_lost() && r.shown(1).next_ack_will_be_lost());
+        r.run_to_end();
+        assert!(r.at_end());
+        assert_eq!(r.world().verdict().money.statement_cents, 20_000);
+        assert_eq!(r.shown(1).verdict().money.statement_cents, 10_000);
+        assert_eq!(r.shown(0), r.world());
+        // Step back restores both sides exactly.
+        let (left, right) = (r.world().clone(), r.shown(1).clone());
+        assert!(r.step_back());
+        assert!(r.step_forward());
+        assert_eq!((r.world(), r.shown(1)), (&left, &right));
+        // The link names both, and the faults on the joint timeline.
+        let query = r.link().to_query();
+        assert!(
+            query.contains("compare=key") && query.contains("faults=0.lose-ack"),
+            "{query}"
+        );
+        let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
+        assert_eq!(again.shown(1), r.shown(1));
+        // Playback time is the pair's: the next step is never before the time reached.
+        r.restart();
+        while r.cursor() < r.known_steps() {
+            let next = r.next_time().expect("a next step");
+            assert!(next >= r.now());
+            r.step_forward();
+        }
+        // Other protections leave the comparison.
+        assert!(r.with_protections(Protections::ALL).compare().is_none());
     }
 
     #[test]

@@ -175,7 +175,7 @@ pub fn Summary() -> impl IntoView {
     let lab = use_lab();
     let badge = Memo::new(move |_| {
         lab.verdict
-            .with(|v| lab.run.with(|r| badge_for(r.world(), v)))
+            .with(|v| lab.run.with(|r| badge_for(r.shown(lab.side), v)))
     });
     let class = move || {
         if badge.with(|b| b.ok) {
@@ -185,18 +185,20 @@ pub fn Summary() -> impl IntoView {
         }
     };
     let money = move || {
-        lab.verdict
-            .with(|v| lab.run.with(|r| money_html(r.world(), v, lab.catalog())))
+        lab.verdict.with(|v| {
+            lab.run
+                .with(|r| money_html(r.shown(lab.side), v, lab.catalog()))
+        })
     };
     let invariants = move || {
         lab.verdict.with(|v| {
             lab.run
-                .with(|r| invariants_html(r.world(), v, lab.catalog()))
+                .with(|r| invariants_html(r.shown(lab.side), v, lab.catalog()))
         })
     };
     let narration = move || {
         lab.run.with(|r| {
-            narration_lines(r.world(), lab.catalog())
+            narration_lines(r.shown(lab.side), lab.catalog())
                 .iter()
                 .map(|line| el("p", "", line))
                 .collect::<SafeHtml>()

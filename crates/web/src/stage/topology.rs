@@ -26,7 +26,7 @@ pub fn Topology() -> impl IntoView {
         let layout = lab.layout.get();
         let reduced = lab.reduced_motion.get();
         lab.run
-            .with(|r| ghosts_svg(layout, r.world(), reduced, r.cursor()))
+            .with(|r| ghosts_svg(layout, r.shown(lab.side), reduced, r.cursor()))
     };
     let links = Link::ALL
         .into_iter()
@@ -53,8 +53,14 @@ pub fn Topology() -> impl IntoView {
         .into_iter()
         .map(|node| node_card(lab, node))
         .collect_view();
-    let packets = move || lab.run.with(|r| packet_views(r.world(), lab.catalog()));
-    let described = move || lab.run.with(|r| topology_text(r.world(), lab.catalog()));
+    let packets = move || {
+        lab.run
+            .with(|r| packet_views(r.shown(lab.side), lab.catalog()))
+    };
+    let described = move || {
+        lab.run
+            .with(|r| topology_text(r.shown(lab.side), lab.catalog()))
+    };
     view! {
         <figure class="topology-frame" node_ref=frame tabindex="-1">
             <svg
@@ -83,7 +89,7 @@ fn node_card(lab: Lab, node: Node) -> impl IntoView {
     let n = node.name();
     let status = Memo::new(move |_| {
         lab.run
-            .with(|r| status_line(r.world(), node, lab.catalog()))
+            .with(|r| status_line(r.shown(lab.side), node, lab.catalog()))
     });
     let tall = move || lab.layout.get() == Layout::Tall;
     let at = move || {
@@ -204,8 +210,12 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
     let label = p.label.clone();
     let w = move || pill_width(&label, px());
     let doomed = move || {
-        lab.run
-            .with(|r| r.world().network().get(MsgId(id)).is_some_and(|m| m.doomed))
+        lab.run.with(|r| {
+            r.shown(lab.side)
+                .network()
+                .get(MsgId(id))
+                .is_some_and(|m| m.doomed)
+        })
     };
     let base = format!(
         "packet {} {}{}",
@@ -227,7 +237,7 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
         let reduced = lab.reduced_motion.get_untracked();
         let width = w2();
         lab.run.with(|r| {
-            r.world().network().get(MsgId(id)).map(|m| {
+            r.shown(lab.side).network().get(MsgId(id)).map(|m| {
                 let p = point_at(layout, m, now, reduced, width);
                 format!("translate({} {})", num(p.x), num(p.y))
             })
@@ -239,7 +249,7 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             e.prevent_default();
             drop();
             let gone = lab.run.with_untracked(|r| {
-                r.world()
+                r.shown(lab.side)
                     .network()
                     .get(MsgId(id))
                     .is_none_or(|m| !matches!(m.fate, Fate::InFlight))

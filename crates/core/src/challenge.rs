@@ -1,0 +1,173 @@
+//! "Can you break it?": challenges as data. Each names a design (a scenario's operations
+//! without their scripted faults, with given protections), a fault budget and what must
+//! break. The student injects faults; the core's verdict decides success ([`judge`]); a
+//! finished exhaustive search within the budget that finds no violation proves the design
+//! cannot be broken that way ([`proves_unbreakable`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::explore::Report;
+use crate::link::DeepLink;
+use crate::protections::Protections;
+use crate::scenario::Scenario;
+use crate::verdict::Invariant;
+use crate::world::World;
+
+/// One challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Challenge {
+    /// URL id (`?challenge=redis-2`).
+    pub id: &'static str,
+    /// The scenario whose operations are run (without its scripted faults).
+    pub scenario: &'static str,
+    /// The protections in force (`None`: the scenario's own).
+    pub protections: Option<Protections>,
+    /// At most this many injected actions.
+    pub budget: u32,
+    /// The invariant that must break (`None`: any).
+    pub breaks: Option<Invariant>,
+}
+
+/// Every challenge, in list order.
+pub const CHALLENGES: [Challenge; 3] = [
+    Challenge {
+        id: "redis-2",
+        scenario: "key",
+        protections: None,
+        budget: 2,
+        breaks: None,
+    },
+    Challenge {
+        id: "op-id-no-index",
+        scenario: "counter-no-index",
+        protections: None,
+        budget: 2,
+        breaks: Some(Invariant::AtMostOnce),
+    },
+    Challenge {
+        id: "fully-3",
+        scenario: "fully-protected",
+        protections: None,
+        budget: 3,
+        breaks: None,
+    },
+];
+
+/// How a challenge stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Standing {
+    /// Not broken (yet).
+    Open,
+    /// Broken within the budget.
+    Solved,
+    /// Proved unbreakable within the budget by an exhaustive search.
+    Impossible,
+}
+
+impl Standing {
+    /// `open`, `solved` or `impossible`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Standing::Open => "open",
+            Standing::Solved => "solved",
+            Standing::Impossible => "impossible",
+        }
+    }
+
+    /// The standing with this name.
+    pub fn from_name(name: &str) -> Option<Standing> {
+        [Standing::Open, Standing::Solved, Standing::Impossible]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
+/// What the student's run on a challenge shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Attempt {
+    /// The run is not the challenge's design (another scenario or other protections).
+    OtherDesign,
+    /// More actions injected than the budget allows.
+    OverBudget,
+    /// Still running.
+    Running,
+    /// Over, and nothing the challenge asks for broke.
+    Holds,
+    /// Over, and the invariant broke within the budget.
+    Broken,
+}
+
+impl Challenge {
+    /// The challenge with this id.
+    pub fn by_id(id: &str) -> Option<Challenge> {
+        CHALLENGES.iter().find(|c| c.id == id).copied()
+    }
+
+    /// The design under attack: the scenario without its scripted faults, with the
+    /// challenge's protections.
+    pub fn design(&self) -> Option<Scenario> {
+        let mut s = Scenario::by_id(self.scenario).ok()?;
+        if let Some(p) = self.protections {
+            s.protections = p;
+        }
+        Some(s.without_scripted_faults())
+    }
+
+    /// The deep link that opens the challenge at its start.
+    pub fn link(&self) -> DeepLink {
+        DeepLink {
+            scenario: self.scenario.to_owned(),
+            protections: self.protections,
+            base: true,
+            challenge: Some(self.id.to_owned()),
+            ..DeepLink::default()
+        }
+    }
+}
+
+/// Judges the run in `world` against `challenge` with the core's verdict.
+pub fn judge(challenge: &Challenge, world: &World) -> Attempt {
+    let Some(design) = challenge.design() else {
+        return Attempt::OtherDesign;
+    };
+    let s = world.scenario();
+    if s.id != design.id || s.protections != design.protections || s.scripted_faults {
+        return Attempt::OtherDesign;
+    }
+    if world.injected().len() > challenge.budget as usize {
+        return Attempt::OverBudget;
+    }
+    if !world.is_quiescent() {
+        return Attempt::Running;
+    }
+    let verdict = world.verdict();
+    let broken = verdict
+        .violations()
+        .any(|(i, _)| challenge.breaks.is_none_or(|b| b == i));
+    if broken {
+        Attempt::Broken
+    } else {
+        Attempt::Holds
+    }
+}
+
+/// Whether `report`, a search of `scenario` with up to `k` faults, proves the challenge
+/// cannot be won: it searched the challenge's design (scripted faults are left out by the
+/// explorer), to the end, with at least the budget, and found no run that breaks what the
+/// challenge asks for.
+pub fn proves_unbreakable(
+    challenge: &Challenge,
+    scenario: &Scenario,
+    k: u32,
+    report: &Report,
+) -> bool {
+    let Some(design) = challenge.design() else {
+        return false;
+    };
+    let same = scenario.id == design.id && scenario.protections == design.protections;
+    let none = match challenge.breaks {
+        Some(i) => report.violations_of(i) == 0,
+        None => report.violating_runs == 0,
+    };
+    same && report.done && report.cut_off == 0 && k >= challenge.budget && none
+}

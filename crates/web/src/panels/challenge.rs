@@ -1,0 +1,226 @@
+//! "Can you break it?": the challenges (from the core's table), the one being played with its
+//! budget and standing, and the solved ones kept in `localStorage` (a clear message when the
+//! browser refuses storage). The core judges: its verdict decides a break, and a finished
+//! "Try every failure" search within the budget that found nothing proves the design holds.
+
+use std::collections::BTreeMap;
+
+use idem_core::challenge::{judge, proves_unbreakable, CHALLENGES};
+use idem_core::{Attempt, Challenge, Report, Scenario, Standing, World};
+use leptos::prelude::*;
+
+use crate::lab::use_lab;
+use crate::panels::explorer::LastSearch;
+use crate::panels::path::{call, storage, use_progress};
+
+/// The `localStorage` key that holds the challenges' standings.
+pub const STORAGE_KEY: &str = "idem-lab.challenges";
+
+/// Standings read from their stored form (`id:solved,id:impossible`); unknown ids, unknown
+/// standings and `open` are dropped, so an old or tampered value cannot break the page.
+pub fn parse_marks(stored: &str) -> BTreeMap<String, Standing> {
+    stored
+        .split(',')
+        .filter_map(|entry| {
+            let (id, standing) = entry.trim().split_once(':')?;
+            let challenge = Challenge::by_id(id)?;
+            let standing = Standing::from_name(standing).filter(|s| *s != Standing::Open)?;
+            Some((challenge.id.to_owned(), standing))
+        })
+        .collect()
+}
+
+/// The stored form of the standings.
+pub fn format_marks(marks: &BTreeMap<String, Standing>) -> String {
+    marks
+        .iter()
+        .map(|(id, s)| format!("{id}:{}", s.name()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// How `challenge` stands for the world on screen and the last finished search (scenario,
+/// bound, report), if any.
+pub fn standing(
+    challenge: &Challenge,
+    world: &World,
+    search: Option<&(Scenario, u32, Report)>,
+) -> Standing {
+    if judge(challenge, world) == Attempt::Broken {
+        return Standing::Solved;
+    }
+    match search {
+        Some((scenario, k, report)) if proves_unbreakable(challenge, scenario, *k, report) => {
+            Standing::Impossible
+        }
+        _ => Standing::Open,
+    }
+}
+
+/// The standing shown: a stored success stays.
+pub fn shown(stored: Option<Standing>, now: Standing) -> Standing {
+    match (stored, now) {
+        (_, Standing::Solved | Standing::Impossible) => now,
+        (Some(s), Standing::Open) => s,
+        (None, Standing::Open) => Standing::Open,
+    }
+}
+
+fn load() -> Option<BTreeMap<String, Standing>> {
+    let storage = storage()?;
+    let value = call(&storage, "getItem", &[STORAGE_KEY])?;
+    Some(parse_marks(&value.as_string().unwrap_or_default()))
+}
+
+fn save(marks: &BTreeMap<String, Standing>) -> bool {
+    storage()
+        .and_then(|s| call(&s, "setItem", &[STORAGE_KEY, &format_marks(marks)]))
+        .is_some()
+}
+
+/// The challenges panel.
+#[component]
+pub fn Challenges() -> impl IntoView {
+    let lab = use_lab();
+    // Storage is used only where the page keeps the student's progress.
+    let keep = use_progress().is_some_and(|p| p.kept.get_untracked() || p.refused.get_untracked());
+    let loaded = if keep { load() } else { None };
+    let refused = RwSignal::new(keep && loaded.is_none());
+    let marks = RwSignal::new(loaded.unwrap_or_default());
+    let search = use_context::<LastSearch>();
+    let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
+    let now = Memo::new(move |_| {
+        let c = active.get()?;
+        let found = search.and_then(|LastSearch(s)| s.get());
+        Some(lab.run.with(|r| standing(&c, r.world(), found.as_ref())))
+    });
+    Effect::new(move |_| {
+        let (Some(c), Some(s)) = (active.get(), now.get()) else {
+            return;
+        };
+        if s == Standing::Open || marks.with_untracked(|m| m.get(c.id) == Some(&s)) {
+            return;
+        }
+        marks.update(|m| {
+            m.insert(c.id.to_owned(), s);
+        });
+        if keep && !refused.get_untracked() {
+            refused.set(!marks.with_untracked(save));
+        }
+    });
+    let status = move |id: &str| {
+        let stored = marks.with(|m| m.get(id).copied());
+        let current = active
+            .get()
+            .filter(|c| c.id == id)
+            .and_then(|_| now.get())
+            .unwrap_or(Standing::Open);
+        shown(stored, current)
+    };
+    let entry = move |c: Challenge| {
+        let id = c.id;
+        let done = move || status(id) != Standing::Open;
+        view! {
+            <li>
+                <button
+                    type="button"
+                    class="chip challenge-entry"
+                    data-testid=format!("challenge-{id}")
+                    data-status=move || status(id).name()
+                    aria-pressed=move || active.with(|a| a.is_some_and(|a| a.id == id)).to_string()
+                    on:click=move |_| lab.open(&c.link())
+                >
+                    <span class="done-mark" aria-hidden="true">{move || if done() { "✓ " } else { "" }}</span>
+                    {lab.t(&format!("challenge.{id}"))}
+                    <span class="sr-only">{move || if done() { lab.t("challenge.done_sr") } else { String::new() }}</span>
+                </button>
+            </li>
+        }
+    };
+    let detail = move || {
+        let c = active.get()?;
+        let used = lab.run.with(|r| r.world().injected().len());
+        let attempt = lab.run.with(|r| judge(&c, r.world()));
+        let st = status(c.id);
+        let catalog = lab.catalog();
+        let budget = c.budget.to_string();
+        let message = match (st, attempt) {
+            (Standing::Solved, _) => catalog.text("challenge.solved"),
+            (Standing::Impossible, _) => {
+                catalog.fill("challenge.impossible", &[("k", budget.clone())])
+            }
+            (_, Attempt::OverBudget) => {
+                catalog.fill("challenge.over", &[("budget", budget.clone())])
+            }
+            (_, Attempt::Holds) => catalog.text("challenge.holds"),
+            _ => catalog.text("challenge.open"),
+        };
+        Some(view! {
+            <div class="challenge" data-testid="challenge" data-status=st.name()>
+                <p class="challenge-task"><strong>{lab.t(&format!("challenge.{}", c.id))}</strong></p>
+                <p>{catalog.fill("challenge.used", &[("n", used.to_string()), ("budget", budget)])}</p>
+                <p class="challenge-status" data-testid="challenge-status">{message}</p>
+            </div>
+        })
+    };
+    view! {
+        <section class="challenges" aria-label=lab.t("challenge.title")>
+            <h2>{lab.t("challenge.title")}</h2>
+            <p class="lede">{lab.t("challenge.intro")}</p>
+            <ul class="challenge-list">{CHALLENGES.into_iter().map(entry).collect_view()}</ul>
+            <div role="status" aria-live="polite">{detail}</div>
+            <Show when=move || refused.get()>
+                <p class="storage-notice" data-testid="challenge-storage-notice">
+                    {lab.t("challenge.no_storage")}
+                </p>
+            </Show>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_marks_survive_tampering() {
+        let marks =
+            parse_marks(" redis-2:solved ,nope:solved,fully-3:impossible,op-id-no-index:open,x");
+        assert_eq!(marks.len(), 2);
+        assert_eq!(marks.get("redis-2"), Some(&Standing::Solved));
+        assert_eq!(marks.get("fully-3"), Some(&Standing::Impossible));
+        assert_eq!(format_marks(&marks), "fully-3:impossible,redis-2:solved");
+        assert_eq!(parse_marks(&format_marks(&marks)), marks);
+        assert!(parse_marks("").is_empty());
+    }
+
+    #[test]
+    fn a_stored_success_stays_and_a_new_one_shows() {
+        assert_eq!(
+            shown(Some(Standing::Solved), Standing::Open),
+            Standing::Solved
+        );
+        assert_eq!(shown(None, Standing::Impossible), Standing::Impossible);
+        assert_eq!(shown(None, Standing::Open), Standing::Open);
+    }
+
+    #[test]
+    fn the_verdict_and_the_explorer_decide() {
+        let c = Challenge::by_id("fully-3").expect("challenge");
+        let design = c.design().expect("design");
+        let world = World::new(&design);
+        assert_eq!(standing(&c, &world, None), Standing::Open);
+        let report = idem_core::Explorer::new(&design, idem_core::Bounds::faults(3))
+            .run_to_end()
+            .clone();
+        assert_eq!(
+            standing(&c, &world, Some(&(design.clone(), 3, report.clone()))),
+            Standing::Impossible
+        );
+        assert_eq!(
+            standing(&c, &world, Some(&(design, 2, report))),
+            Standing::Open,
+            "a bound below the budget proves nothing"
+        );
+    }
+}

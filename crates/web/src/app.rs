@@ -13,6 +13,7 @@ use crate::panels::calculator::Calculator;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
 use crate::panels::faults::Faults;
+use crate::panels::glossary::{Glossary, TermLinks};
 use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
@@ -39,6 +40,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         Effect::new(move |_| set_document_lang(lab.lang.get()));
     }
     provide_progress(lab, owns_url);
+    provide_context(TermLinks);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -86,6 +88,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                 <Calculator/>
                 <Reference/>
             </div>
+            <Glossary back_to=PLAYER_ANCHOR/>
             <footer class="keys">{lab.t("ui.keys")}</footer>
         }
     };

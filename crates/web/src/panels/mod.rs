@@ -6,6 +6,7 @@ pub mod calculator;
 pub mod controls;
 pub mod explorer;
 pub mod faults;
+pub mod glossary;
 pub mod path;
 pub mod recap;
 pub mod reference;

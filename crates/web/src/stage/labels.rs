@@ -7,7 +7,7 @@ use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::store::{RedisCommand, RedisReply};
-use idem_core::{MsgId, World};
+use idem_core::{MsgId, Node, Story, World};
 
 use crate::i18n::{Catalog, Lang};
 
@@ -319,6 +319,31 @@ pub fn clock_in(ms: u64, catalog: &Catalog) -> String {
             ],
         )
     }
+}
+
+/// The stories whose API and database are named for what they hold (`likes`: a likes
+/// service and a posts table; `accounts`: an accounts API and table); the payment stories use
+/// the nodes' own names.
+pub fn story_tag(story: Story) -> Option<&'static str> {
+    match story {
+        Story::Counter => Some("likes"),
+        Story::CompareAndSet => Some("accounts"),
+        Story::NaivePost | Story::IdempotencyKey => None,
+    }
+}
+
+/// The catalog key of a node's `part` (`name`, `short`, `tech`) in `story`.
+pub fn node_key(story: Story, node: Node, part: &str) -> String {
+    let base = format!("node.{}.{part}", node.name());
+    match (story_tag(story), node) {
+        (Some(tag), Node::Api | Node::Ledger) => format!("{base}.{tag}"),
+        _ => base,
+    }
+}
+
+/// A node's `part` in the story of `world`, in the catalog's language.
+pub fn node_text(world: &World, node: Node, part: &str, catalog: &Catalog) -> String {
+    catalog.text(&node_key(world.scenario().story, node, part))
 }
 
 /// A message's number as people read it, counted from 1 like operations (`#1` is the first

@@ -14,12 +14,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
     let l = world.ledger();
     let names = ShortNames::of(world);
     let story = world.scenario().story;
-    let mut out = wrap(
-        "h2",
-        "",
-        &(el("span", "class=\"dot ledger\"", "")
-            + SafeHtml::text(&catalog.text("node.ledger.name"))),
-    );
+    let mut out = crate::stage::state_panels::heading(world, idem_core::Node::Ledger, catalog);
     let mut add = |name: &str, head: &[&str], rows: Vec<Vec<String>>| {
         out.push_str(&wrap("h3", "", &el("code", "", name)));
         out.push_str(&table(name, head, &rows));

@@ -194,12 +194,15 @@ pub fn Summary() -> impl IntoView {
                 .with(|r| invariants_html(r.world(), v, lab.catalog()))
         })
     };
+    let links = use_context::<crate::panels::glossary::TermLinks>().is_some();
     let narration = move || {
         lab.run.with(|r| {
-            narration_lines(r.world(), lab.catalog())
-                .iter()
-                .map(|line| el("p", "", line))
-                .collect::<SafeHtml>()
+            let lines = narration_lines(r.world(), lab.catalog());
+            if links {
+                crate::panels::glossary::linked_lines(&lines, lab.catalog())
+            } else {
+                lines.iter().map(|line| el("p", "", line)).collect()
+            }
         })
     };
     let skipped = move || {

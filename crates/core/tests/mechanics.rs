@@ -410,3 +410,23 @@ fn every_message_stays_among_its_story_s_nodes() {
     );
     assert_eq!(Story::NaivePost.nodes(), Node::ALL);
 }
+
+/// Issue 15: "lose the next answer" on a finished run is refused with its reason (nothing is
+/// left to happen), like "retry" with nothing to retry; before the end it is taken.
+#[test]
+fn losing_the_next_answer_needs_something_on_its_way() {
+    use idem_core::{Action, ActionError};
+    let scenario = idem_core::Scenario::by_id("key").expect("key");
+    let mut world = idem_core::World::new(&scenario);
+    assert!(world.apply(Action::LoseNextAck).is_ok());
+    world.run(1_000);
+    assert!(world.is_quiescent());
+    assert_eq!(
+        world.apply(Action::LoseNextAck).err(),
+        Some(ActionError::NothingOnItsWay)
+    );
+    assert_eq!(
+        world.apply(Action::RetryNow).err(),
+        Some(ActionError::NothingToRetry)
+    );
+}

@@ -272,6 +272,9 @@ mod tests {
                 keys.push(format!("node.{}.{part}", node.name()));
             }
         }
+        for id in crate::panels::quiz::QUESTIONS {
+            keys.push(format!("quiz.{id}"));
+        }
         for tag in ["likes", "accounts"] {
             for node in ["api", "ledger"] {
                 for part in ["name", "short", "tech"] {

@@ -281,6 +281,7 @@ pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
         ActionError::NothingToRetry => ("error.nothing_to_retry", idem_core::MsgId(0)),
         ActionError::NoOperationYet => ("error.no_operation_yet", idem_core::MsgId(0)),
         ActionError::ClientOffline => ("error.client_offline", idem_core::MsgId(0)),
+        ActionError::NothingOnItsWay => ("error.nothing_on_its_way", idem_core::MsgId(0)),
     };
     catalog.fill(key, &[("msg", msg_no(msg))])
 }

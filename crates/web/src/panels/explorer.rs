@@ -464,6 +464,7 @@ pub fn TryEveryFailure() -> impl IntoView {
         if let Some(cx) = cx {
             let (id, p) = subject.get_untracked();
             lab.open(&counterexample_link(&id, p, &cx));
+            crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
         }
     };
     on_cleanup(move || {

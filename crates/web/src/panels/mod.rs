@@ -8,5 +8,6 @@ pub mod explorer;
 pub mod faults;
 pub mod glossary;
 pub mod path;
+pub mod quiz;
 pub mod recap;
 pub mod reference;

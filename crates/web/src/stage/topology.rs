@@ -2,7 +2,7 @@
 //! by simulated time. Node cards and packets are elements that keep their identity: a card
 //! lives as long as the page, a packet from its send to its delivery (keyed by message id and
 //! label), and only their position, colour and status text are reactive. A packet can be
-//! focused (Tab) and dropped with a press, Enter or Delete. Broken packets (transient) are
+//! focused (Tab) and dropped with a click or tap, Enter or Delete. Broken packets (transient) are
 //! markup from pure functions.
 
 use idem_core::client::UserView;
@@ -212,7 +212,7 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
         .collect()
 }
 
-/// One packet: an element for as long as the message is in flight. A press, Enter or Delete
+/// One packet: an element for as long as the message is in flight. A click or tap, Enter or Delete
 /// drops it (the core refuses packets inside the data centre, with a reason); after a drop
 /// from the keyboard the focus moves to the drawing, not to the page.
 fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
@@ -250,6 +250,8 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             })
         })
     };
+    // A click, not a pointerdown: a touch that scrolls the page and starts on a packet makes
+    // no click, so it does not drop the packet.
     let drop = move || lab.act(Action::Drop(MsgId(id)));
     let on_key = move |e: leptos::ev::KeyboardEvent| {
         if matches!(e.key().as_str(), "Enter" | "Delete" | "Backspace") {
@@ -300,7 +302,9 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             role="button"
             tabindex="0"
             aria-label=p.aria
-            on:pointerdown=move |_| drop()
+            on:click=move |_| {
+                drop();
+            }
             on:keydown=on_key
         >
             <title>{p.title}</title>

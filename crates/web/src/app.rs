@@ -41,6 +41,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     }
     provide_progress(lab, owns_url);
     provide_context(TermLinks);
+    crate::panels::recap::provide_guess();
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);

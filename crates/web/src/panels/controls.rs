@@ -145,7 +145,9 @@ pub fn Controls() -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(i, label)| {
-            view! { <option value=i.to_string() selected=SPEEDS[i] == 1.0>{*label}</option> }
+            // The speed chosen stays chosen when the page is drawn again in another language.
+            let chosen = lab.speed.get_untracked() == SPEEDS[i];
+            view! { <option value=i.to_string() selected=chosen>{*label}</option> }
         })
         .collect_view();
     let cursor = move || lab.run.with(Run::cursor);

@@ -141,7 +141,7 @@ pub fn glossary_html(catalog: &Catalog, back_to: &str) -> SafeHtml {
         .iter()
         .map(|id| {
             let id = esc(id);
-            el(
+            let entry = el(
                 "dt",
                 &format!("id=\"term-{id}\" data-term=\"{id}\""),
                 &catalog.text(&format!("gloss.{id}.term")),
@@ -158,7 +158,8 @@ pub fn glossary_html(catalog: &Catalog, back_to: &str) -> SafeHtml {
                         &format!("class=\"back\" href=\"#{}\"", esc(back_to)),
                         &back,
                     )),
-            )
+            );
+            wrap("div", "class=\"gloss-entry\"", &entry)
         })
         .collect();
     wrap("dl", "class=\"glossary-list\"", &items)

@@ -264,6 +264,17 @@ pub fn usd(cents: u64) -> String {
     format!("${grouped}.{:02}", cents % 100)
 }
 
+/// Money as the page's language writes it: `$1,250.50` in English, `$1 250,50` in Russian
+/// (a no-break space between thousands, the decimal comma).
+pub fn usd_in(cents: u64, catalog: &Catalog) -> String {
+    let en = usd(cents);
+    if catalog.tag == "ru" {
+        en.replace(',', "\u{a0}").replace('.', ",")
+    } else {
+        en
+    }
+}
+
 /// A duration for countdowns: `2.4 s`, `3m 05s`, `23h 59m 58s`.
 pub fn duration(ms: u64) -> String {
     duration_in(ms, Lang::En.catalog())
@@ -427,6 +438,8 @@ mod tests {
         assert_eq!(usd(20_000), "$200.00");
         assert_eq!(usd(125_050), "$1,250.50");
         assert_eq!(usd(123_456_789), "$1,234,567.89");
+        assert_eq!(usd_in(125_050, Lang::En.catalog()), "$1,250.50");
+        assert_eq!(usd_in(125_050, Lang::Ru.catalog()), "$1\u{a0}250,50");
     }
 
     #[test]

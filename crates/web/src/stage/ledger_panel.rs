@@ -7,7 +7,7 @@ use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
 use crate::markup::{el, table, wrap, SafeHtml};
-use crate::stage::labels::{record_label, rows_text, usd, ShortNames};
+use crate::stage::labels::{record_label, rows_text, usd_in, ShortNames};
 
 /// The ledger panel's markup.
 pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
@@ -28,7 +28,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
                 vec![
                     c.payment_id.clone(),
                     format!("#{}", c.user.0),
-                    format!("#{}", usd(c.amount_cents)),
+                    format!("#{}", usd_in(c.amount_cents, catalog)),
                     c.idempotency_key
                         .as_deref()
                         .map_or_else(|| "NULL".to_owned(), |k| names.key_tail(k)),

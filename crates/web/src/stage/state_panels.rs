@@ -11,7 +11,9 @@ use leptos::prelude::*;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, table, wrap, SafeHtml};
-use crate::stage::labels::{duration_in, node_text, record_label, response_label, usd, ShortNames};
+use crate::stage::labels::{
+    duration_in, node_text, record_label, response_label, usd, usd_in, ShortNames,
+};
 use crate::stage::ledger_panel::ledger_html;
 
 /// Time left until `at`, seen at display time `now` (simulated ms).
@@ -32,7 +34,9 @@ pub fn heading(world: &World, node: Node, catalog: &Catalog) -> SafeHtml {
 /// The operation a request body asks for, in protocol notation.
 pub fn op_title(body: &RequestBody) -> String {
     match body {
-        RequestBody::Charge { amount_cents, .. } => format!("POST /charges {}", usd(*amount_cents)),
+        RequestBody::Charge { amount_cents, .. } => {
+            format!("POST /charges {}", usd(*amount_cents))
+        }
         RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
     }
@@ -194,7 +198,7 @@ pub fn processor_html(world: &World, catalog: &Catalog) -> SafeHtml {
             vec![
                 line.payment_id.clone(),
                 catalog.fill("panel.user", &[("user", line.user.0.to_string())]),
-                format!("#{}", usd(line.amount_cents)),
+                format!("#{}", usd_in(line.amount_cents, catalog)),
             ]
         })
         .collect();

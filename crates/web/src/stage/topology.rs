@@ -16,7 +16,7 @@ use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{drawn_progress, pill_width, progress, Layout, Point};
 use crate::stage::labels::{
-    msg_no, node_text, packet_kind, packet_label, protocol, usd, ShortNames,
+    msg_no, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames,
 };
 
 /// The SVG drawing of the system.
@@ -449,7 +449,7 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             } else {
                 ""
             };
-            (usd(total), class)
+            (usd_in(total, catalog), class)
         }
     }
 }

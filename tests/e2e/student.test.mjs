@@ -87,6 +87,34 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       const closing = page.getByTestId('closing');
       assert.equal(await closing.locator('li').count(), 4);
       await shot(page, `student-${size}-${lang}-closing`);
+
+      // The quiz after the closing summary: each question has exactly one right choice (the
+      // page judged it from the core's run), answered with the keyboard.
+      const questions = page.getByTestId('quiz-q');
+      const count = await questions.count();
+      assert.ok(count >= 3 && count <= 5, `${count} questions`);
+      for (let q = 0; q < count; q++) {
+        const question = questions.nth(q);
+        const options = question.getByTestId('quiz-option');
+        const n = await options.count();
+        assert.ok(n >= 2, 'at least two choices');
+        let right = 0;
+        for (let o = 0; o < n; o++) {
+          await options.nth(o).focus();
+          await page.keyboard.press('Space');
+          assert.equal(await options.nth(o).isChecked(), true);
+          const verdict = question.getByTestId('quiz-result').locator('[data-correct]');
+          if ((await verdict.getAttribute('data-correct')) === 'true') right++;
+        }
+        assert.equal(right, 1, `question ${q + 1} has one right answer`);
+        // Leave the right answer chosen.
+        for (let o = 0; o < n; o++) {
+          await options.nth(o).check();
+          if ((await question.getByTestId('quiz-result').locator('[data-correct]').getAttribute('data-correct')) === 'true') break;
+        }
+      }
+      assert.equal(await page.getByTestId('quiz-score').getAttribute('data-right'), String(count));
+      await shot(page, `student-${size}-${lang}-quiz`);
       assert.deepEqual(page.errors, []);
       await page.context().close();
     });
@@ -149,5 +177,110 @@ test('after a fault the rest of the run is known: "step n / N" keeps its meaning
   assert.ok(total > at + 3, `step ${at} of ${total}`);
   await page.getByTestId('run-to-end').click();
   assert.equal(Number(await page.getByTestId('step-index').innerText()), total);
+  await page.context().close();
+});
+
+const TERMS = ['ack', 'set-nx', 'nil', 'atomic', 'cas', 'op-id', 'on-conflict', 'unique-index',
+  'ttl', 'invariant', 'psp', 'chargeback', '400', '409', '412', '422'];
+
+for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
+  for (const lang of ['en', 'ru']) {
+    test(`glossary and story-aware nodes at ${size} px in ${lang}`, async () => {
+      const page = await lab.open(`lang=${lang}&scenario=key`, viewport);
+      const glossary = page.getByTestId('glossary');
+      for (const term of TERMS) {
+        assert.equal(await glossary.locator(`dt[data-term="${term}"]`).count(), 1, term);
+      }
+      // Story 2's narration links its terms; a term is linked once per step.
+      const seen = new Set();
+      for (let i = 0; i < 40; i++) {
+        const links = page.getByTestId('narration').locator('a.term[data-term]');
+        const terms = await links.evaluateAll((as) => as.map((a) => a.dataset.term));
+        assert.equal(new Set(terms).size, terms.length, `one link per term: ${terms}`);
+        terms.forEach((t) => seen.add(t));
+        if (await page.getByTestId('step-forward').isDisabled()) break;
+        await page.getByTestId('step-forward').click();
+      }
+      for (const term of ['set-nx', 'nil', 'atomic', 'ack']) assert.ok(seen.has(term), `${term} linked in ${[...seen]}`);
+      // A term works from the keyboard: focus it, Enter, and its entry is the target, in view;
+      // its accessible description is the entry's definition.
+      await page.getByTestId('restart').click();
+      for (let i = 0; i < 40; i++) {
+        if (await page.getByTestId('narration').locator('a.term[data-term="set-nx"]').count()) break;
+        await page.getByTestId('step-forward').click();
+      }
+      const link = page.getByTestId('narration').locator('a.term[data-term="set-nx"]');
+      const described = await link.getAttribute('aria-describedby');
+      assert.match(await page.locator(`#${described}`).innerText(), /Redis/);
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction(() => location.hash === '#term-set-nx');
+      const entry = page.locator('#term-set-nx');
+      const box = await entry.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y < viewport.height, 'the entry is in view');
+      await shot(page, `student-${size}-${lang}-glossary`);
+      // Each protection says what it prevents; "Atomic claim" says where it matters.
+      const hint = await page.getByTestId('hint-lock').innerText();
+      assert.ok(hint.length > 40, hint);
+      assert.match(hint, lang === 'en' ? /Duplicates at the same moment/ : /Дубли в один и тот же момент/);
+      const input = page.getByTestId('protect-lock').locator('input');
+      assert.equal(await input.getAttribute('aria-describedby'), 'hint-lock');
+
+      // The likes story: a likes service and a posts table, no processor, no payment API.
+      await page.getByTestId('scenario-counter').click();
+      const nodes = await page.locator('[data-testid^="node-"]').evaluateAll((n) => n.map((e) => e.dataset.testid));
+      assert.deepEqual(nodes, ['node-client', 'node-api', 'node-ledger']);
+      const drawing = await page.getByTestId('topology-text').innerText();
+      assert.match(drawing, lang === 'en' ? /Likes service.*Posts table/s : /Сервис лайков.*Таблица постов/s);
+      assert.doesNotMatch(drawing, lang === 'en' ? /Payment API|Processor|\$0\.00/ : /Платёжный API|Процессинг/);
+      assert.equal(await page.getByTestId('panel-processor').isVisible(), false);
+      assert.equal(await page.getByTestId('panel-store').isVisible(), false);
+      await page.getByTestId('run-to-end').click();
+      assert.match(await page.getByTestId('node-ledger').textContent(), lang === 'en' ? /likes 101/ : /лайков: 101/);
+      await shot(page, `student-${size}-${lang}-likes`);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+  }
+}
+
+test('a button with no effect says why, and a fault taken keeps the player in view', async () => {
+  for (const lang of ['en', 'ru']) {
+    const page = await lab.open(`lang=${lang}&scenario=key`, PHONE);
+    await page.getByTestId('run-to-end').click();
+    await page.getByTestId('retry').click();
+    const error = page.getByTestId('action-error');
+    assert.match(await error.innerText(), lang === 'en' ? /Nothing to retry/ : /\S/);
+    const total = await page.getByTestId('step-total').innerText();
+    await page.getByTestId('drop-next-ack').click();
+    assert.match(await error.innerText(), lang === 'en' ? /run is over/ : /Прогон закончен/);
+    assert.equal(await page.getByTestId('step-total').innerText(), total, 'nothing happened');
+    assert.ok(await inView(page, error), 'the reason is beside the button');
+    // Taken: the player comes back into view.
+    await page.getByTestId('restart').click();
+    await page.getByTestId('drop-next-ack').scrollIntoViewIfNeeded();
+    await page.getByTestId('drop-next-ack').click();
+    assert.equal(await error.count(), 0);
+    const top = await page.locator('#player').evaluate((e) => e.getBoundingClientRect().top);
+    assert.ok(top >= -1 && top < 40, `player at ${top}`);
+    await page.context().close();
+  }
+});
+
+test('a touch scroll that starts on a packet does not drop it; a tap does', async () => {
+  const page = await lab.open('scenario=naive&base=1', PHONE, { hasTouch: true, isMobile: true });
+  const packet = page.locator('[data-testid=packet].droppable').first();
+  await page.getByTestId('step-forward').click();
+  await packet.waitFor();
+  const id = await packet.getAttribute('data-msg-id');
+  const box = await packet.boundingBox();
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  // A pointer that goes down on the packet and moves away (a scroll) makes no click.
+  await page.dispatchEvent(`[data-testid=packet][data-msg-id="${id}"]`, 'pointerdown', { clientX: x, clientY: y });
+  await page.mouse.move(x, y + 80);
+  assert.equal(await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).count(), 1, 'still in flight');
+  await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).tap();
+  assert.equal(await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).count(), 0, 'dropped by a tap');
   await page.context().close();
 });

@@ -115,4 +115,6 @@ pub enum ActionError {
     NoOperationYet,
     /// The phone is offline until the clock reaches its wake-up time.
     ClientOffline,
+    /// Nothing is left to happen, so no answer is on its way to be lost.
+    NothingOnItsWay,
 }

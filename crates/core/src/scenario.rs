@@ -9,7 +9,7 @@ use crate::net::Latencies;
 use crate::phase::Phase;
 use crate::protections::{Protection, Protections};
 use crate::time::{SimTime, HOUR};
-use crate::topology::UserId;
+use crate::topology::{Node, UserId};
 
 /// Which of the seed's stories a scenario belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -42,6 +42,16 @@ impl Story {
             ],
             Story::CompareAndSet => &[Cas],
             Story::Counter => &[OpId, UniqueIndex],
+        }
+    }
+
+    /// The nodes a run of this story involves, in drawing order: the payment stories use all
+    /// five; compare-and-set and the counter talk only to their database (no idempotency
+    /// store, no card processor).
+    pub fn nodes(self) -> &'static [Node] {
+        match self {
+            Story::NaivePost | Story::IdempotencyKey => &Node::ALL,
+            Story::CompareAndSet | Story::Counter => &[Node::Client, Node::Api, Node::Ledger],
         }
     }
 }

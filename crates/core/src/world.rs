@@ -436,6 +436,7 @@ impl World {
             Action::RetryNow if self.client.retryable_op(self.now).is_none() => {
                 Err(ActionError::NothingToRetry)
             }
+            Action::LoseNextAck if self.is_quiescent() => Err(ActionError::NothingOnItsWay),
             Action::ConcurrentDuplicate | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
                 if self.client.ops().is_empty() =>
             {

@@ -382,3 +382,51 @@ fn the_ledger_check_waits_for_a_quiet_run() {
         "the run passed through that window"
     );
 }
+
+/// Issue 15: a story's drawing shows only its nodes, so no message of any of its scenarios
+/// may reach a node outside `Story::nodes()` (the likes and compare-and-set stories have no
+/// idempotency store and no card processor).
+#[test]
+fn every_message_stays_among_its_story_s_nodes() {
+    for id in idem_core::scenario::IDS {
+        let scenario = idem_core::Scenario::by_id(id).expect("scenario");
+        let mut world = idem_core::World::new(&scenario);
+        world.run(1_000);
+        let nodes = scenario.story.nodes();
+        assert!(!world.network().messages().is_empty(), "{id}");
+        for m in world.network().messages() {
+            assert!(
+                nodes.contains(&m.from) && nodes.contains(&m.to),
+                "{id}: {:?} → {:?}",
+                m.from,
+                m.to
+            );
+        }
+    }
+    use idem_core::{Node, Story};
+    assert_eq!(
+        Story::Counter.nodes(),
+        [Node::Client, Node::Api, Node::Ledger]
+    );
+    assert_eq!(Story::NaivePost.nodes(), Node::ALL);
+}
+
+/// Issue 15: "lose the next answer" on a finished run is refused with its reason (nothing is
+/// left to happen), like "retry" with nothing to retry; before the end it is taken.
+#[test]
+fn losing_the_next_answer_needs_something_on_its_way() {
+    use idem_core::{Action, ActionError};
+    let scenario = idem_core::Scenario::by_id("key").expect("key");
+    let mut world = idem_core::World::new(&scenario);
+    assert!(world.apply(Action::LoseNextAck).is_ok());
+    world.run(1_000);
+    assert!(world.is_quiescent());
+    assert_eq!(
+        world.apply(Action::LoseNextAck).err(),
+        Some(ActionError::NothingOnItsWay)
+    );
+    assert_eq!(
+        world.apply(Action::RetryNow).err(),
+        Some(ActionError::NothingToRetry)
+    );
+}

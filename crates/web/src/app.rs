@@ -14,6 +14,7 @@ use crate::panels::challenge::Challenges;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::{LastSearch, TryEveryFailure};
 use crate::panels::faults::Faults;
+use crate::panels::glossary::{Glossary, TermLinks};
 use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
@@ -54,6 +55,8 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     });
     // The right side's view of the lab lives as long as the page.
     let right = lab.side(1);
+    provide_context(TermLinks);
+    crate::panels::recap::provide_guess();
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -116,6 +119,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             <LinkNotice errors=errors/>
             {lang_notice}
             {lesson}
+            <Glossary back_to=PLAYER_ANCHOR/>
             <footer class="keys">{lab.t("ui.keys")}</footer>
         }
     };

@@ -32,6 +32,24 @@ pub fn media_matches(query: &str) -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// Scrolls the element with id `id` to the top of the window when its top is out of view
+/// (scrolled past, or below the window), so the effect of a button far from it is seen. No
+/// such element (an embedded player has none): nothing happens.
+pub fn reveal(id: &str) {
+    let Some(element) = document().get_element_by_id(id) else {
+        return;
+    };
+    let top = element.get_bounding_client_rect().top();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if top < 0.0 || top > height {
+        element.scroll_into_view_with_bool(true);
+    }
+}
+
 /// Milliseconds from the page's time origin (monotonic).
 pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())

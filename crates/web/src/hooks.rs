@@ -113,7 +113,9 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
             event.prevent_default();
             lab.step_back();
         }
-        "r" | "R" if !is_text_field(event) => lab.act(idem_core::Action::RetryNow),
+        "r" | "R" if !is_text_field(event) => {
+            lab.act(idem_core::Action::RetryNow);
+        }
         "1" | "2" | "3" | "4" if stories && !is_text_field(event) => {
             let id =
                 idem_core::scenario::seed_ids()[key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];

@@ -381,7 +381,9 @@ mod tests {
     //!   crate outside the catalogs and outside `#[cfg(test)]` code, or
     //! - it is one of the keys built with `format!` from the core's names, enumerated by
     //!   [`generated_keys`]: `scenario.{id}.{title,intro,summary}` for every scenario id,
-    //!   `protect.{name}`, `phase.{name}`, `invariant.{name}`, `node.{name}.{name,short,tech}`
+    //!   `protect.{name}` and `protect.{name}.hint`, `gloss.{term}.{term,def,match}` for the
+    //!   glossary's terms, `phase.{name}`, `invariant.{name}`, `node.{name}.{name,short,tech}` (and
+    //!   `node.{api,ledger}.{…}.{likes,accounts}`, the stories' own names)
     //!   and the narration keys `Note::KEYS`.
     //!
     //! A new `format!`-built key family must be added to [`generated_keys`], or the tests fail.
@@ -473,10 +475,26 @@ mod tests {
         }
         for name in Protections::NAMES {
             keys.push(format!("protect.{name}"));
+            keys.push(format!("protect.{name}.hint"));
+        }
+        for id in crate::panels::glossary::TERMS {
+            for part in ["term", "def", "match"] {
+                keys.push(format!("gloss.{id}.{part}"));
+            }
         }
         for node in idem_core::Node::ALL {
             for part in ["name", "short", "tech"] {
                 keys.push(format!("node.{}.{part}", node.name()));
+            }
+        }
+        for id in crate::panels::quiz::QUESTIONS {
+            keys.push(format!("quiz.{id}"));
+        }
+        for tag in ["likes", "accounts"] {
+            for node in ["api", "ledger"] {
+                for part in ["name", "short", "tech"] {
+                    keys.push(format!("node.{node}.{part}.{tag}"));
+                }
             }
         }
         for phase in Phase::ALL {

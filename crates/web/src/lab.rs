@@ -176,15 +176,20 @@ impl Lab {
         self.set_playing.set(true);
     }
 
-    /// Injects an action at the cursor; a refusal becomes the notice.
-    pub fn act(&self, action: Action) {
+    /// Injects an action at the cursor; a refusal becomes the notice. Returns whether the
+    /// action was taken.
+    pub fn act(&self, action: Action) -> bool {
         let mut result = Ok(());
         self.set_run.update(|r| result = r.apply(action));
         match result {
-            Ok(()) => self.changed(),
+            Ok(()) => {
+                self.changed();
+                true
+            }
             Err(error) => {
                 let text = action_error(&error, self.lang.get_untracked().catalog());
                 self.set_notice.set(Some(text));
+                false
             }
         }
     }

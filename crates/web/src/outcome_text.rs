@@ -13,7 +13,7 @@ use idem_core::{
 
 use crate::i18n::Catalog;
 use crate::markup::{el, wrap, SafeHtml};
-use crate::stage::labels::usd;
+use crate::stage::labels::usd_in;
 use crate::text::{badge, badge_text};
 
 const MAX_STEPS: usize = 5_000;
@@ -124,7 +124,7 @@ pub fn processor_totals_html(world: &World, catalog: &Catalog) -> SafeHtml {
                 "p",
                 "class=\"total\"",
                 &(SafeHtml::text(&catalog.fill("panel.total_user", &[("user", u.to_string())]))
-                    + el("strong", "", &usd(*cents))),
+                    + el("strong", "", &usd_in(*cents, catalog))),
             )
         })
         .collect()
@@ -219,7 +219,7 @@ fn figures_sentence(figures: &Figures, catalog: &Catalog) -> String {
                         &[
                             ("user", user.0.to_string()),
                             ("n", n.to_string()),
-                            ("amount", usd(*cents)),
+                            ("amount", usd_in(*cents, catalog)),
                         ],
                     )
                 })
@@ -231,7 +231,7 @@ fn figures_sentence(figures: &Figures, catalog: &Catalog) -> String {
                 "sum.ledger",
                 &[
                     ("rows", ledger_rows.to_string()),
-                    ("amount", usd(*ledger_cents)),
+                    ("amount", usd_in(*ledger_cents, catalog)),
                 ],
             ));
             parts.join(" ")

@@ -7,7 +7,7 @@ use idem_core::verdict::{Invariant, Violation};
 use idem_core::{ActionError, LinkError, Note, OpId, Step, World};
 
 use crate::i18n::Catalog;
-use crate::stage::labels::{duration_in, msg_no, packet_label, usd, ShortNames};
+use crate::stage::labels::{duration_in, msg_no, packet_label, usd_in, ShortNames};
 
 /// What the verdict badge says: a catalog key, a number for it, and whether all is well.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +158,9 @@ fn op_args(
         return args;
     };
     let what = match &client_op.body {
-        RequestBody::Charge { amount_cents, .. } => format!("POST /charges {}", usd(*amount_cents)),
+        RequestBody::Charge { amount_cents, .. } => {
+            format!("POST /charges {}", usd_in(*amount_cents, catalog))
+        }
         RequestBody::Debit {
             amount,
             expected_version: Some(v),
@@ -281,6 +283,7 @@ pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
         ActionError::NothingToRetry => ("error.nothing_to_retry", idem_core::MsgId(0)),
         ActionError::NoOperationYet => ("error.no_operation_yet", idem_core::MsgId(0)),
         ActionError::ClientOffline => ("error.client_offline", idem_core::MsgId(0)),
+        ActionError::NothingOnItsWay => ("error.nothing_on_its_way", idem_core::MsgId(0)),
     };
     catalog.fill(key, &[("msg", msg_no(msg))])
 }

@@ -24,7 +24,7 @@ async fn lang_ru_shows_the_russian_page() {
     let (parent, _dispose) = mount_app("scenario=naive&lang=ru").await;
     assert_eq!(text(&parent, "title"), "Лаборатория идемпотентности");
     assert!(
-        text(&parent, "scenario-naive").contains("Наивный POST"),
+        text(&parent, "scenario-naive").contains("Обычный POST"),
         "{}",
         text(&parent, "scenario-naive")
     );

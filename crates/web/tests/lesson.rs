@@ -105,7 +105,7 @@ async fn refused_actions_are_explained() {
     let internal = query(&parent, "[data-testid=packet][data-msg-id=\"1\"]")
         .expect("the SET NX packet is in flight");
     let event = document().create_event("Event").expect("event");
-    event.init_event_with_bubbles_and_cancelable("pointerdown", true, true);
+    event.init_event_with_bubbles_and_cancelable("click", true, true);
     internal.dispatch_event(&event).expect("dispatch");
     leptos::task::tick().await;
     assert!(text(&parent, "action-error").contains("inside the data centre"));

@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 
 use crate::hooks::{handle_key, use_layout, use_playback};
-use crate::panels::controls::{ProtectionBar, ScenarioBar};
+use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
 use crate::panels::faults::Faults;
+use crate::panels::path::StoryPicker;
 use crate::stage::sequence::Sequence;
 use crate::stage::state_panels::StatePanels;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
@@ -50,7 +51,7 @@ pub fn Widget(
     };
     let rest = full.then(|| {
         view! {
-            <ScenarioBar/>
+            <StoryPicker/>
             <ProtectionBar/>
             <Faults/>
             <TryEveryFailure/>

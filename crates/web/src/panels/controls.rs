@@ -1,11 +1,10 @@
-//! The control surface: scenario switcher, the protections that matter for the scenario, and
-//! the playback bar (play/pause, step back and forward, restart, run to end, speed).
+//! The control surface: the protections that matter for the scenario (each with a line on
+//! what it prevents) and the playback bar (play/pause, step back and forward, restart, run to end, speed).
 //!
 //! Every control is an element that lives as long as the page (or, for toggles, as long as
 //! the story) with its handler as a closure; only its pressed, checked or disabled state and
 //! its text are reactive.
 
-use idem_core::scenario::{mechanic_ids, seed_ids};
 use idem_core::Protection;
 use leptos::html::Button;
 use leptos::prelude::*;
@@ -13,43 +12,6 @@ use leptos::prelude::*;
 use crate::lab::{use_lab, Lab};
 use crate::stage::labels::clock_in;
 use crate::stage::playback::{Run, SPEEDS};
-
-/// One scenario chip: pressed while its scenario is on screen.
-fn chip(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
-    view! {
-        <button
-            type="button"
-            class="chip"
-            data-testid=format!("scenario-{id}")
-            aria-pressed=move || (current.with(|c| c == id)).to_string()
-            on:click=move |_| lab.switch(id)
-        >
-            {lab.t(&format!("scenario.{id}.title"))}
-        </button>
-    }
-}
-
-/// Scenario choices: the seed stories and, folded, the other mechanics.
-#[component]
-pub fn ScenarioBar() -> impl IntoView {
-    let lab = use_lab();
-    let current = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
-    let is_mechanic = move || current.with(|id| !idem_core::scenario::is_seed(id));
-    let chips =
-        |ids: &'static [&'static str]| ids.iter().map(|id| chip(lab, current, id)).collect_view();
-    view! {
-        <div class="scenarios">
-            <div class="group">
-                <h2 class="group-title">{lab.t("group.stories")}</h2>
-                <div class="chips">{chips(seed_ids())}</div>
-            </div>
-            <details class="group more" prop:open=is_mechanic>
-                <summary class="group-title">{lab.t("group.mechanics")}</summary>
-                <div class="chips">{chips(mechanic_ids())}</div>
-            </details>
-        </div>
-    }
-}
 
 /// The protection toggles for the scenario on screen. The page shows them below the player so
 /// the topology and its controls stay above the fold. The toggles are rebuilt only when the
@@ -61,15 +23,21 @@ pub fn ProtectionBar() -> impl IntoView {
     let toggle = move |switch: Protection| {
         let name = switch.name();
         view! {
-            <label class="toggle" data-testid=format!("protect-{name}")>
-                <input
-                    type="checkbox"
-                    data-protect=name
-                    prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
-                    on:change=move |_| lab.toggle_protection(switch)
-                />
-                <span>{lab.t(&format!("protect.{name}"))}</span>
-            </label>
+            <div class="toggle-item">
+                <label class="toggle" data-testid=format!("protect-{name}")>
+                    <input
+                        type="checkbox"
+                        data-protect=name
+                        aria-describedby=format!("hint-{name}")
+                        prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
+                        on:change=move |_| lab.toggle_protection(switch)
+                    />
+                    <span>{lab.t(&format!("protect.{name}"))}</span>
+                </label>
+                <p class="toggle-hint" id=format!("hint-{name}") data-testid=format!("hint-{name}")>
+                    {lab.t(&format!("protect.{name}.hint"))}
+                </p>
+            </div>
         }
     };
     view! {
@@ -177,7 +145,9 @@ pub fn Controls() -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(i, label)| {
-            view! { <option value=i.to_string() selected=SPEEDS[i] == 1.0>{*label}</option> }
+            // The speed chosen stays chosen when the page is drawn again in another language.
+            let chosen = lab.speed.get_untracked() == SPEEDS[i];
+            view! { <option value=i.to_string() selected=chosen>{*label}</option> }
         })
         .collect_view();
     let cursor = move || lab.run.with(Run::cursor);

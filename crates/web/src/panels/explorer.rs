@@ -495,9 +495,7 @@ pub fn TryEveryFailure() -> impl IntoView {
     let replay = move |cx: &CounterExample| {
         let (id, p) = subject.get_untracked();
         lab.open(&counterexample_link(&id, p, cx));
-        if let Some(player) = document().get_element_by_id(crate::panels::path::PLAYER_ANCHOR) {
-            player.scroll_into_view();
-        }
+        crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
     };
     // The counter-examples of the result on screen, once it stopped or finished.
     let listed = Memo::new(move |_| {

@@ -65,6 +65,14 @@ pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Acti
     }
 }
 
+/// Applies a fault and, when it is taken, brings the player into view so its effect is seen
+/// (a refusal stays here, beside the button, as the notice).
+fn act_in_view(lab: crate::lab::Lab, action: Action) {
+    if lab.act(action) {
+        crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+    }
+}
+
 /// The fault buttons and the notice that explains refusals.
 #[component]
 pub fn Faults() -> impl IntoView {
@@ -91,7 +99,7 @@ pub fn Faults() -> impl IntoView {
             .map(|s| s.value())
             .unwrap_or_default();
         match menu_action(act, packet, &phase) {
-            Some(action) => lab.act(action),
+            Some(action) => act_in_view(lab, action),
             None => lab.say(lab.t("ui.no_packet")),
         }
     };
@@ -126,7 +134,7 @@ pub fn Faults() -> impl IntoView {
                     class=move || if armed.get() { "danger armed" } else { "danger" }
                     data-testid="drop-next-ack"
                     aria-pressed=move || armed.get().to_string()
-                    on:click=move |_| lab.act(Action::LoseNextAck)
+                    on:click=move |_| act_in_view(lab, Action::LoseNextAck)
                 >
                     {move || lab.t(if armed.get() { "ui.ack_armed" } else { "ui.lose_ack" })}
                 </button>
@@ -134,7 +142,7 @@ pub fn Faults() -> impl IntoView {
                     type="button"
                     class="secondary"
                     data-testid="retry"
-                    on:click=move |_| lab.act(Action::RetryNow)
+                    on:click=move |_| act_in_view(lab, Action::RetryNow)
                 >
                     {lab.t("ui.retry")}
                 </button>

@@ -7,6 +7,8 @@ pub mod challenge;
 pub mod controls;
 pub mod explorer;
 pub mod faults;
+pub mod glossary;
 pub mod path;
+pub mod quiz;
 pub mod recap;
 pub mod reference;

@@ -374,6 +374,7 @@ pub fn AfterRunPanel() -> impl IntoView {
                         <h2>{lab.t("path.closing_title")}</h2>
                         <ol>{points}</ol>
                         <p>{lab.t("path.closing_next")}</p>
+                        <crate::panels::quiz::Quiz/>
                     </section>
                 }
                 .into_any(),

@@ -7,10 +7,9 @@ use idem_core::http::RequestBody;
 use idem_core::{Action, Invariant, Status, Story, World};
 use leptos::prelude::*;
 
-use crate::browser::closest_attr;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
-use crate::markup::{el, esc, wrap, SafeHtml};
+use crate::markup::{el, SafeHtml};
 
 /// One possible outcome: a stable value (`once`, `80`, `102`) and its words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,24 +152,6 @@ pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
     choices
 }
 
-/// The prediction buttons, the pressed one marked.
-pub fn options_html(choices: &[Choice], guess: Option<&str>) -> SafeHtml {
-    choices
-        .iter()
-        .map(|c| {
-            let pressed = guess == Some(c.value.as_str());
-            el(
-                "button",
-                &format!(
-                    "class=\"predict-option\" data-testid=\"predict-option\" data-value=\"{}\" aria-pressed=\"{pressed}\"",
-                    esc(&c.value)
-                ),
-                &c.label,
-            )
-        })
-        .collect()
-}
-
 /// The verdict on a guess against the outcome.
 pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> SafeHtml {
     let right = guess.value == actual.value;
@@ -193,12 +174,24 @@ pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> SafeHt
     )
 }
 
-/// Predict at the start, the lesson of the scenario at the end.
+/// The student's guess: (scenario id, chosen value); a guess belongs to the scenario it was
+/// made for. Provided by the page outside the parts drawn again on a language switch, so the
+/// guess survives it.
+#[derive(Clone, Copy)]
+pub struct Guess(pub RwSignal<Option<(String, String)>>);
+
+/// Provides the guess for the page.
+pub fn provide_guess() {
+    provide_context(Guess(RwSignal::new(None)));
+}
+
+/// Predict at the start, the lesson of the scenario at the end. The choices are buttons with
+/// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
+/// showed is markup from pure functions, in a live region.
 #[component]
 pub fn Recap() -> impl IntoView {
     let lab = use_lab();
-    // (scenario id, chosen value): a guess belongs to the scenario it was made for.
-    let (guess, set_guess) = signal(None::<(String, String)>);
+    let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
     let choices = Memo::new(move |_| {
         lab.run.with(|r| {
             let start = r.snapshot(0).unwrap_or(r.world()).clone();
@@ -217,23 +210,14 @@ pub fn Recap() -> impl IntoView {
             .filter(|(g, _)| *g == id)
             .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
     };
-    // Memoized: the panel (a live region) is rewritten only when its text changes, not on
-    // every step, so screen readers announce the prediction and the recap, not each step.
+    let at_start = Memo::new(move |_| lab.run.with(|r| r.cursor() == 0));
+    // Memoized: the live region is rewritten only when its text changes, not on every step,
+    // so screen readers announce the guess and the recap, not each step.
     let body = Memo::new(move |_| {
         let catalog = lab.catalog();
-        let (at_start, at_end) = lab.run.with(|r| (r.cursor() == 0, r.at_end()));
+        let at_end = lab.run.with(|r| r.at_end());
         let chosen = current_guess();
         let mut html = SafeHtml::default();
-        if at_start {
-            html.push_str(&el("h2", "", &catalog.text("predict.title")));
-            html.push_str(&el("p", "", &catalog.text("predict.question")));
-            let (_, list) = choices.get();
-            html.push_str(&wrap(
-                "div",
-                "class=\"predict-options\" role=\"group\"",
-                &options_html(&list, chosen.as_ref().map(|c| c.value.as_str())),
-            ));
-        }
         if let Some(c) = &chosen {
             if !at_end {
                 html.push_str(&el(
@@ -260,48 +244,54 @@ pub fn Recap() -> impl IntoView {
         }
         html
     });
-    let panel = NodeRef::<leptos::html::Section>::new();
-    let on_click = move |event: leptos::ev::MouseEvent| {
-        if let Some(value) = closest_attr(&event, "data-value") {
-            let id = lab.run.with_untracked(|r| r.scenario().id.clone());
-            set_guess.set(Some((id, value.clone())));
-            // The buttons are drawn again (after this handler): then focus the one chosen.
-            request_animation_frame(move || refocus_option(panel, &value));
-        }
+    let empty = move || !at_start.get() && body.with(|b| b.is_empty());
+    let buttons = move || {
+        let (_, list) = choices.get();
+        list.into_iter()
+            .map(|c| {
+                let value = c.value.clone();
+                let pressed = {
+                    let value = value.clone();
+                    move || {
+                        let id = lab.run.with(|r| r.scenario().id.clone());
+                        guess.with(|g| g.as_ref().is_some_and(|(gid, v)| *gid == id && *v == value))
+                    }
+                };
+                let choose = move |_| {
+                    let id = lab.run.with_untracked(|r| r.scenario().id.clone());
+                    guess.set(Some((id, value.clone())));
+                };
+                view! {
+                    <button
+                        type="button"
+                        class="predict-option"
+                        data-testid="predict-option"
+                        data-value=c.value
+                        aria-pressed=move || pressed().to_string()
+                        on:click=choose
+                    >
+                        {c.label}
+                    </button>
+                }
+            })
+            .collect_view()
     };
     view! {
         <section
             class="recap"
             id=crate::panels::path::PREDICT_ANCHOR
             data-testid="predict"
-            aria-live="polite"
-            node_ref=panel
-            on:click=on_click
-            inner_html=move || body.get()
-        ></section>
-    }
-}
-
-/// Focuses the prediction button whose value is `value`, inside `panel`.
-fn refocus_option(panel: NodeRef<leptos::html::Section>, value: &str) {
-    use leptos::wasm_bindgen::JsCast;
-    let Some(panel) = panel.get_untracked() else {
-        return;
-    };
-    let Ok(buttons) = panel.query_selector_all(".predict-option") else {
-        return;
-    };
-    for i in 0..buttons.length() {
-        let Some(button) = buttons
-            .item(i)
-            .and_then(|n| n.dyn_into::<leptos::web_sys::HtmlElement>().ok())
-        else {
-            continue;
-        };
-        if button.get_attribute("data-value").as_deref() == Some(value) {
-            let _ = button.focus();
-            return;
-        }
+            hidden=empty
+        >
+            <Show when=move || at_start.get()>
+                <h2>{lab.t("predict.title")}</h2>
+                <p>{lab.t("predict.question")}</p>
+                <div class="predict-options" role="group" aria-label=lab.t("predict.title")>
+                    {buttons}
+                </div>
+            </Show>
+            <div aria-live="polite" inner_html=move || body.get()></div>
+        </section>
     }
 }
 
@@ -394,11 +384,5 @@ mod tests {
             "{html}"
         );
         assert!(result_html(&twice, &twice, catalog).contains("data-correct=\"true\""));
-        let buttons = options_html(&[once, twice], Some("twice"));
-        assert_eq!(buttons.matches("data-testid=\"predict-option\"").count(), 2);
-        assert!(
-            buttons.contains("data-value=\"twice\" aria-pressed=\"true\""),
-            "{buttons}"
-        );
     }
 }

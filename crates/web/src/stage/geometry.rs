@@ -170,10 +170,12 @@ pub const SEQ_HEAD: f64 = 44.0;
 /// Vertical distance between two messages.
 pub const SEQ_ROW: f64 = 26.0;
 
-/// The x of a node's lifeline in the sequence diagram.
-pub fn lifeline_x(node: Node) -> f64 {
-    let index = Node::ALL.iter().position(|n| *n == node).unwrap_or(0) as f64;
-    SEQ_WIDTH / 10.0 + index * SEQ_WIDTH / 5.0
+/// The x of a node's lifeline in the sequence diagram of a story drawing `nodes`: the lanes
+/// share the width evenly.
+pub fn lifeline_x(nodes: &[Node], node: Node) -> f64 {
+    let index = nodes.iter().position(|n| *n == node).unwrap_or(0) as f64;
+    let lane = SEQ_WIDTH / nodes.len().max(1) as f64;
+    lane / 2.0 + index * lane
 }
 
 /// The y of the `row`-th message of the sequence diagram.
@@ -301,12 +303,15 @@ mod tests {
 
     #[test]
     fn lifelines_are_evenly_spaced_in_node_order() {
-        let xs: Vec<f64> = Node::ALL.into_iter().map(lifeline_x).collect();
+        let xs: Vec<f64> = Node::ALL.map(|n| lifeline_x(&Node::ALL, n)).to_vec();
         assert_eq!(xs[0], 72.0);
         for pair in xs.windows(2) {
             assert!((pair[1] - pair[0] - 144.0).abs() < 1e-9);
         }
         assert!(xs[4] < SEQ_WIDTH);
+        let three = [Node::Client, Node::Api, Node::Ledger];
+        assert_eq!(lifeline_x(&three, Node::Client), 120.0);
+        assert_eq!(lifeline_x(&three, Node::Ledger), 600.0);
         assert!(row_y(1) - row_y(0) == SEQ_ROW);
         assert!(seq_height(3) > row_y(2));
     }

@@ -7,7 +7,7 @@ use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::store::{RedisCommand, RedisReply};
-use idem_core::{MsgId, World};
+use idem_core::{MsgId, Node, Story, World};
 
 use crate::i18n::{Catalog, Lang};
 
@@ -264,6 +264,17 @@ pub fn usd(cents: u64) -> String {
     format!("${grouped}.{:02}", cents % 100)
 }
 
+/// Money as the page's language writes it: `$1,250.50` in English, `$1 250,50` in Russian
+/// (a no-break space between thousands, the decimal comma).
+pub fn usd_in(cents: u64, catalog: &Catalog) -> String {
+    let en = usd(cents);
+    if catalog.tag == "ru" {
+        en.replace(',', "\u{a0}").replace('.', ",")
+    } else {
+        en
+    }
+}
+
 /// A duration for countdowns: `2.4 s`, `3m 05s`, `23h 59m 58s`.
 pub fn duration(ms: u64) -> String {
     duration_in(ms, Lang::En.catalog())
@@ -319,6 +330,31 @@ pub fn clock_in(ms: u64, catalog: &Catalog) -> String {
             ],
         )
     }
+}
+
+/// The stories whose API and database are named for what they hold (`likes`: a likes
+/// service and a posts table; `accounts`: an accounts API and table); the payment stories use
+/// the nodes' own names.
+pub fn story_tag(story: Story) -> Option<&'static str> {
+    match story {
+        Story::Counter => Some("likes"),
+        Story::CompareAndSet => Some("accounts"),
+        Story::NaivePost | Story::IdempotencyKey => None,
+    }
+}
+
+/// The catalog key of a node's `part` (`name`, `short`, `tech`) in `story`.
+pub fn node_key(story: Story, node: Node, part: &str) -> String {
+    let base = format!("node.{}.{part}", node.name());
+    match (story_tag(story), node) {
+        (Some(tag), Node::Api | Node::Ledger) => format!("{base}.{tag}"),
+        _ => base,
+    }
+}
+
+/// A node's `part` in the story of `world`, in the catalog's language.
+pub fn node_text(world: &World, node: Node, part: &str, catalog: &Catalog) -> String {
+    catalog.text(&node_key(world.scenario().story, node, part))
 }
 
 /// A message's number as people read it, counted from 1 like operations (`#1` is the first
@@ -402,6 +438,8 @@ mod tests {
         assert_eq!(usd(20_000), "$200.00");
         assert_eq!(usd(125_050), "$1,250.50");
         assert_eq!(usd(123_456_789), "$1,234,567.89");
+        assert_eq!(usd_in(125_050, Lang::En.catalog()), "$1,250.50");
+        assert_eq!(usd_in(125_050, Lang::Ru.catalog()), "$1\u{a0}250,50");
     }
 
     #[test]

@@ -7,19 +7,14 @@ use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
 use crate::markup::{el, table, wrap, SafeHtml};
-use crate::stage::labels::{record_label, rows_text, usd, ShortNames};
+use crate::stage::labels::{record_label, rows_text, usd_in, ShortNames};
 
 /// The ledger panel's markup.
 pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
     let l = world.ledger();
     let names = ShortNames::of(world);
     let story = world.scenario().story;
-    let mut out = wrap(
-        "h2",
-        "",
-        &(el("span", "class=\"dot ledger\"", "")
-            + SafeHtml::text(&catalog.text("node.ledger.name"))),
-    );
+    let mut out = crate::stage::state_panels::heading(world, idem_core::Node::Ledger, catalog);
     let mut add = |name: &str, head: &[&str], rows: Vec<Vec<String>>| {
         out.push_str(&wrap("h3", "", &el("code", "", name)));
         out.push_str(&table(name, head, &rows));
@@ -33,7 +28,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
                 vec![
                     c.payment_id.clone(),
                     format!("#{}", c.user.0),
-                    format!("#{}", usd(c.amount_cents)),
+                    format!("#{}", usd_in(c.amount_cents, catalog)),
                     c.idempotency_key
                         .as_deref()
                         .map_or_else(|| "NULL".to_owned(), |k| names.key_tail(k)),

@@ -3,14 +3,16 @@
 //! the step that sent it. The drawing is markup from a pure function.
 
 use idem_core::net::Fate;
-use idem_core::{Node, World};
+use idem_core::World;
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
-use crate::stage::labels::{clock_in, msg_no, packet_kind, packet_label, protocol, ShortNames};
+use crate::stage::labels::{
+    clock_in, msg_no, node_text, packet_kind, packet_label, protocol, ShortNames,
+};
 
 /// The diagram's SVG content for `world` (every message it has seen).
 pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
@@ -23,8 +25,9 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
         .map(|s| s.sent.as_slice())
         .unwrap_or(&[]);
     let mut out = SafeHtml::default();
-    for node in Node::ALL {
-        let x = lifeline_x(node);
+    let nodes = world.scenario().story.nodes();
+    for &node in nodes {
+        let x = lifeline_x(nodes, node);
         let x_at = num(x);
         let line = void(
             "line",
@@ -44,7 +47,7 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
         let label = el(
             "text",
             &format!("x=\"{x_at}\" y=\"25\" text-anchor=\"middle\""),
-            &catalog.text(&format!("node.{}.short", node.name())),
+            &node_text(world, node, "short", catalog),
         );
         out.push_str(&wrap(
             "g",
@@ -54,7 +57,7 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
     }
     for (row, m) in messages.iter().enumerate() {
         let y = row_y(row);
-        let (x1, x2) = (lifeline_x(m.from), lifeline_x(m.to));
+        let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
         let lost = matches!(m.fate, Fate::Lost(..));
         let flying = m.fate == Fate::InFlight;
         let end = if lost || flying {

@@ -5,13 +5,15 @@
 use idem_core::client::{UserView, Wait};
 use idem_core::http::RequestBody;
 use idem_core::record::KeyStatus;
-use idem_core::{SimTime, World};
+use idem_core::{Node, SimTime, World};
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, table, wrap, SafeHtml};
-use crate::stage::labels::{duration_in, record_label, response_label, usd, ShortNames};
+use crate::stage::labels::{
+    duration_in, node_text, record_label, response_label, usd, usd_in, ShortNames,
+};
 use crate::stage::ledger_panel::ledger_html;
 
 /// Time left until `at`, seen at display time `now` (simulated ms).
@@ -19,19 +21,22 @@ pub fn countdown(now: f64, at: SimTime, catalog: &Catalog) -> String {
     duration_in((at.ms() as f64 - now).max(0.0) as u64, catalog)
 }
 
-fn heading(node: &str, catalog: &Catalog) -> SafeHtml {
+/// A panel's heading: the node's name in the story of `world`.
+pub fn heading(world: &World, node: Node, catalog: &Catalog) -> SafeHtml {
     wrap(
         "h2",
         "",
-        &(el("span", &format!("class=\"dot {node}\""), "")
-            + SafeHtml::text(&catalog.text(&format!("node.{node}.name")))),
+        &(el("span", &format!("class=\"dot {}\"", node.name()), "")
+            + SafeHtml::text(&node_text(world, node, "name", catalog))),
     )
 }
 
 /// The operation a request body asks for, in protocol notation.
 pub fn op_title(body: &RequestBody) -> String {
     match body {
-        RequestBody::Charge { amount_cents, .. } => format!("POST /charges {}", usd(*amount_cents)),
+        RequestBody::Charge { amount_cents, .. } => {
+            format!("POST /charges {}", usd(*amount_cents))
+        }
         RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
     }
@@ -39,7 +44,7 @@ pub fn op_title(body: &RequestBody) -> String {
 
 /// The phone: each operation with its key, attempt, timer and what the user sees.
 pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
-    let mut out = heading("client", catalog);
+    let mut out = heading(world, Node::Client, catalog);
     let names = ShortNames::of(world);
     if let Some(t) = world.client_offline_until() {
         let text = catalog.fill("panel.offline", &[("time", countdown(now, t, catalog))]);
@@ -118,7 +123,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
 
 /// Redis: each key with its status and TTL countdown.
 pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
-    let mut out = heading("store", catalog);
+    let mut out = heading(world, Node::Store, catalog);
     let names = ShortNames::of(world);
     let rows: Vec<Vec<String>> = world
         .store()
@@ -184,7 +189,7 @@ pub fn last_redis(world: &World) -> Option<String> {
 
 /// The card processor: the customer's card statement and its total.
 pub fn processor_html(world: &World, catalog: &Catalog) -> SafeHtml {
-    let mut out = heading("processor", catalog);
+    let mut out = heading(world, Node::Processor, catalog);
     let rows: Vec<Vec<String>> = world
         .processor()
         .statement
@@ -193,7 +198,7 @@ pub fn processor_html(world: &World, catalog: &Catalog) -> SafeHtml {
             vec![
                 line.payment_id.clone(),
                 catalog.fill("panel.user", &[("user", line.user.0.to_string())]),
-                format!("#{}", usd(line.amount_cents)),
+                format!("#{}", usd_in(line.amount_cents, catalog)),
             ]
         })
         .collect();
@@ -227,12 +232,19 @@ pub fn StatePanels() -> impl IntoView {
     };
     let ledger = move || lab.run.with(|r| ledger_html(r.world(), lab.catalog()));
     let processor = move || lab.run.with(|r| processor_html(r.world(), lab.catalog()));
+    // The likes and compare-and-set stories have no idempotency store and no card processor.
+    let unused = move |node: Node| {
+        move || {
+            lab.run
+                .with(|r| !r.scenario().story.nodes().contains(&node))
+        }
+    };
     view! {
         <section class="panels" aria-label=lab.t("ui.state")>
             <article class="panel client" data-testid="panel-client" inner_html=client></article>
-            <article class="panel store" data-testid="panel-store" inner_html=store></article>
+            <article class="panel store" data-testid="panel-store" hidden=unused(Node::Store) inner_html=store></article>
             <article class="panel ledger" data-testid="panel-ledger" inner_html=ledger></article>
-            <article class="panel processor" data-testid="panel-processor" inner_html=processor></article>
+            <article class="panel processor" data-testid="panel-processor" hidden=unused(Node::Processor) inner_html=processor></article>
         </section>
     }
 }

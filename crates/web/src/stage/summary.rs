@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, wrap, SafeHtml};
-use crate::stage::labels::usd;
+use crate::stage::labels::usd_in;
 use crate::text::{badge_for, badge_text, narrate};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0).
@@ -84,13 +84,13 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHt
                     el(
                         "span",
                         "data-testid=\"statement-total\"",
-                        &usd(m.statement_cents),
+                        &usd_in(m.statement_cents, catalog),
                     ),
                 ),
                 item(
                     "ledger",
                     &catalog.text("money.ledger"),
-                    SafeHtml::text(&usd(m.ledger_cents))
+                    SafeHtml::text(&usd_in(m.ledger_cents, catalog))
                         + el(
                             "small",
                             "",
@@ -107,12 +107,15 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHt
                                 ("n", m.processor_charges.to_string()),
                                 (
                                     "amount",
-                                    usd(world
-                                        .processor()
-                                        .statement
-                                        .iter()
-                                        .map(|l| l.amount_cents)
-                                        .sum()),
+                                    usd_in(
+                                        world
+                                            .processor()
+                                            .statement
+                                            .iter()
+                                            .map(|l| l.amount_cents)
+                                            .sum(),
+                                        catalog,
+                                    ),
                                 ),
                             ],
                         ),
@@ -196,12 +199,15 @@ pub fn Summary() -> impl IntoView {
                 .with(|r| invariants_html(r.shown(lab.side), v, lab.catalog()))
         })
     };
+    let links = use_context::<crate::panels::glossary::TermLinks>().is_some();
     let narration = move || {
         lab.run.with(|r| {
-            narration_lines(r.shown(lab.side), lab.catalog())
-                .iter()
-                .map(|line| el("p", "", line))
-                .collect::<SafeHtml>()
+            let lines = narration_lines(r.shown(lab.side), lab.catalog());
+            if links {
+                crate::panels::glossary::linked_lines(&lines, lab.catalog())
+            } else {
+                lines.iter().map(|line| el("p", "", line)).collect()
+            }
         })
     };
     let skipped = move || {

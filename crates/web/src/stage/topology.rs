@@ -2,7 +2,7 @@
 //! by simulated time. Node cards and packets are elements that keep their identity: a card
 //! lives as long as the page, a packet from its send to its delivery (keyed by message id and
 //! label), and only their position, colour and status text are reactive. A packet can be
-//! focused (Tab) and dropped with a press, Enter or Delete. Broken packets (transient) are
+//! focused (Tab) and dropped with a click or tap, Enter or Delete. Broken packets (transient) are
 //! markup from pure functions.
 
 use idem_core::client::UserView;
@@ -15,7 +15,9 @@ use crate::i18n::Catalog;
 use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{drawn_progress, pill_width, progress, Layout, Point};
-use crate::stage::labels::{msg_no, packet_kind, packet_label, protocol, usd, ShortNames};
+use crate::stage::labels::{
+    msg_no, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames,
+};
 
 /// The SVG drawing of the system.
 #[component]
@@ -28,31 +30,40 @@ pub fn Topology() -> impl IntoView {
         lab.run
             .with(|r| ghosts_svg(layout, r.shown(lab.side), reduced, r.cursor()))
     };
-    let links = Link::ALL
-        .into_iter()
-        .map(|link| {
-            let end = move |i: usize, x: bool| {
-                move || {
-                    let ends = lab.layout.get().link_ends(link);
-                    let p = if i == 0 { ends.0 } else { ends.1 };
-                    num(if x { p.x } else { p.y })
+    let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    let links = move || {
+        let nodes = story.get().nodes();
+        Link::ALL
+            .into_iter()
+            .filter(|link| nodes.contains(&link.peer()))
+            .map(|link| {
+                let end = move |i: usize, x: bool| {
+                    move || {
+                        let ends = lab.layout.get().link_ends(link);
+                        let p = if i == 0 { ends.0 } else { ends.1 };
+                        num(if x { p.x } else { p.y })
+                    }
+                };
+                view! {
+                    <line
+                        class=format!("link link-{}", link.name())
+                        x1=end(0, true)
+                        y1=end(0, false)
+                        x2=end(1, true)
+                        y2=end(1, false)
+                    />
                 }
-            };
-            view! {
-                <line
-                    class=format!("link link-{}", link.name())
-                    x1=end(0, true)
-                    y1=end(0, false)
-                    x2=end(1, true)
-                    y2=end(1, false)
-                />
-            }
-        })
-        .collect_view();
-    let nodes = Node::ALL
-        .into_iter()
-        .map(|node| node_card(lab, node))
-        .collect_view();
+            })
+            .collect_view()
+    };
+    let nodes = move || {
+        story
+            .get()
+            .nodes()
+            .iter()
+            .map(|node| node_card(lab, *node))
+            .collect_view()
+    };
     let packets = move || {
         lab.run
             .with(|r| packet_views(r.shown(lab.side), lab.catalog()))
@@ -84,9 +95,15 @@ pub fn Topology() -> impl IntoView {
     }
 }
 
-/// A node's card: its position, colour and status line follow the run and the layout.
+/// A node's card: its position, colour and status line follow the run and the layout; its
+/// names are the story's (the cards are drawn again when the story changes).
 fn node_card(lab: Lab, node: Node) -> impl IntoView {
     let n = node.name();
+    let text = move |part: &str| {
+        lab.run
+            .with_untracked(|r| node_text(r.shown(lab.side), node, part, lab.catalog()))
+    };
+    let tech = text("tech");
     let status = Memo::new(move |_| {
         lab.run
             .with(|r| status_line(r.shown(lab.side), node, lab.catalog()))
@@ -107,7 +124,7 @@ fn node_card(lab: Lab, node: Node) -> impl IntoView {
             data-status=class
             transform=at
         >
-            <title>{lab.t(&format!("node.{n}.name"))}</title>
+            <title>{text("name")}</title>
             <rect
                 class="card"
                 width=move || num(lab.layout.get().card().0)
@@ -126,14 +143,14 @@ fn node_card(lab: Lab, node: Node) -> impl IntoView {
                 y=move || if tall() { "52" } else { "31" }
                 text-anchor=move || tall().then_some("middle")
             >
-                {lab.t(&format!("node.{n}.short"))}
+                {text("short")}
             </text>
             {move || {
                 (!tall())
                     .then(|| {
                         view! {
                             <text class="node-sub" x="48" y="49">
-                                {lab.t(&format!("node.{n}.tech"))}
+                                {tech.clone()}
                             </text>
                         }
                     })
@@ -172,7 +189,7 @@ pub struct PacketView {
 /// Every packet in flight in `world`, in the network's order.
 pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
     let names = ShortNames::of(world);
-    let short = |node: Node| catalog.text(&format!("node.{}.short", node.name()));
+    let short = |node: Node| node_text(world, node, "short", catalog);
     world
         .network()
         .in_flight()
@@ -201,7 +218,7 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
         .collect()
 }
 
-/// One packet: an element for as long as the message is in flight. A press, Enter or Delete
+/// One packet: an element for as long as the message is in flight. A click or tap, Enter or Delete
 /// drops it (the core refuses packets inside the data centre, with a reason); after a drop
 /// from the keyboard the focus moves to the drawing, not to the page.
 fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
@@ -243,6 +260,8 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             })
         })
     };
+    // A click, not a pointerdown: a touch that scrolls the page and starts on a packet makes
+    // no click, so it does not drop the packet.
     let drop = move || lab.act(Action::Drop(MsgId(id)));
     let on_key = move |e: leptos::ev::KeyboardEvent| {
         if matches!(e.key().as_str(), "Enter" | "Delete" | "Backspace") {
@@ -293,7 +312,9 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             role="button"
             tabindex="0"
             aria-label=p.aria
-            on:pointerdown=move |_| drop()
+            on:click=move |_| {
+                drop();
+            }
             on:keydown=on_key
         >
             <title>{p.title}</title>
@@ -305,10 +326,13 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
 /// The drawing in words, for screen readers: every node with its status line, then the
 /// packets in flight (as their own labels say them).
 pub fn topology_text(world: &World, catalog: &Catalog) -> String {
-    let nodes: Vec<String> = Node::ALL
-        .into_iter()
-        .map(|node| {
-            let name = catalog.text(&format!("node.{}.name", node.name()));
+    let nodes: Vec<String> = world
+        .scenario()
+        .story
+        .nodes()
+        .iter()
+        .map(|&node| {
+            let name = node_text(world, node, "name", catalog);
             format!("{name} — {}", status_line(world, node, catalog).0)
         })
         .collect();
@@ -397,12 +421,20 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
                 Story::CompareAndSet => l
                     .accounts
                     .first()
-                    .map(|a| format!("balance {} · v{}", a.balance, a.version))
+                    .map(|a| {
+                        catalog.fill(
+                            "node.balance",
+                            &[
+                                ("balance", a.balance.to_string()),
+                                ("version", a.version.to_string()),
+                            ],
+                        )
+                    })
                     .unwrap_or_default(),
                 Story::Counter => l
                     .posts
                     .first()
-                    .map(|p| format!("likes {}", p.likes))
+                    .map(|p| catalog.fill("node.likes", &[("n", p.likes.to_string())]))
                     .unwrap_or_default(),
                 _ => catalog.fill("node.charges", &[("n", l.charges.len().to_string())]),
             };
@@ -427,7 +459,7 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             } else {
                 ""
             };
-            (usd(total), class)
+            (usd_in(total, catalog), class)
         }
     }
 }
@@ -552,6 +584,60 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    #[test]
+    /// Issue 15: the likes and compare-and-set stories draw their own nodes, named for what
+    /// they hold, with no payment API, idempotency store or card processor; their figures
+    /// are in the page's language.
+    fn the_stories_draw_their_own_nodes() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            for (id, api, db, figure) in [
+                (
+                    "counter",
+                    "node.api.name.likes",
+                    "node.ledger.name.likes",
+                    "node.likes",
+                ),
+                (
+                    "cas",
+                    "node.api.name.accounts",
+                    "node.ledger.name.accounts",
+                    "node.balance",
+                ),
+            ] {
+                let world = crate::test_support::end(id);
+                let text = topology_text(&world, c);
+                assert!(
+                    text.contains(&c.text(api)) && text.contains(&c.text(db)),
+                    "{text}"
+                );
+                for gone in ["node.api.name", "node.store.name", "node.processor.name"] {
+                    assert!(!text.contains(&c.text(gone)), "{id}: {gone} in {text}");
+                }
+                let figure = c.text(figure);
+                let head = figure.split('{').next().unwrap_or_default();
+                assert!(
+                    status_line(&world, Node::Ledger, c).0.starts_with(head),
+                    "{lang:?} {id}"
+                );
+                let seq = crate::stage::sequence::sequence_svg(&world, c);
+                assert_eq!(seq.matches("class=\"lifeline ").count(), 3, "{id}");
+                assert!(!seq.contains(&c.text("node.processor.short")), "{id}");
+            }
+            let naive = topology_text(&crate::test_support::end("naive"), c);
+            assert!(naive.contains(&c.text("node.processor.name")), "{naive}");
+        }
+        assert_eq!(
+            status_line(
+                &crate::test_support::end("counter"),
+                Node::Ledger,
+                Lang::Ru.catalog()
+            )
+            .0,
+            "лайков: 101"
+        );
+    }
 
     #[test]
     fn the_text_alternative_lists_every_node_and_packet_in_flight() {

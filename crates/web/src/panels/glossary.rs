@@ -1,0 +1,259 @@
+//! The glossary: one entry per term of the trade the narration uses, and the links from the
+//! first use of each term in a step's narration to its entry.
+//!
+//! Each term has three catalog entries: `gloss.<id>.term` (its name in the list),
+//! `gloss.<id>.def` (one or two sentences) and `gloss.<id>.match` (the words that count as a
+//! use of it, `|`-separated, matched whole; a trailing `*` also matches any ending, for
+//! Russian cases). The linking is pure and tested natively; the links are plain anchors
+//! (`<a href="#term-…">`, keyboard and touch alike) described by the entry's definition.
+
+use leptos::prelude::*;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::markup::{el, esc, wrap, SafeHtml};
+
+/// The terms, in the glossary's order.
+pub const TERMS: [&str; 17] = [
+    "ack",
+    "set-nx",
+    "nil",
+    "atomic",
+    "cas",
+    "op-id",
+    "on-conflict",
+    "unique-index",
+    "ttl",
+    "invariant",
+    "psp",
+    "chargeback",
+    "400",
+    "409",
+    "412",
+    "422",
+    "key",
+];
+
+/// Provided by a page that shows the [`Glossary`], so the narration links into it (an
+/// embedded player has no glossary, and no links).
+#[derive(Clone, Copy)]
+pub struct TermLinks;
+
+/// A word character: a use of a term must not be part of a longer word.
+fn word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Where `form` is first used as a whole word in `text` at or after byte `from`: its start and
+/// end. A form ending in `*` matches any word ending after it.
+fn find_form(text: &str, form: &str) -> Option<(usize, usize)> {
+    let (stem, open_end) = match form.strip_suffix('*') {
+        Some(stem) => (stem, true),
+        None => (form, false),
+    };
+    if stem.is_empty() {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(at) = text[from..].find(stem) {
+        let start = from + at;
+        let mut end = start + stem.len();
+        let before_ok = !text[..start].chars().next_back().is_some_and(word_char)
+            || !stem.starts_with(word_char);
+        if open_end {
+            end += text[end..]
+                .char_indices()
+                .find(|(_, c)| !word_char(*c))
+                .map_or(text.len() - end, |(i, _)| i);
+        }
+        let after_ok =
+            !text[end..].chars().next().is_some_and(word_char) || !stem.ends_with(word_char);
+        if before_ok && after_ok {
+            return Some((start, end));
+        }
+        from = start + stem.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// The first use of each term in `text` not yet in `seen`: `(start, end, term)`, in text
+/// order, without overlaps (the earlier, then the longer, wins).
+pub fn find_terms(
+    text: &str,
+    catalog: &Catalog,
+    seen: &[&str],
+) -> Vec<(usize, usize, &'static str)> {
+    let mut found: Vec<(usize, usize, &'static str)> = TERMS
+        .iter()
+        .filter(|id| !seen.contains(id))
+        .filter_map(|id| {
+            let forms = catalog.get(&format!("gloss.{id}.match"))?;
+            forms
+                .split('|')
+                .filter_map(|form| find_form(text, form))
+                .min_by_key(|(start, end)| (*start, usize::MAX - end))
+                .map(|(start, end)| (start, end, *id))
+        })
+        .collect();
+    found.sort_by_key(|(start, end, _)| (*start, usize::MAX - end));
+    let mut kept: Vec<(usize, usize, &'static str)> = Vec::new();
+    for hit in found {
+        if kept.last().is_none_or(|last| hit.0 >= last.1) {
+            kept.push(hit);
+        }
+    }
+    kept
+}
+
+/// `lines` as paragraphs, the first use of each term (across all of them) a link to its
+/// glossary entry; everything else escaped text.
+pub fn linked_lines(lines: &[String], catalog: &Catalog) -> SafeHtml {
+    let mut seen: Vec<&str> = Vec::new();
+    lines
+        .iter()
+        .map(|line| {
+            let mut out = SafeHtml::default();
+            let mut at = 0;
+            for (start, end, id) in find_terms(line, catalog, &seen) {
+                seen.push(id);
+                out += SafeHtml::text(&line[at..start]);
+                out += el(
+                    "a",
+                    &format!(
+                        "class=\"term\" data-term=\"{id}\" href=\"#term-{id}\" aria-describedby=\"def-{id}\"",
+                        id = esc(id)
+                    ),
+                    &line[start..end],
+                );
+                at = end;
+            }
+            out += SafeHtml::text(&line[at..]);
+            wrap("p", "", &out)
+        })
+        .collect()
+}
+
+/// The glossary as markup: a definition list, each entry with its anchor and a link back to
+/// the player.
+pub fn glossary_html(catalog: &Catalog, back_to: &str) -> SafeHtml {
+    let back = catalog.text("gloss.back");
+    let items: SafeHtml = TERMS
+        .iter()
+        .map(|id| {
+            let id = esc(id);
+            let entry = el(
+                "dt",
+                &format!("id=\"term-{id}\" data-term=\"{id}\""),
+                &catalog.text(&format!("gloss.{id}.term")),
+            ) + wrap(
+                "dd",
+                "",
+                &(el(
+                    "span",
+                    &format!("id=\"def-{id}\""),
+                    &catalog.text(&format!("gloss.{id}.def")),
+                ) + SafeHtml::text(" ")
+                    + el(
+                        "a",
+                        &format!("class=\"back\" href=\"#{}\"", esc(back_to)),
+                        &back,
+                    )),
+            );
+            wrap("div", "class=\"gloss-entry\"", &entry)
+        })
+        .collect();
+    wrap("dl", "class=\"glossary-list\"", &items)
+}
+
+/// The glossary section.
+#[component]
+pub fn Glossary(
+    /// The id of the element the entries' "back" links lead to.
+    back_to: &'static str,
+) -> impl IntoView {
+    let lab = use_lab();
+    let catalog = lab.lang.get_untracked().catalog();
+    view! {
+        <section class="glossary" id="glossary" data-testid="glossary" aria-labelledby="glossary-title">
+            <h2 id="glossary-title">{catalog.text("gloss.title")}</h2>
+            <div inner_html=glossary_html(catalog, back_to)></div>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use std::collections::BTreeSet;
+
+    fn linked(text: &str, lang: Lang) -> String {
+        linked_lines(&[text.to_owned()], lang.catalog()).to_string()
+    }
+
+    #[test]
+    fn every_term_has_its_entries_in_both_languages() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            for id in TERMS {
+                for part in ["term", "def", "match"] {
+                    let key = format!("gloss.{id}.{part}");
+                    assert!(c.get(&key).is_some_and(|t| !t.is_empty()), "{lang:?} {key}");
+                }
+            }
+            let html = glossary_html(c, "player");
+            assert_eq!(html.matches("<dt ").count(), TERMS.len());
+            assert_eq!(html.matches("href=\"#player\"").count(), TERMS.len());
+        }
+    }
+
+    #[test]
+    fn only_the_first_use_is_linked_and_text_stays_escaped() {
+        let html = linked(
+            "Redis answers (nil) <b> & (nil) again; TTL, TTLs.",
+            Lang::En,
+        );
+        assert_eq!(
+            html,
+            "<p>Redis answers <a class=\"term\" data-term=\"nil\" href=\"#term-nil\" \
+             aria-describedby=\"def-nil\">(nil)</a> &lt;b&gt; &amp; (nil) again; \
+             <a class=\"term\" data-term=\"ttl\" href=\"#term-ttl\" \
+             aria-describedby=\"def-ttl\">TTL</a>, TTLs.</p>"
+        );
+        // Across the lines of one step, a term is linked once.
+        let two = linked_lines(
+            &["409 Conflict.".to_owned(), "Then 409 again.".to_owned()],
+            Lang::En.catalog(),
+        );
+        assert_eq!(two.matches("data-term=\"409\"").count(), 1);
+        // Not inside a longer word or number.
+        assert!(!linked("4090 attempts, unique indexes", Lang::En).contains("<a"));
+    }
+
+    #[test]
+    fn russian_endings_are_matched_whole() {
+        let html = linked("Ответа нет: уникального индекса не было.", Lang::Ru);
+        assert!(html.contains(">Ответа</a>"), "{html}");
+        assert!(html.contains(">уникального индекса</a>"), "{html}");
+        assert!(!linked("API отвечает 201", Lang::Ru).contains("<a"));
+    }
+
+    /// Every term is met somewhere in the stories' narration, intros or summaries, in both
+    /// languages, so no entry is dead weight.
+    #[test]
+    fn every_term_is_used_by_the_lesson() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let mut used = BTreeSet::new();
+            let texts = c.entries.iter().filter(|(k, _)| !k.starts_with("gloss."));
+            for text in texts.map(|(_, t)| t.to_string()) {
+                for (_, _, id) in find_terms(&text, c, &[]) {
+                    used.insert(id);
+                }
+            }
+            for id in TERMS {
+                assert!(used.contains(id), "{lang:?}: {id} is never used");
+            }
+        }
+    }
+}

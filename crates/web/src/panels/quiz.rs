@@ -1,0 +1,163 @@
+//! The quiz after the last story: a few runs the student has not played, each asked as "how
+//! does it end?". The choices and the right answer come from the prediction's own rules
+//! ([`options`], [`outcome`]) applied to the scenario run to its end in the core; only the
+//! questions' wording is in the catalogs. Native radio buttons in a fieldset per question, so
+//! it works with the keyboard and reads well in a screen reader.
+
+use idem_core::{Scenario, World};
+use leptos::prelude::*;
+
+use crate::i18n::Catalog;
+use crate::lab::use_lab;
+use crate::panels::recap::{options, outcome, Choice};
+
+/// The scenarios asked about, in order (their question is `quiz.<id>`).
+pub const QUESTIONS: [&str; 4] = ["concurrent", "ttl", "cas-naive", "counter-no-index"];
+
+/// One question: its scenario, the choices and the outcome the core ran to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// The scenario id.
+    pub id: &'static str,
+    /// The choices offered (the right one among them).
+    pub choices: Vec<Choice>,
+    /// How the run really ends.
+    pub answer: Choice,
+}
+
+/// The question about scenario `id`, judged by running it in the core.
+pub fn question(id: &'static str, catalog: &Catalog) -> Option<Question> {
+    let start = World::new(&Scenario::by_id(id).ok()?);
+    let mut end = start.clone();
+    end.run(2_000);
+    Some(Question {
+        id,
+        choices: options(&start, &end, catalog),
+        answer: outcome(&end, catalog),
+    })
+}
+
+/// Every question of the quiz.
+pub fn questions(catalog: &Catalog) -> Vec<Question> {
+    QUESTIONS
+        .iter()
+        .filter_map(|id| question(id, catalog))
+        .collect()
+}
+
+/// The quiz: one fieldset per question; choosing an answer shows at once whether it is right
+/// (in a live region), and the score counts the right ones.
+#[component]
+pub fn Quiz() -> impl IntoView {
+    let lab = use_lab();
+    let catalog = lab.lang.get_untracked().catalog();
+    let list = questions(catalog);
+    let total = list.len();
+    let picked: Vec<RwSignal<Option<bool>>> = list.iter().map(|_| RwSignal::new(None)).collect();
+    let score = Memo::new({
+        let picked = picked.clone();
+        move |_| picked.iter().filter(|p| p.get() == Some(true)).count()
+    });
+    let items = list
+        .into_iter()
+        .zip(picked.iter().copied())
+        .enumerate()
+        .map(|(i, (q, picked))| {
+            let Question {
+                id,
+                choices,
+                answer,
+            } = q;
+            let name = format!("quiz-{id}");
+            let right_value = answer.value.clone();
+            let buttons = choices
+                .into_iter()
+                .map(|c| {
+                    let right = c.value == right_value;
+                    view! {
+                        <label class="quiz-choice">
+                            <input
+                                type="radio"
+                                name=name.clone()
+                                value=c.value.clone()
+                                data-testid="quiz-option"
+                                on:change=move |_| picked.set(Some(right))
+                            />
+                            <span>{c.label}</span>
+                        </label>
+                    }
+                })
+                .collect_view();
+            let answer_label = answer.label.clone();
+            let result = move || {
+                picked.get().map(|right| {
+                    let text = if right {
+                        catalog.fill("quiz.right", &[("answer", answer_label.clone())])
+                    } else {
+                        catalog.fill("quiz.wrong", &[("answer", answer_label.clone())])
+                    };
+                    let class = if right { "right" } else { "wrong" };
+                    view! {
+                        <span class=format!("predict-result {class}") data-correct=right.to_string()>
+                            {text}
+                        </span>
+                    }
+                })
+            };
+            view! {
+                <fieldset class="quiz-question" data-testid="quiz-q" data-scenario=id>
+                    <legend>
+                        {format!("{}. ", i + 1)}
+                        {catalog.text(&format!("quiz.{id}"))}
+                    </legend>
+                    <div class="quiz-choices">{buttons}</div>
+                    <p class="quiz-result" data-testid="quiz-result" aria-live="polite">{result}</p>
+                </fieldset>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="quiz" data-testid="quiz" aria-labelledby="quiz-title">
+            <h2 id="quiz-title">{catalog.text("quiz.title")}</h2>
+            <p>{catalog.text("quiz.lede")}</p>
+            {items}
+            <p class="quiz-score" data-testid="quiz-score" data-right=move || score.get().to_string()>
+                {move || {
+                    catalog.fill(
+                        "quiz.score",
+                        &[("n", score.get().to_string()), ("total", total.to_string())],
+                    )
+                }}
+            </p>
+        </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Every question has its wording in both languages, two or more choices, exactly one of
+    /// them the core's outcome; and the quiz is not "always the bad ending".
+    #[test]
+    fn every_question_has_one_right_choice_from_the_core() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let list = questions(c);
+            assert_eq!(list.len(), QUESTIONS.len());
+            for q in &list {
+                assert!(
+                    c.get(&format!("quiz.{}", q.id)).is_some(),
+                    "{lang:?} {}",
+                    q.id
+                );
+                assert!(q.choices.len() >= 2, "{}", q.id);
+                let right = q.choices.iter().filter(|ch| **ch == q.answer).count();
+                assert_eq!(right, 1, "{}: {:?}", q.id, q.choices);
+            }
+            let values: Vec<&str> = list.iter().map(|q| q.answer.value.as_str()).collect();
+            assert_eq!(values, ["once", "twice", "60", "102"], "{lang:?}");
+        }
+    }
+}

@@ -106,7 +106,7 @@ pub enum Fate {
 }
 
 /// A message on a link.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// Unique id, in sending order.
     pub id: MsgId,
@@ -130,6 +130,22 @@ pub struct Message {
     pub fate: Fate,
 }
 
+impl std::hash::Hash for Message {
+    /// Every field but `sent_at`, which only the page shows (nothing in the simulation reads
+    /// it), so messages that differ only in when they left hash alike.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+        self.from.hash(state);
+        self.to.hash(state);
+        self.link.hash(state);
+        self.deliver_at.hash(state);
+        self.payload.hash(state);
+        self.doomed.hash(state);
+        self.duplicate_of.hash(state);
+        self.fate.hash(state);
+    }
+}
+
 impl Message {
     /// Only the mobile link loses, duplicates or delays packets in this model; inside the data
     /// centre, failures are modelled as API crashes.
@@ -139,12 +155,23 @@ impl Message {
 }
 
 /// All messages of a run (or, with history off, only those in flight).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Network {
     messages: Vec<Message>,
     in_flight: Vec<MsgId>,
     next_id: u32,
     keep_history: bool,
+}
+
+impl std::hash::Hash for Network {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.messages.hash(state);
+        self.in_flight.hash(state);
+        // The next id as an id, so a fingerprint that leaves ids out leaves it out too: only
+        // the order of ids decides anything, and a fresh id is always the greatest.
+        MsgId(self.next_id).hash(state);
+        self.keep_history.hash(state);
+    }
 }
 
 impl Default for Network {

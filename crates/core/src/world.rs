@@ -318,14 +318,23 @@ impl World {
     }
 
     /// The explorer's view of this world: a 128-bit fingerprint of everything that decides
-    /// the future (the machines, the clock, the RNG, the packets in flight with their ids, the
-    /// next id) plus which packets the last step sent (the explorer faults a packet only
-    /// then). The step count, the step log and the injected actions are left out. Two worlds
-    /// with equal views step to worlds with equal views, and judge alike.
-    pub(crate) fn exact_view(&self) -> u128 {
+    /// the future and the verdict, up to a shift in time and a renumbering of messages, plus
+    /// (`with_sent`) which packets the last step sent (the explorer faults a packet only then).
+    ///
+    /// - Every time is hashed relative to now (the fingerprint sees `SimTime`s): nothing in the
+    ///   simulation reads the clock's absolute value, only differences and comparisons, and the
+    ///   script's next entry is hashed as a time too.
+    /// - Message ids are left out (the fingerprint sees `MsgId`s): the network keeps messages
+    ///   in id order, a fresh id is always the greatest, and the only other readers of an id
+    ///   (`in_reply_to`, `request_msg`, `duplicate_of`) use no more than whether there is one.
+    /// - The past is left out: the step count, the step log, the injected actions, when each
+    ///   message left and when each charge was made (nothing reads those but the page).
+    ///
+    /// So two worlds with equal views step to worlds with equal views, offer the same faults
+    /// in the same order, and judge alike.
+    pub(crate) fn view(&self, with_sent: bool) -> u128 {
         use std::hash::Hash;
-        let mut h = crate::fingerprint::Fingerprint::default();
-        self.now.hash(&mut h);
+        let mut h = crate::fingerprint::Fingerprint::canonical(self.now.ms());
         self.rng.hash(&mut h);
         self.client.hash(&mut h);
         self.api.hash(&mut h);
@@ -333,15 +342,26 @@ impl World {
         self.ledger.hash(&mut h);
         self.processor.hash(&mut h);
         self.script_pos.hash(&mut h);
+        self.scenario
+            .script
+            .get(self.script_pos)
+            .map(|s| s.at)
+            .hash(&mut h);
         self.lose_next_ack.hash(&mut h);
         self.client_offline_until.hash(&mut h);
         self.next_op.hash(&mut h);
-        // Message ids are hashed as they are (the packets in flight and the next id): the
-        // client and the API keep ids too (`in_reply_to`, `request_msg`), so a view that
-        // renumbered only some of them would not decide the next view.
         self.net.hash(&mut h);
-        let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
-        sent.hash(&mut h);
+        if with_sent {
+            // Which packets in flight on the mobile link (by place, as ids are left out) the
+            // last step sent: the explorer faults those only.
+            let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
+            for (place, message) in self.net.in_flight().enumerate() {
+                if message.is_faultable() && sent.contains(&message.id) {
+                    place.hash(&mut h);
+                }
+            }
+            usize::MAX.hash(&mut h);
+        }
         h.finish128()
     }
 

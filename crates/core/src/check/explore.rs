@@ -125,7 +125,7 @@ impl Report {
 /// A resumable search over fault schedules that visits each distinct situation once.
 ///
 /// Every node of the search tree (a world plus how many faults are left) is reduced to its
-/// view (`World::exact_view`: a 128-bit fingerprint of everything that decides the future,
+/// view (`World::view`: a 128-bit fingerprint of everything that decides the future,
 /// with the past — step log, injected actions, step count — left out). The first time a view
 /// is met, its subtree is explored and summarised: how many runs it holds, how many break each
 /// invariant, and for every (invariant, set of fault kinds) the shortest way to break it from
@@ -148,6 +148,10 @@ pub struct Explorer {
     /// Whether the final counter-examples were rebuilt.
     rebuilt: bool,
     report: Report,
+    /// The straight run [`Explorer::play_out`] last absorbed.
+    last_run: Option<Straight>,
+    /// The carries for the next frame pushed.
+    pending_carry: Vec<Carry>,
 }
 
 /// A node being explored: its world, its key, its children still to try, what its finished
@@ -161,6 +165,21 @@ struct Frame {
     next: usize,
     acc: Summary,
     edge: Edge,
+    /// Crashes armed at an earlier node of this straight line of steps, still armed here: their
+    /// runs from this node are known (see [`Carry`]).
+    carry: Vec<Carry>,
+    /// Crashes armed here whose runs were played out: carried to the step child.
+    carry_next: Vec<Carry>,
+}
+
+/// A crash armed at node N one fault before the end, whose straight run `run` is known: as
+/// long as it has not fired, "arm, then step" is "step, then arm" (arming changes nothing
+/// until the handler enters that phase), so at N's step child the same crash leads to the
+/// same run one step shorter, without simulating it (`run.armed`: for how many more steps).
+#[derive(Clone, Copy, Debug)]
+struct Carry {
+    action: Action,
+    run: Straight,
 }
 
 /// How a child hangs below its parent: which choice, and which fault kind it adds.
@@ -207,6 +226,9 @@ struct Straight {
     cut: bool,
     steps: u32,
     at_step: u32,
+    /// For how many of the next steps a crash armed in this situation stays armed (0 when
+    /// none is).
+    armed: u32,
 }
 
 impl Straight {
@@ -223,12 +245,31 @@ impl Straight {
             cut,
             steps,
             at_step,
+            armed: 0,
         }
+    }
+
+    /// The same run seen from one step further (while a crash armed here stays armed).
+    fn advanced(&self) -> Option<Straight> {
+        (self.armed > 0 && self.steps > 0).then(|| Straight {
+            steps: self.steps - 1,
+            at_step: self.at_step + 1,
+            armed: self.armed - 1,
+            ..*self
+        })
     }
 
     fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
         at_step == self.at_step || (!self.cut && at_step.saturating_add(self.steps) <= max_steps)
     }
+}
+
+/// Whether a straight run remembers the situation it is in (every remembered situation costs
+/// a fingerprint and a map entry; a run met again is looked up only where it was remembered).
+/// Runs meet where a crash armed earlier is still armed (one armed later starts there), so
+/// those situations are kept.
+fn worth_recording(world: &World) -> bool {
+    world.api().crash_armed().is_some()
 }
 
 /// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
@@ -380,6 +421,8 @@ impl Explorer {
             top: Summary::default(),
             found: Vec::new(),
             rebuilt: false,
+            last_run: None,
+            pending_carry: Vec::new(),
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
                 ..Report::default()
@@ -412,23 +455,46 @@ impl Explorer {
                 let choice = frame.next;
                 frame.next += 1;
                 let action = frame.faults[choice];
+                let remaining = frame.key.1 - 1;
+                let edge = Edge {
+                    choice: choice as u32,
+                    kind: Some(kind_code(&action)),
+                };
+                if let Some(carried) = frame.carry.iter().find(|c| c.action == action) {
+                    let run = carried.run;
+                    frame.acc.absorb_straight(&run, edge);
+                    continue;
+                }
                 let Some(mut child) = frame.world.clone() else {
                     continue;
                 };
                 if child.apply(action).is_err() {
                     continue;
                 }
-                let remaining = frame.key.1 - 1;
-                let edge = Edge {
-                    choice: choice as u32,
-                    kind: Some(kind_code(&action)),
-                };
+                self.last_run = None;
                 visited += self.enter(child, remaining, edge);
+                let run = self.last_run.take().and_then(|r| r.advanced());
+                if let (Some(run), Some(frame)) = (run, self.stack.last_mut()) {
+                    if remaining == 0 && matches!(action, Action::Crash(_)) {
+                        frame.carry_next.push(Carry { action, run });
+                    }
+                }
             } else if frame.next == total {
                 frame.next += 1;
                 let Some(mut child) = frame.world.take() else {
                     continue;
                 };
+                let mut carry: Vec<Carry> = frame
+                    .carry
+                    .iter()
+                    .filter_map(|c| {
+                        c.run.advanced().map(|run| Carry {
+                            action: c.action,
+                            run,
+                        })
+                    })
+                    .collect();
+                carry.append(&mut frame.carry_next);
                 child.step();
                 self.report.steps += 1;
                 let remaining = frame.key.1;
@@ -436,7 +502,9 @@ impl Explorer {
                     choice: STEP,
                     kind: None,
                 };
+                self.pending_carry = carry;
                 visited += self.enter(child, remaining, edge);
+                self.pending_carry.clear();
             } else {
                 let Some(frame) = self.stack.pop() else {
                     break;
@@ -497,10 +565,10 @@ impl Explorer {
             self.absorb(&cut, edge);
             return 0;
         }
-        let view = self.view(&world);
         if remaining == 0 {
-            return self.play_out(world, view, edge);
+            return self.play_out(world, edge);
         }
+        let view = self.view(&world);
         let key = (view, remaining);
         let Explorer {
             memo, stack, top, ..
@@ -526,54 +594,73 @@ impl Explorer {
             next: 0,
             acc: Summary::default(),
             edge,
+            carry: std::mem::take(&mut self.pending_carry),
+            carry_next: Vec::new(),
         });
         1
     }
 
-    /// A node without faults left: its single run, looked up or played out. Runs that differ
-    /// only in when a crash was armed meet again once it fires, so that moment is looked up
-    /// (and remembered) too. Returns how many distinct situations this cost (0 or 1).
-    fn play_out(&mut self, mut world: World, view: u128, edge: Edge) -> u64 {
+    /// A node without faults left: its single run, looked up or played out. Without faults
+    /// left, which packets the last step sent no longer matters, so the view leaves it out;
+    /// every situation the run passes through is looked up and remembered, so runs that meet
+    /// (a crash armed earlier or later, before it fires) are played out once from there.
+    /// Returns how many distinct situations this cost (0 or 1).
+    fn play_out(&mut self, mut world: World, edge: Edge) -> u64 {
         let max = self.bounds.max_steps;
         let at_step = world.step_count();
+        let view = world.view(false);
         if let Some(known) = self
             .straight
             .get(&view)
             .filter(|s| s.valid_at(at_step, max))
         {
-            let known = *known;
+            let known = Straight { at_step, ..*known };
+            self.last_run = Some(known);
             self.absorb_straight(&known, edge);
             return 0;
         }
+        let world_armed_at_start = world.api().crash_armed().is_some();
         self.report.states += 1;
-        let mut fired: Option<(u128, u32)> = None;
+        let mut path: Vec<(u128, u32)> = Vec::new();
         let mut known: Option<Straight> = None;
+        // Steps after which the crash armed at the start (if any) was still armed.
+        let mut armed_until = 0u32;
+        let mut disarmed = world.api().crash_armed().is_none();
         while world.step_count() < max {
-            let armed = world.api().crash_armed().is_some();
             if world.step().is_none() {
                 break;
             }
             self.report.steps += 1;
-            if armed
-                && fired.is_none()
-                && world.api().crash_armed().is_none()
-                && !world.is_quiescent()
-            {
-                let here = (self.view(&world), world.step_count());
-                if let Some(s) = self
-                    .straight
-                    .get(&here.0)
-                    .filter(|s| s.valid_at(here.1, max))
-                {
-                    known = Some(*s);
-                    break;
-                }
-                fired = Some(here);
+            if world.is_quiescent() {
+                break;
             }
+            if !disarmed && world.api().crash_armed().is_some() {
+                armed_until += 1;
+            } else {
+                disarmed = true;
+            }
+            if !worth_recording(&world) {
+                continue;
+            }
+            let here = (world.view(false), world.step_count());
+            if let Some(s) = self
+                .straight
+                .get(&here.0)
+                .filter(|s| s.valid_at(here.1, max))
+            {
+                known = Some(*s);
+                break;
+            }
+            path.push(here);
         }
         let end = world.step_count();
         let (broken, cut, tail) = match known {
-            Some(s) => (s.broken, s.cut, s.steps),
+            Some(s) => {
+                if !disarmed {
+                    armed_until += s.armed;
+                }
+                (s.broken, s.cut, s.steps)
+            }
             None => {
                 let s = Straight::of(&world, 0, end);
                 let broken = (0..Invariant::ALL.len() as u8).filter(|i| s.broken & (1 << i) != 0);
@@ -581,17 +668,21 @@ impl Explorer {
                 (s.broken, s.cut, 0)
             }
         };
+        // A crash armed at the start stays armed for `armed_until` steps (counted from it).
+        let armed_from_start = if world_armed_at_start { armed_until } else { 0 };
         let from = |start: u32| Straight {
             broken,
             cut,
             steps: end - start + tail,
             at_step: start,
+            armed: armed_from_start.saturating_sub(start - at_step),
         };
-        if let Some((k, s)) = fired {
+        for (k, s) in path {
             self.straight.insert(k, from(s));
         }
         let run = from(at_step);
         self.straight.insert(view, run);
+        self.last_run = Some(run);
         self.absorb_straight(&run, edge);
         1
     }
@@ -646,7 +737,7 @@ impl Explorer {
     }
 
     fn view(&self, world: &World) -> u128 {
-        world.exact_view()
+        world.view(true)
     }
 
     /// Copies the totals into the report; when done, rebuilds each shortest counter-example.

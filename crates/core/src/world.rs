@@ -336,11 +336,16 @@ impl World {
         use std::hash::Hash;
         let mut h = crate::fingerprint::Fingerprint::canonical(self.now.ms());
         self.rng.hash(&mut h);
-        self.client.hash(&mut h);
+        self.hash_client(&mut h);
         self.api.hash(&mut h);
-        self.store.hash(&mut h);
-        self.ledger.hash(&mut h);
-        self.processor.hash(&mut h);
+        self.hash_keys(&mut h);
+        self.ledger.charges.hash(&mut h);
+        self.ledger.accounts.hash(&mut h);
+        self.ledger.posts.hash(&mut h);
+        self.ledger.like_ops.hash(&mut h);
+        self.ledger.debits.hash(&mut h);
+        self.ledger.likes.hash(&mut h);
+        self.processor.statement.hash(&mut h);
         self.script_pos.hash(&mut h);
         self.scenario
             .script
@@ -363,6 +368,73 @@ impl World {
             usize::MAX.hash(&mut h);
         }
         h.finish128()
+    }
+
+    /// The client's operations for [`World::view`], with what is past left out where only its
+    /// being past matters: a timer already due fires at once (or when the phone wakes), so
+    /// only its order among the due ones counts; an operation's start counts only against the
+    /// retry deadline, and not at all without one.
+    fn hash_client(&self, h: &mut crate::fingerprint::Fingerprint) {
+        use crate::client::Wait;
+        use std::hash::Hash;
+        let now = self.now;
+        let due_at = |wait: &Wait| match *wait {
+            Wait::Answer { timeout_at: t } | Wait::Backoff { retry_at: t } => Some(t),
+            Wait::Nothing => None,
+        };
+        let ops = self.client.ops();
+        let deadline = self.client.config().retry_deadline_ms;
+        for o in ops {
+            o.op.hash(h);
+            o.user.hash(h);
+            o.body.hash(h);
+            o.key.hash(h);
+            o.attempts.hash(h);
+            o.view.hash(h);
+            std::mem::discriminant(&o.wait).hash(h);
+            match due_at(&o.wait) {
+                Some(t) if t < now => {
+                    let rank = ops
+                        .iter()
+                        .filter_map(|p| due_at(&p.wait).map(|u| (u, p.op)))
+                        .filter(|(u, op)| *u < now && (*u, *op) < (t, o.op))
+                        .count();
+                    (true, rank).hash(h);
+                }
+                t => (false, t).hash(h),
+            }
+            if let Some(d) = deadline {
+                now.since(o.started_at).min(d + 1).hash(h);
+            }
+        }
+    }
+
+    /// The idempotency keys of the store, the ledger and the processor for [`World::view`],
+    /// without those past their expiry: each is deleted before anything reads it again.
+    fn hash_keys(&self, h: &mut crate::fingerprint::Fingerprint) {
+        use std::hash::Hash;
+        let now = self.now;
+        // Redis keeps a key up to and including its expiry time.
+        for (key, stored) in self.store.entries() {
+            if stored.expires_at >= now {
+                (key, stored).hash(h);
+            }
+        }
+        usize::MAX.hash(h);
+        for row in &self.ledger.idempotency_keys {
+            if row.stored.expires_at > now {
+                row.hash(h);
+            }
+        }
+        usize::MAX.hash(h);
+        self.ledger.like_ops_unique.hash(h);
+        self.ledger.keys_scoped.hash(h);
+        for (key, remembered) in self.processor.keys() {
+            if remembered.1 > now {
+                (key, remembered).hash(h);
+            }
+        }
+        usize::MAX.hash(h);
     }
 
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {

@@ -266,10 +266,15 @@ impl Straight {
 
 /// Whether a straight run remembers the situation it is in (every remembered situation costs
 /// a fingerprint and a map entry; a run met again is looked up only where it was remembered).
-/// Runs meet where a crash armed earlier is still armed (one armed later starts there), so
-/// those situations are kept.
+/// Runs meet where a crash armed earlier is still armed (one armed later starts there), and
+/// where the phone wakes after going offline at different moments (by then the servers are
+/// idle and what differed is past), so those situations are kept.
 fn worth_recording(world: &World) -> bool {
     world.api().crash_armed().is_some()
+        || world
+            .steps()
+            .last()
+            .is_some_and(|s| s.cause == crate::world::Cause::ClientWake)
 }
 
 /// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts

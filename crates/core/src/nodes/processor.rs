@@ -67,6 +67,12 @@ pub struct Processor {
 }
 
 impl Processor {
+    /// The forwarded keys it remembers, with the payment each names and when it forgets it
+    /// (a key is forgotten once that time has come).
+    pub fn keys(&self) -> impl Iterator<Item = (&String, &(String, SimTime))> {
+        self.keys.iter()
+    }
+
     /// Charges a card, unless the forwarded key was seen within its TTL.
     pub fn charge(&mut self, now: SimTime, request: &ChargeRequest) -> ChargeReply {
         self.keys.retain(|_, (_, expires)| *expires > now);

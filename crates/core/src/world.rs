@@ -172,8 +172,9 @@ impl World {
     pub fn step_count(&self) -> u32 {
         self.step_count
     }
-    /// Stops recording the past (step log, settled messages): cheaper to clone, for the
-    /// explorer. The future is unchanged, and the injected actions are still recorded.
+    /// Stops recording the past (step log, settled messages, the narration of the latest
+    /// step): cheaper to clone, for the explorer. The future is unchanged, and the injected
+    /// actions are still recorded.
     pub fn forget_history(&mut self) {
         self.keep_history = false;
         self.net.forget_history();
@@ -355,7 +356,11 @@ impl World {
         self.lose_next_ack.hash(&mut h);
         self.client_offline_until.hash(&mut h);
         self.next_op.hash(&mut h);
-        self.net.hash(&mut h);
+        // The packets in flight, in id order (settled ones, kept with history, are past).
+        for message in self.net.in_flight() {
+            message.hash(&mut h);
+        }
+        usize::MAX.hash(&mut h);
         if with_sent {
             // Which packets in flight on the mobile link (by place, as ids are left out) the
             // last step sent: the explorer faults those only.
@@ -440,8 +445,12 @@ impl World {
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
         let index = self.step_count;
         self.step_count += 1;
+        let mut notes = notes;
         if !self.keep_history {
+            // Without history the latest step is kept for what it sent (the explorer faults
+            // those packets); its narration is dropped, so cloning the world stays cheap.
             self.steps.clear();
+            notes.clear();
         }
         self.steps.push(Step {
             index,

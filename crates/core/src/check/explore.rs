@@ -435,8 +435,10 @@ impl Explorer {
         }
     }
 
-    /// Explores up to `budget` more distinct situations; returns true when the search is
-    /// complete. The report's totals cover the runs finished so far.
+    /// Does up to `budget` more units of work and returns true when the search is complete.
+    /// A unit is one situation met: simulated, looked up or carried (each costs at most one
+    /// clone and one fingerprint, or one straight run), so a slice's time is bounded however
+    /// many situations merge. The report's totals cover the runs finished so far.
     pub fn run_for(&mut self, budget: u64) -> bool {
         if self.report.done {
             return true;
@@ -449,7 +451,8 @@ impl Explorer {
                 choice: END,
                 kind: None,
             };
-            visited += self.enter(world, self.bounds.max_faults, edge);
+            self.enter(world, self.bounds.max_faults, edge);
+            visited += 1;
         }
         while visited < budget {
             let Some(frame) = self.stack.last_mut() else {
@@ -468,6 +471,7 @@ impl Explorer {
                 if let Some(carried) = frame.carry.iter().find(|c| c.action == action) {
                     let run = carried.run;
                     frame.acc.absorb_straight(&run, edge);
+                    visited += 1;
                     continue;
                 }
                 let Some(mut child) = frame.world.clone() else {
@@ -477,7 +481,8 @@ impl Explorer {
                     continue;
                 }
                 self.last_run = None;
-                visited += self.enter(child, remaining, edge);
+                self.enter(child, remaining, edge);
+                visited += 1;
                 let run = self.last_run.take().and_then(|r| r.advanced());
                 if let (Some(run), Some(frame)) = (run, self.stack.last_mut()) {
                     if remaining == 0 && matches!(action, Action::Crash(_)) {
@@ -508,7 +513,8 @@ impl Explorer {
                     kind: None,
                 };
                 self.pending_carry = carry;
-                visited += self.enter(child, remaining, edge);
+                self.enter(child, remaining, edge);
+                visited += 1;
                 self.pending_carry.clear();
             } else {
                 let Some(frame) = self.stack.pop() else {
@@ -556,19 +562,19 @@ impl Explorer {
     }
 
     /// Meets a node: a leaf is judged, a known situation reuses its summary, a new one is
-    /// pushed to be explored. Returns how many distinct situations this cost (0 or 1).
-    fn enter(&mut self, world: World, remaining: u32, edge: Edge) -> u64 {
+    /// pushed to be explored.
+    fn enter(&mut self, world: World, remaining: u32, edge: Edge) {
         if world.is_quiescent() {
             let leaf = Summary::leaf(&world);
             self.note_found(&world, leaf.best.iter().map(|b| b.invariant));
             self.absorb(&leaf, edge);
-            return 0;
+            return;
         }
         let at_step = world.step_count();
         if at_step >= self.bounds.max_steps {
             let cut = Summary::cut(&world);
             self.absorb(&cut, edge);
-            return 0;
+            return;
         }
         if remaining == 0 {
             return self.play_out(world, edge);
@@ -586,7 +592,7 @@ impl Explorer {
                         .absorb(known, edge, u32::from(edge.choice != END)),
                     None => top.absorb(known, edge, 0),
                 }
-                return 0;
+                return;
             }
         }
         self.report.states += 1;
@@ -602,15 +608,13 @@ impl Explorer {
             carry: std::mem::take(&mut self.pending_carry),
             carry_next: Vec::new(),
         });
-        1
     }
 
     /// A node without faults left: its single run, looked up or played out. Without faults
     /// left, which packets the last step sent no longer matters, so the view leaves it out;
-    /// every situation the run passes through is looked up and remembered, so runs that meet
-    /// (a crash armed earlier or later, before it fires) are played out once from there.
-    /// Returns how many distinct situations this cost (0 or 1).
-    fn play_out(&mut self, mut world: World, edge: Edge) -> u64 {
+    /// the situations where runs meet ([`worth_recording`]) are looked up and remembered on
+    /// the way, so a run that meets another is played out no further.
+    fn play_out(&mut self, mut world: World, edge: Edge) {
         let max = self.bounds.max_steps;
         let at_step = world.step_count();
         let view = world.view(false);
@@ -622,7 +626,7 @@ impl Explorer {
             let known = Straight { at_step, ..*known };
             self.last_run = Some(known);
             self.absorb_straight(&known, edge);
-            return 0;
+            return;
         }
         let world_armed_at_start = world.api().crash_armed().is_some();
         self.report.states += 1;
@@ -689,7 +693,6 @@ impl Explorer {
         self.straight.insert(view, run);
         self.last_run = Some(run);
         self.absorb_straight(&run, edge);
-        1
     }
 
     /// Adds a finished straight run to its parent (or to the top of the search).
@@ -882,4 +885,149 @@ pub fn phases(scenario: &Scenario) -> Vec<Phase> {
             Phase::WriteLedger | Phase::Respond => true,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::IDS;
+    use crate::time::SimTime;
+
+    /// The scenario with every scripted input `shift` milliseconds later.
+    fn later(scenario: &Scenario, shift: u64) -> Scenario {
+        let mut later = scenario.clone();
+        for s in &mut later.script {
+            s.at = s.at.plus(shift);
+        }
+        later
+    }
+
+    #[test]
+    fn the_view_sees_times_relative_to_now() {
+        // The same run started later passes through situations with the same view at every
+        // step, though every time in it differs; a different run does not.
+        for id in IDS {
+            let Ok(scenario) = Scenario::by_id(id) else {
+                continue;
+            };
+            let mut a = World::new(&scenario);
+            let mut b = World::new(&later(&scenario, 7_777));
+            a.step();
+            b.step();
+            let mut steps = 0;
+            while !a.is_quiescent() {
+                assert_eq!(b.now(), a.now().plus(7_777), "{id}");
+                assert_eq!(a.view(true), b.view(true), "{id} after {steps} steps");
+                assert_eq!(a.view(false), b.view(false), "{id}");
+                a.step();
+                b.step();
+                steps += 1;
+            }
+            assert!(b.is_quiescent(), "{id}");
+            assert!(steps > 0, "{id}: a real run");
+        }
+    }
+
+    #[test]
+    fn the_view_tells_different_situations_apart() {
+        let scenario = Scenario::by_id("naive")
+            .expect("known")
+            .without_scripted_faults();
+        let mut world = World::new(&scenario);
+        world.step();
+        let mut seen = vec![world.view(true)];
+        while world.step().is_some() {
+            let view = world.view(true);
+            assert!(
+                !seen.contains(&view),
+                "every step of a run changes the view"
+            );
+            seen.push(view);
+        }
+        // A fault changes it; a packet just sent is part of it only with `with_sent`.
+        let mut world = World::new(&scenario);
+        world.step();
+        let sent = world.network().in_flight().next().map(|m| m.id);
+        let mut dropped = world.clone();
+        dropped
+            .apply(Action::Drop(sent.expect("the request is in flight")))
+            .expect("applies");
+        assert_ne!(world.view(false), dropped.view(false));
+        let mut armed = world.clone();
+        armed.apply(Action::Crash(Phase::Respond)).expect("applies");
+        assert_ne!(world.view(false), armed.view(false));
+        // Arming a crash sends nothing: only which packets were just sent differs from before.
+        assert_ne!(world.view(true), armed.view(true));
+    }
+
+    #[test]
+    fn a_key_past_its_expiry_counts_as_gone() {
+        // The phone offline past the key TTL at two different moments: once it wakes, both
+        // runs are in the same situation (the keys written at different times are gone).
+        let scenario = Scenario::by_id("key")
+            .expect("known")
+            .without_scripted_faults();
+        let offline_at = |steps: usize| {
+            let mut world = World::new(&scenario);
+            for _ in 0..steps {
+                world.step();
+            }
+            world
+                .apply(Action::AdvanceClock(25 * HOUR))
+                .expect("the op is open");
+            while world.client_offline_until().is_some() {
+                world.step();
+            }
+            world
+        };
+        let (a, b) = (offline_at(3), offline_at(4));
+        assert_ne!(a.now(), b.now(), "woke at different times");
+        assert_eq!(a.view(false), b.view(false));
+        assert!(a.now() > SimTime(24 * HOUR));
+    }
+
+    #[test]
+    fn a_carried_crash_is_the_run_it_stands_for() {
+        // Every crash the explorer carried instead of simulating: simulating it gives the
+        // same run (same verdict, same length).
+        let scenario = Scenario::by_id("crash-window").expect("known");
+        let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+        let mut checked = 0;
+        explorer.pending_root = false;
+        let root = explorer.root.clone();
+        explorer.enter(
+            root,
+            1,
+            Edge {
+                choice: END,
+                kind: None,
+            },
+        );
+        while let Some(frame) = explorer.stack.last() {
+            if frame.next < frame.faults.len() {
+                let action = frame.faults[frame.next];
+                if let (Some(c), Some(world)) = (
+                    frame.carry.iter().find(|c| c.action == action),
+                    frame.world.as_ref(),
+                ) {
+                    let mut child = world.clone();
+                    child.apply(action).expect("applies");
+                    let start = child.step_count();
+                    child.run(300);
+                    let played = Straight::of(&child, child.step_count() - start, start);
+                    assert_eq!(
+                        (played.broken, played.cut, played.steps),
+                        (c.run.broken, c.run.cut, c.run.steps),
+                        "{action:?}"
+                    );
+                    checked += 1;
+                }
+            }
+            explorer.run_for(1);
+            if explorer.report.done {
+                break;
+            }
+        }
+        assert!(checked > 5, "crashes were carried: {checked}");
+    }
 }

@@ -11,10 +11,16 @@
 //!
 //! The tree is walked as a graph: a situation met again (same view, same number of faults
 //! left) reuses what its first visit found, so the work grows with the distinct situations
-//! while the report still counts every schedule ("runs represented"). Two schedules that differ
-//! only in when a crash was armed meet again where it fires, so straight runs are looked up
-//! there too. [`crate::explore_brute`] walks every schedule one by one; the tests check that
-//! both agree.
+//! while the report still counts every schedule ("runs represented"). The view is canonical
+//! (`World::view`: times relative to now, message ids and the page-only past left out, keys
+//! past their expiry gone), so schedules that reach the same situation at other times or
+//! through other message numbers merge. With no fault left, a run is a straight line: it is
+//! looked up where straight runs meet (a crash still armed, the phone just woken), and a
+//! crash armed one step later than one already played out is the same run one step shorter
+//! (arming commutes with every step until the crash fires), so it is carried down the line of
+//! steps instead of simulated. [`crate::explore_brute`] walks every schedule one by one; the
+//! tests check that both agree on the runs, the violations and the shortest counter-example
+//! of every class.
 //!
 //! The search is resumable: [`Explorer::run_for`] does a bounded slice of work, so a page can
 //! interleave it with animation frames.
@@ -125,8 +131,9 @@ impl Report {
 /// A resumable search over fault schedules that visits each distinct situation once.
 ///
 /// Every node of the search tree (a world plus how many faults are left) is reduced to its
-/// view (`World::view`: a 128-bit fingerprint of everything that decides the future,
-/// with the past — step log, injected actions, step count — left out). The first time a view
+/// view (`World::view`: a 128-bit fingerprint of everything that decides the future and the
+/// verdict, up to a shift in time and a renumbering of messages, with the past — step log,
+/// injected actions, step count — left out). The first time a view
 /// is met, its subtree is explored and summarised: how many runs it holds, how many break each
 /// invariant, and for every (invariant, set of fault kinds) the shortest way to break it from
 /// there. Meeting the same view again reuses

@@ -2,14 +2,29 @@
 //! `cargo run --release -p idem-core --example explore -- 3 [--brute] [scenario ...]`.
 //!
 //! Columns: runs represented (every schedule within the bound), distinct situations explored,
-//! steps simulated, violating runs, milliseconds. `--brute` runs the brute-force oracle instead
-//! (every schedule simulated one by one) for a before/after comparison.
+//! steps simulated, violating runs, milliseconds (wall clock) and CPU milliseconds (on Linux:
+//! the time this thread ran, which other work on a shared machine does not inflate much).
+//! `--brute` runs the brute-force oracle instead (every schedule simulated one by one) for a
+//! before/after comparison.
 
 use std::time::Instant;
 
 use idem_core::explore_brute::explore_brute;
 use idem_core::scenario::IDS;
 use idem_core::{Bounds, Explorer, Scenario};
+
+/// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`), if known.
+fn cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+fn cpu_ms(since: Option<u64>) -> String {
+    match (since, cpu_ns()) {
+        (Some(a), Some(b)) => format!("{:.1}", (b.saturating_sub(a)) as f64 / 1e6),
+        _ => "-".to_owned(),
+    }
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,10 +37,11 @@ fn main() {
         .map(String::as_str)
         .collect();
     let total = Instant::now();
+    let total_cpu = cpu_ns();
     let mut sums = (0u64, 0u64, 0u64);
     println!(
-        "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9}  shortest",
-        "scenario", "runs", "situations", "steps", "violating", "ms"
+        "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  shortest",
+        "scenario", "runs", "situations", "steps", "violating", "ms", "cpu ms"
     );
     for id in IDS {
         if !only.is_empty() && !only.contains(&id) {
@@ -35,6 +51,7 @@ fn main() {
             continue;
         };
         let start = Instant::now();
+        let start_cpu = cpu_ns();
         let report = if brute {
             explore_brute(&scenario, Bounds::faults(k))
         } else {
@@ -58,17 +75,25 @@ fn main() {
             })
             .unwrap_or_default();
         println!(
-            "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9.1}  {}",
-            id, report.runs, report.states, report.steps, report.violating_runs, ms, shortest
+            "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9.1} {:>9}  {}",
+            id,
+            report.runs,
+            report.states,
+            report.steps,
+            report.violating_runs,
+            ms,
+            cpu_ms(start_cpu),
+            shortest
         );
     }
     println!(
-        "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9.1}",
+        "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9.1} {:>9}",
         "total",
         sums.0,
         sums.1,
         sums.2,
         "",
-        total.elapsed().as_secs_f64() * 1e3
+        total.elapsed().as_secs_f64() * 1e3,
+        cpu_ms(total_cpu)
     );
 }

@@ -172,8 +172,9 @@ impl World {
     pub fn step_count(&self) -> u32 {
         self.step_count
     }
-    /// Stops recording the past (step log, settled messages): cheaper to clone, for the
-    /// explorer. The future is unchanged, and the injected actions are still recorded.
+    /// Stops recording the past (step log, settled messages, the narration of the latest
+    /// step): cheaper to clone, for the explorer. The future is unchanged, and the injected
+    /// actions are still recorded.
     pub fn forget_history(&mut self) {
         self.keep_history = false;
         self.net.forget_history();
@@ -318,38 +319,138 @@ impl World {
     }
 
     /// The explorer's view of this world: a 128-bit fingerprint of everything that decides
-    /// the future (the machines, the clock, the RNG, the packets in flight with their ids, the
-    /// next id) plus which packets the last step sent (the explorer faults a packet only
-    /// then). The step count, the step log and the injected actions are left out. Two worlds
-    /// with equal views step to worlds with equal views, and judge alike.
-    pub(crate) fn exact_view(&self) -> u128 {
+    /// the future and the verdict, up to a shift in time and a renumbering of messages, plus
+    /// (`with_sent`) which packets the last step sent (the explorer faults a packet only then).
+    ///
+    /// - Every time is hashed relative to now (the fingerprint sees `SimTime`s): nothing in the
+    ///   simulation reads the clock's absolute value, only differences and comparisons, and the
+    ///   script's next entry is hashed as a time too.
+    /// - Message ids are left out (the fingerprint sees `MsgId`s): the network keeps messages
+    ///   in id order, a fresh id is always the greatest, and the only other readers of an id
+    ///   (`in_reply_to`, `request_msg`, `duplicate_of`) use no more than whether there is one.
+    /// - The past is left out: the step count, the step log, the injected actions, when each
+    ///   message left and when each charge was made (nothing reads those but the page).
+    ///
+    /// So two worlds with equal views step to worlds with equal views, offer the same faults
+    /// in the same order, and judge alike.
+    pub(crate) fn view(&self, with_sent: bool) -> u128 {
         use std::hash::Hash;
-        let mut h = crate::fingerprint::Fingerprint::default();
-        self.now.hash(&mut h);
+        let mut h = crate::fingerprint::Fingerprint::canonical(self.now.ms());
         self.rng.hash(&mut h);
-        self.client.hash(&mut h);
+        self.hash_client(&mut h);
         self.api.hash(&mut h);
-        self.store.hash(&mut h);
-        self.ledger.hash(&mut h);
-        self.processor.hash(&mut h);
+        self.hash_keys(&mut h);
+        self.ledger.charges.hash(&mut h);
+        self.ledger.accounts.hash(&mut h);
+        self.ledger.posts.hash(&mut h);
+        self.ledger.like_ops.hash(&mut h);
+        self.ledger.debits.hash(&mut h);
+        self.ledger.likes.hash(&mut h);
+        self.processor.statement.hash(&mut h);
         self.script_pos.hash(&mut h);
+        self.scenario
+            .script
+            .get(self.script_pos)
+            .map(|s| s.at)
+            .hash(&mut h);
         self.lose_next_ack.hash(&mut h);
         self.client_offline_until.hash(&mut h);
         self.next_op.hash(&mut h);
-        // Message ids are hashed as they are (the packets in flight and the next id): the
-        // client and the API keep ids too (`in_reply_to`, `request_msg`), so a view that
-        // renumbered only some of them would not decide the next view.
-        self.net.hash(&mut h);
-        let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
-        sent.hash(&mut h);
+        // The packets in flight, in id order (settled ones, kept with history, are past).
+        for message in self.net.in_flight() {
+            message.hash(&mut h);
+        }
+        usize::MAX.hash(&mut h);
+        if with_sent {
+            // Which packets in flight on the mobile link (by place, as ids are left out) the
+            // last step sent: the explorer faults those only.
+            let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
+            for (place, message) in self.net.in_flight().enumerate() {
+                if message.is_faultable() && sent.contains(&message.id) {
+                    place.hash(&mut h);
+                }
+            }
+            usize::MAX.hash(&mut h);
+        }
         h.finish128()
+    }
+
+    /// The client's operations for [`World::view`], with what is past left out where only its
+    /// being past matters: a timer already due fires at once (or when the phone wakes), so
+    /// only its order among the due ones counts; an operation's start counts only against the
+    /// retry deadline, and not at all without one.
+    fn hash_client(&self, h: &mut crate::fingerprint::Fingerprint) {
+        use crate::client::Wait;
+        use std::hash::Hash;
+        let now = self.now;
+        let due_at = |wait: &Wait| match *wait {
+            Wait::Answer { timeout_at: t } | Wait::Backoff { retry_at: t } => Some(t),
+            Wait::Nothing => None,
+        };
+        let ops = self.client.ops();
+        let deadline = self.client.config().retry_deadline_ms;
+        for o in ops {
+            o.op.hash(h);
+            o.user.hash(h);
+            o.body.hash(h);
+            o.key.hash(h);
+            o.attempts.hash(h);
+            o.view.hash(h);
+            std::mem::discriminant(&o.wait).hash(h);
+            match due_at(&o.wait) {
+                Some(t) if t < now => {
+                    let rank = ops
+                        .iter()
+                        .filter_map(|p| due_at(&p.wait).map(|u| (u, p.op)))
+                        .filter(|(u, op)| *u < now && (*u, *op) < (t, o.op))
+                        .count();
+                    (true, rank).hash(h);
+                }
+                t => (false, t).hash(h),
+            }
+            if let Some(d) = deadline {
+                now.since(o.started_at).min(d + 1).hash(h);
+            }
+        }
+    }
+
+    /// The idempotency keys of the store, the ledger and the processor for [`World::view`],
+    /// without those past their expiry: each is deleted before anything reads it again.
+    fn hash_keys(&self, h: &mut crate::fingerprint::Fingerprint) {
+        use std::hash::Hash;
+        let now = self.now;
+        // Redis keeps a key up to and including its expiry time.
+        for (key, stored) in self.store.entries() {
+            if stored.expires_at >= now {
+                (key, stored).hash(h);
+            }
+        }
+        usize::MAX.hash(h);
+        for row in &self.ledger.idempotency_keys {
+            if row.stored.expires_at > now {
+                row.hash(h);
+            }
+        }
+        usize::MAX.hash(h);
+        self.ledger.like_ops_unique.hash(h);
+        self.ledger.keys_scoped.hash(h);
+        for (key, remembered) in self.processor.keys() {
+            if remembered.1 > now {
+                (key, remembered).hash(h);
+            }
+        }
+        usize::MAX.hash(h);
     }
 
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
         let index = self.step_count;
         self.step_count += 1;
+        let mut notes = notes;
         if !self.keep_history {
+            // Without history the latest step is kept for what it sent (the explorer faults
+            // those packets); its narration is dropped, so cloning the world stays cheap.
             self.steps.clear();
+            notes.clear();
         }
         self.steps.push(Step {
             index,

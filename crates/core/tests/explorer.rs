@@ -290,6 +290,34 @@ fn merging_situations_loses_nothing_at_three_faults() {
     }
 }
 
+#[test]
+fn merging_loses_nothing_with_the_retry_deadline_and_the_key_ttl_in_play() {
+    // The view hashes an operation's start only against the retry deadline and leaves keys
+    // past their TTL out: the phone offline for 25 h at different moments meets itself again
+    // on waking. With the deadline on, both matter.
+    for id in ["key", "scope", "crash-window", "fully-protected"] {
+        let mut protections = scenario(id).protections;
+        protections.retry_deadline = true;
+        let report = agrees_with_the_oracle(id, &scenario(id).with_protections(protections), 2);
+        assert!(report.states < report.runs, "{id}");
+    }
+}
+
+#[test]
+fn situations_that_differ_only_in_the_past_are_merged() {
+    // Times relative to now, message ids left out, crashes armed earlier or later carried,
+    // and runs meeting again after the phone wakes: at most half as many situations as runs.
+    for (id, k) in [("scope", 2), ("key", 2), ("naive", 3)] {
+        let report = explore(id, k);
+        assert!(
+            report.states * 2 < report.runs,
+            "{id} k={k}: {} situations for {} runs",
+            report.states,
+            report.runs
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 

@@ -11,10 +11,16 @@
 //!
 //! The tree is walked as a graph: a situation met again (same view, same number of faults
 //! left) reuses what its first visit found, so the work grows with the distinct situations
-//! while the report still counts every schedule ("runs represented"). Two schedules that differ
-//! only in when a crash was armed meet again where it fires, so straight runs are looked up
-//! there too. [`crate::explore_brute`] walks every schedule one by one; the tests check that
-//! both agree.
+//! while the report still counts every schedule ("runs represented"). The view is canonical
+//! (`World::view`: times relative to now, message ids and the page-only past left out, keys
+//! past their expiry gone), so schedules that reach the same situation at other times or
+//! through other message numbers merge. With no fault left, a run is a straight line: it is
+//! looked up where straight runs meet (a crash still armed, the phone just woken), and a
+//! crash armed one step later than one already played out is the same run one step shorter
+//! (arming commutes with every step until the crash fires), so it is carried down the line of
+//! steps instead of simulated. [`crate::explore_brute`] walks every schedule one by one; the
+//! tests check that both agree on the runs, the violations and the shortest counter-example
+//! of every class.
 //!
 //! The search is resumable: [`Explorer::run_for`] does a bounded slice of work, so a page can
 //! interleave it with animation frames.
@@ -125,8 +131,9 @@ impl Report {
 /// A resumable search over fault schedules that visits each distinct situation once.
 ///
 /// Every node of the search tree (a world plus how many faults are left) is reduced to its
-/// view (`World::exact_view`: a 128-bit fingerprint of everything that decides the future,
-/// with the past — step log, injected actions, step count — left out). The first time a view
+/// view (`World::view`: a 128-bit fingerprint of everything that decides the future and the
+/// verdict, up to a shift in time and a renumbering of messages, with the past — step log,
+/// injected actions, step count — left out). The first time a view
 /// is met, its subtree is explored and summarised: how many runs it holds, how many break each
 /// invariant, and for every (invariant, set of fault kinds) the shortest way to break it from
 /// there. Meeting the same view again reuses
@@ -148,6 +155,10 @@ pub struct Explorer {
     /// Whether the final counter-examples were rebuilt.
     rebuilt: bool,
     report: Report,
+    /// The straight run [`Explorer::play_out`] last absorbed.
+    last_run: Option<Straight>,
+    /// The carries for the next frame pushed.
+    pending_carry: Vec<Carry>,
 }
 
 /// A node being explored: its world, its key, its children still to try, what its finished
@@ -161,6 +172,21 @@ struct Frame {
     next: usize,
     acc: Summary,
     edge: Edge,
+    /// Crashes armed at an earlier node of this straight line of steps, still armed here: their
+    /// runs from this node are known (see [`Carry`]).
+    carry: Vec<Carry>,
+    /// Crashes armed here whose runs were played out: carried to the step child.
+    carry_next: Vec<Carry>,
+}
+
+/// A crash armed at node N one fault before the end, whose straight run `run` is known: as
+/// long as it has not fired, "arm, then step" is "step, then arm" (arming changes nothing
+/// until the handler enters that phase), so at N's step child the same crash leads to the
+/// same run one step shorter, without simulating it (`run.armed`: for how many more steps).
+#[derive(Clone, Copy, Debug)]
+struct Carry {
+    action: Action,
+    run: Straight,
 }
 
 /// How a child hangs below its parent: which choice, and which fault kind it adds.
@@ -207,6 +233,9 @@ struct Straight {
     cut: bool,
     steps: u32,
     at_step: u32,
+    /// For how many of the next steps a crash armed in this situation stays armed (0 when
+    /// none is).
+    armed: u32,
 }
 
 impl Straight {
@@ -223,12 +252,36 @@ impl Straight {
             cut,
             steps,
             at_step,
+            armed: 0,
         }
+    }
+
+    /// The same run seen from one step further (while a crash armed here stays armed).
+    fn advanced(&self) -> Option<Straight> {
+        (self.armed > 0 && self.steps > 0).then(|| Straight {
+            steps: self.steps - 1,
+            at_step: self.at_step + 1,
+            armed: self.armed - 1,
+            ..*self
+        })
     }
 
     fn valid_at(&self, at_step: u32, max_steps: u32) -> bool {
         at_step == self.at_step || (!self.cut && at_step.saturating_add(self.steps) <= max_steps)
     }
+}
+
+/// Whether a straight run remembers the situation it is in (every remembered situation costs
+/// a fingerprint and a map entry; a run met again is looked up only where it was remembered).
+/// Runs meet where a crash armed earlier is still armed (one armed later starts there), and
+/// where the phone wakes after going offline at different moments (by then the servers are
+/// idle and what differed is past), so those situations are kept.
+fn worth_recording(world: &World) -> bool {
+    world.api().crash_armed().is_some()
+        || world
+            .steps()
+            .last()
+            .is_some_and(|s| s.cause == crate::world::Cause::ClientWake)
 }
 
 /// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
@@ -380,6 +433,8 @@ impl Explorer {
             top: Summary::default(),
             found: Vec::new(),
             rebuilt: false,
+            last_run: None,
+            pending_carry: Vec::new(),
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
                 ..Report::default()
@@ -387,8 +442,10 @@ impl Explorer {
         }
     }
 
-    /// Explores up to `budget` more distinct situations; returns true when the search is
-    /// complete. The report's totals cover the runs finished so far.
+    /// Does up to `budget` more units of work and returns true when the search is complete.
+    /// A unit is one situation met: simulated, looked up or carried (each costs at most one
+    /// clone and one fingerprint, or one straight run), so a slice's time is bounded however
+    /// many situations merge. The report's totals cover the runs finished so far.
     pub fn run_for(&mut self, budget: u64) -> bool {
         if self.report.done {
             return true;
@@ -401,7 +458,8 @@ impl Explorer {
                 choice: END,
                 kind: None,
             };
-            visited += self.enter(world, self.bounds.max_faults, edge);
+            self.enter(world, self.bounds.max_faults, edge);
+            visited += 1;
         }
         while visited < budget {
             let Some(frame) = self.stack.last_mut() else {
@@ -412,23 +470,48 @@ impl Explorer {
                 let choice = frame.next;
                 frame.next += 1;
                 let action = frame.faults[choice];
+                let remaining = frame.key.1 - 1;
+                let edge = Edge {
+                    choice: choice as u32,
+                    kind: Some(kind_code(&action)),
+                };
+                if let Some(carried) = frame.carry.iter().find(|c| c.action == action) {
+                    let run = carried.run;
+                    frame.acc.absorb_straight(&run, edge);
+                    visited += 1;
+                    continue;
+                }
                 let Some(mut child) = frame.world.clone() else {
                     continue;
                 };
                 if child.apply(action).is_err() {
                     continue;
                 }
-                let remaining = frame.key.1 - 1;
-                let edge = Edge {
-                    choice: choice as u32,
-                    kind: Some(kind_code(&action)),
-                };
-                visited += self.enter(child, remaining, edge);
+                self.last_run = None;
+                self.enter(child, remaining, edge);
+                visited += 1;
+                let run = self.last_run.take().and_then(|r| r.advanced());
+                if let (Some(run), Some(frame)) = (run, self.stack.last_mut()) {
+                    if remaining == 0 && matches!(action, Action::Crash(_)) {
+                        frame.carry_next.push(Carry { action, run });
+                    }
+                }
             } else if frame.next == total {
                 frame.next += 1;
                 let Some(mut child) = frame.world.take() else {
                     continue;
                 };
+                let mut carry: Vec<Carry> = frame
+                    .carry
+                    .iter()
+                    .filter_map(|c| {
+                        c.run.advanced().map(|run| Carry {
+                            action: c.action,
+                            run,
+                        })
+                    })
+                    .collect();
+                carry.append(&mut frame.carry_next);
                 child.step();
                 self.report.steps += 1;
                 let remaining = frame.key.1;
@@ -436,7 +519,10 @@ impl Explorer {
                     choice: STEP,
                     kind: None,
                 };
-                visited += self.enter(child, remaining, edge);
+                self.pending_carry = carry;
+                self.enter(child, remaining, edge);
+                visited += 1;
+                self.pending_carry.clear();
             } else {
                 let Some(frame) = self.stack.pop() else {
                     break;
@@ -483,24 +569,24 @@ impl Explorer {
     }
 
     /// Meets a node: a leaf is judged, a known situation reuses its summary, a new one is
-    /// pushed to be explored. Returns how many distinct situations this cost (0 or 1).
-    fn enter(&mut self, world: World, remaining: u32, edge: Edge) -> u64 {
+    /// pushed to be explored.
+    fn enter(&mut self, world: World, remaining: u32, edge: Edge) {
         if world.is_quiescent() {
             let leaf = Summary::leaf(&world);
             self.note_found(&world, leaf.best.iter().map(|b| b.invariant));
             self.absorb(&leaf, edge);
-            return 0;
+            return;
         }
         let at_step = world.step_count();
         if at_step >= self.bounds.max_steps {
             let cut = Summary::cut(&world);
             self.absorb(&cut, edge);
-            return 0;
+            return;
+        }
+        if remaining == 0 {
+            return self.play_out(world, edge);
         }
         let view = self.view(&world);
-        if remaining == 0 {
-            return self.play_out(world, view, edge);
-        }
         let key = (view, remaining);
         let Explorer {
             memo, stack, top, ..
@@ -513,7 +599,7 @@ impl Explorer {
                         .absorb(known, edge, u32::from(edge.choice != END)),
                     None => top.absorb(known, edge, 0),
                 }
-                return 0;
+                return;
             }
         }
         self.report.states += 1;
@@ -526,54 +612,71 @@ impl Explorer {
             next: 0,
             acc: Summary::default(),
             edge,
+            carry: std::mem::take(&mut self.pending_carry),
+            carry_next: Vec::new(),
         });
-        1
     }
 
-    /// A node without faults left: its single run, looked up or played out. Runs that differ
-    /// only in when a crash was armed meet again once it fires, so that moment is looked up
-    /// (and remembered) too. Returns how many distinct situations this cost (0 or 1).
-    fn play_out(&mut self, mut world: World, view: u128, edge: Edge) -> u64 {
+    /// A node without faults left: its single run, looked up or played out. Without faults
+    /// left, which packets the last step sent no longer matters, so the view leaves it out;
+    /// the situations where runs meet ([`worth_recording`]) are looked up and remembered on
+    /// the way, so a run that meets another is played out no further.
+    fn play_out(&mut self, mut world: World, edge: Edge) {
         let max = self.bounds.max_steps;
         let at_step = world.step_count();
+        let view = world.view(false);
         if let Some(known) = self
             .straight
             .get(&view)
             .filter(|s| s.valid_at(at_step, max))
         {
-            let known = *known;
+            let known = Straight { at_step, ..*known };
+            self.last_run = Some(known);
             self.absorb_straight(&known, edge);
-            return 0;
+            return;
         }
+        let world_armed_at_start = world.api().crash_armed().is_some();
         self.report.states += 1;
-        let mut fired: Option<(u128, u32)> = None;
+        let mut path: Vec<(u128, u32)> = Vec::new();
         let mut known: Option<Straight> = None;
+        // Steps after which the crash armed at the start (if any) was still armed.
+        let mut armed_until = 0u32;
+        let mut disarmed = world.api().crash_armed().is_none();
         while world.step_count() < max {
-            let armed = world.api().crash_armed().is_some();
             if world.step().is_none() {
                 break;
             }
             self.report.steps += 1;
-            if armed
-                && fired.is_none()
-                && world.api().crash_armed().is_none()
-                && !world.is_quiescent()
-            {
-                let here = (self.view(&world), world.step_count());
-                if let Some(s) = self
-                    .straight
-                    .get(&here.0)
-                    .filter(|s| s.valid_at(here.1, max))
-                {
-                    known = Some(*s);
-                    break;
-                }
-                fired = Some(here);
+            if world.is_quiescent() {
+                break;
             }
+            if !disarmed && world.api().crash_armed().is_some() {
+                armed_until += 1;
+            } else {
+                disarmed = true;
+            }
+            if !worth_recording(&world) {
+                continue;
+            }
+            let here = (world.view(false), world.step_count());
+            if let Some(s) = self
+                .straight
+                .get(&here.0)
+                .filter(|s| s.valid_at(here.1, max))
+            {
+                known = Some(*s);
+                break;
+            }
+            path.push(here);
         }
         let end = world.step_count();
         let (broken, cut, tail) = match known {
-            Some(s) => (s.broken, s.cut, s.steps),
+            Some(s) => {
+                if !disarmed {
+                    armed_until += s.armed;
+                }
+                (s.broken, s.cut, s.steps)
+            }
             None => {
                 let s = Straight::of(&world, 0, end);
                 let broken = (0..Invariant::ALL.len() as u8).filter(|i| s.broken & (1 << i) != 0);
@@ -581,19 +684,22 @@ impl Explorer {
                 (s.broken, s.cut, 0)
             }
         };
+        // A crash armed at the start stays armed for `armed_until` steps (counted from it).
+        let armed_from_start = if world_armed_at_start { armed_until } else { 0 };
         let from = |start: u32| Straight {
             broken,
             cut,
             steps: end - start + tail,
             at_step: start,
+            armed: armed_from_start.saturating_sub(start - at_step),
         };
-        if let Some((k, s)) = fired {
+        for (k, s) in path {
             self.straight.insert(k, from(s));
         }
         let run = from(at_step);
         self.straight.insert(view, run);
+        self.last_run = Some(run);
         self.absorb_straight(&run, edge);
-        1
     }
 
     /// Adds a finished straight run to its parent (or to the top of the search).
@@ -646,7 +752,7 @@ impl Explorer {
     }
 
     fn view(&self, world: &World) -> u128 {
-        world.exact_view()
+        world.view(true)
     }
 
     /// Copies the totals into the report; when done, rebuilds each shortest counter-example.
@@ -786,4 +892,149 @@ pub fn phases(scenario: &Scenario) -> Vec<Phase> {
             Phase::WriteLedger | Phase::Respond => true,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::IDS;
+    use crate::time::SimTime;
+
+    /// The scenario with every scripted input `shift` milliseconds later.
+    fn later(scenario: &Scenario, shift: u64) -> Scenario {
+        let mut later = scenario.clone();
+        for s in &mut later.script {
+            s.at = s.at.plus(shift);
+        }
+        later
+    }
+
+    #[test]
+    fn the_view_sees_times_relative_to_now() {
+        // The same run started later passes through situations with the same view at every
+        // step, though every time in it differs; a different run does not.
+        for id in IDS {
+            let Ok(scenario) = Scenario::by_id(id) else {
+                continue;
+            };
+            let mut a = World::new(&scenario);
+            let mut b = World::new(&later(&scenario, 7_777));
+            a.step();
+            b.step();
+            let mut steps = 0;
+            while !a.is_quiescent() {
+                assert_eq!(b.now(), a.now().plus(7_777), "{id}");
+                assert_eq!(a.view(true), b.view(true), "{id} after {steps} steps");
+                assert_eq!(a.view(false), b.view(false), "{id}");
+                a.step();
+                b.step();
+                steps += 1;
+            }
+            assert!(b.is_quiescent(), "{id}");
+            assert!(steps > 0, "{id}: a real run");
+        }
+    }
+
+    #[test]
+    fn the_view_tells_different_situations_apart() {
+        let scenario = Scenario::by_id("naive")
+            .expect("known")
+            .without_scripted_faults();
+        let mut world = World::new(&scenario);
+        world.step();
+        let mut seen = vec![world.view(true)];
+        while world.step().is_some() {
+            let view = world.view(true);
+            assert!(
+                !seen.contains(&view),
+                "every step of a run changes the view"
+            );
+            seen.push(view);
+        }
+        // A fault changes it; a packet just sent is part of it only with `with_sent`.
+        let mut world = World::new(&scenario);
+        world.step();
+        let sent = world.network().in_flight().next().map(|m| m.id);
+        let mut dropped = world.clone();
+        dropped
+            .apply(Action::Drop(sent.expect("the request is in flight")))
+            .expect("applies");
+        assert_ne!(world.view(false), dropped.view(false));
+        let mut armed = world.clone();
+        armed.apply(Action::Crash(Phase::Respond)).expect("applies");
+        assert_ne!(world.view(false), armed.view(false));
+        // Arming a crash sends nothing: only which packets were just sent differs from before.
+        assert_ne!(world.view(true), armed.view(true));
+    }
+
+    #[test]
+    fn a_key_past_its_expiry_counts_as_gone() {
+        // The phone offline past the key TTL at two different moments: once it wakes, both
+        // runs are in the same situation (the keys written at different times are gone).
+        let scenario = Scenario::by_id("key")
+            .expect("known")
+            .without_scripted_faults();
+        let offline_at = |steps: usize| {
+            let mut world = World::new(&scenario);
+            for _ in 0..steps {
+                world.step();
+            }
+            world
+                .apply(Action::AdvanceClock(25 * HOUR))
+                .expect("the op is open");
+            while world.client_offline_until().is_some() {
+                world.step();
+            }
+            world
+        };
+        let (a, b) = (offline_at(3), offline_at(4));
+        assert_ne!(a.now(), b.now(), "woke at different times");
+        assert_eq!(a.view(false), b.view(false));
+        assert!(a.now() > SimTime(24 * HOUR));
+    }
+
+    #[test]
+    fn a_carried_crash_is_the_run_it_stands_for() {
+        // Every crash the explorer carried instead of simulating: simulating it gives the
+        // same run (same verdict, same length).
+        let scenario = Scenario::by_id("crash-window").expect("known");
+        let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+        let mut checked = 0;
+        explorer.pending_root = false;
+        let root = explorer.root.clone();
+        explorer.enter(
+            root,
+            1,
+            Edge {
+                choice: END,
+                kind: None,
+            },
+        );
+        while let Some(frame) = explorer.stack.last() {
+            if frame.next < frame.faults.len() {
+                let action = frame.faults[frame.next];
+                if let (Some(c), Some(world)) = (
+                    frame.carry.iter().find(|c| c.action == action),
+                    frame.world.as_ref(),
+                ) {
+                    let mut child = world.clone();
+                    child.apply(action).expect("applies");
+                    let start = child.step_count();
+                    child.run(300);
+                    let played = Straight::of(&child, child.step_count() - start, start);
+                    assert_eq!(
+                        (played.broken, played.cut, played.steps),
+                        (c.run.broken, c.run.cut, c.run.steps),
+                        "{action:?}"
+                    );
+                    checked += 1;
+                }
+            }
+            explorer.run_for(1);
+            if explorer.report.done {
+                break;
+            }
+        }
+        assert!(checked > 5, "crashes were carried: {checked}");
+    }
 }

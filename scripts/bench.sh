@@ -7,7 +7,9 @@
 #      steps simulated and milliseconds, for k = 1..max_k (native release); with
 #      BRUTE=1 also the brute-force oracle (every schedule one by one: the "before" figures);
 #      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope);
-#   3. the release bundle in dist/ (builds it if missing): raw and gzip -9 sizes.
+#   3. the release bundle in dist/ (builds it if missing): the first screen per language and
+#      the lazily loaded files (raw and gzip -9, scripts/size.sh), and twiggy top -n 20 of a
+#      names-kept build (skipped with a note when twiggy is missing).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -36,16 +38,22 @@ if [[ -n "${HEAVY_K:-}" ]]; then
   echo
 fi
 
-echo "== release bundle (dist/)"
-if ! ls dist/*.wasm >/dev/null 2>&1; then
+echo "== release bundle (dist/): first screen per language and the rest (scripts/size.sh)"
+if [[ ! -f dist/index.html ]]; then
   trunk build --release --offline >/dev/null
 fi
-total=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  [[ -e "$f" ]] || continue
-  raw=$(stat -c %s "$f")
-  gz=$(gzip -9c "$f" | wc -c)
-  total=$((total + gz))
-  printf '%-44s %9d B raw %8d B gzip\n' "$(basename "$f")" "$raw" "$gz"
-done
-printf '%-44s %28d B gzip (%d.%d KB; budget 150 KB)\n' "total" "$total" "$((total / 1000))" "$((total % 1000 / 100))"
+bash scripts/size.sh --lazy || true
+
+echo
+echo "== where the wasm's bytes are (twiggy top -n 20 of a names-kept build: wasm-opt -Oz -g)"
+if ! command -v twiggy >/dev/null; then
+  echo "twiggy is not installed (cargo install twiggy): skipped"
+else
+  names="$(mktemp -d)"
+  cargo build -q --release --target wasm32-unknown-unknown -p idem-web --bin idem-web
+  wasm-bindgen --target web --out-dir "$names" \
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/idem-web.wasm"
+  wasm-opt -Oz -g "$names/idem-web_bg.wasm" -o "$names/named.wasm"
+  twiggy top -n 20 "$names/named.wasm"
+  rm -rf "$names"
+fi

@@ -4,6 +4,7 @@
 # Debian's Chromium. Prints performance, FCP, LCP, TBT and TTI. Not part of scripts/test.sh:
 # timings are noisy on a shared machine (run it a few times; RUNS=3 does that for you).
 # Usage: bash scripts/lighthouse.sh [query]   e.g. `bash scripts/lighthouse.sh lang=ru`
+# DIST=<folder> measures another build (e.g. a copy of an older dist/, for before/after).
 # Build first (`trunk build --release --offline`); installs lighthouse@12.2.3 into
 # $IDEM_TOOLS/lighthouse when missing.
 set -euo pipefail
@@ -17,8 +18,9 @@ query="${1:-}"
 runs="${RUNS:-1}"
 export CHROME_PATH="${CHROME_PATH:-/usr/bin/chromium}"
 
-if [[ ! -f dist/index.html ]]; then
-  echo "dist/ is not built: run 'trunk build --release --offline' first" >&2
+dist="$(cd "${DIST:-dist}" 2>/dev/null && pwd || true)"
+if [[ ! -f "$dist/index.html" ]]; then
+  echo "${DIST:-dist}/ is not built: run 'trunk build --release --offline' first" >&2
   exit 1
 fi
 lh="$IDEM_TOOLS/lighthouse/node_modules/.bin/lighthouse"
@@ -40,7 +42,7 @@ trap cleanup EXIT
 # The e2e suite's static server (sub-path, strict CSP), started in the background.
 node --input-type=module -e "
   import { serve } from '$ROOT/tests/e2e/server.mjs';
-  const site = await serve('$ROOT/dist');
+  const site = await serve('$dist');
   console.log(site.url);
 " >"$work/url" &
 server_pid=$!

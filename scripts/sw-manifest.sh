@@ -12,9 +12,16 @@ mapfile -t files < <(cd "$dir" && find . -type f ! -name sw.js | sed 's|^\./||' 
 version="$(cd "$dir" && sha256sum -- "${files[@]}" | sha256sum | cut -c1-16)"
 list="$(printf "'./%s', " "${files[@]}")"
 list="[${list%, }]"
+# A debug build (`trunk serve` while developing) caches nothing: the worker then passes every
+# request to the network, so a rebuild is never hidden behind an older cached one.
+if [[ "${TRUNK_PROFILE:-release}" != "release" ]]; then
+  version="debug-$version"
+  list="[]"
+  files=()
+fi
 tmp="$sw.tmp"
 sed -e "s|^const VERSION = 'dev';\$|const VERSION = '$version';|" \
   -e "s|^const FILES = \[\];\$|const FILES = $list;|" "$sw" >"$tmp"
 grep -q "^const VERSION = '$version';" "$tmp" || { echo "sw-manifest: no VERSION line in sw.js" >&2; exit 1; }
 mv "$tmp" "$sw"
-echo "sw-manifest: sw.js version $version, ${#files[@]} files"
+echo "sw-manifest: sw.js version $version, ${#files[@]} files to cache"

@@ -5,7 +5,8 @@
 // folder it is served from, so a site hosting dist/ under /course/lab/ keeps its other pages.
 // VERSION and FILES are written at build time by scripts/sw-manifest.sh (a Trunk post_build
 // hook): VERSION is a hash of every file in dist/, so any change to the build installs a new
-// worker, which caches the new files, takes over at once and deletes the old cache.
+// worker, which caches the new files, takes over at once and deletes the old cache. A debug
+// build (trunk serve) keeps FILES empty: nothing is cached, every request goes to the network.
 const VERSION = 'dev';
 const FILES = [];
 

@@ -9,7 +9,9 @@
 #      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); with CORE_O3=1 the
 #      explorer is built with the core at opt-level 3 (the release profile's "z" is for the
 #      wasm's size), in a target dir of its own, to compare;
-#   3. the release bundle in dist/ (builds it if missing): raw and gzip -9 sizes.
+#   3. the release bundle in dist/ (builds it if missing): the first screen per language and
+#      the lazily loaded files (raw and gzip -9, scripts/size.sh), and twiggy top -n 20 of a
+#      names-kept build (skipped with a note when twiggy is missing).
 # EXPLORER_ONLY=1 prints part 2 only.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,16 +55,22 @@ if [[ "${EXPLORER_ONLY:-}" == 1 ]]; then
   exit 0
 fi
 
-echo "== release bundle (dist/)"
-if ! ls dist/*.wasm >/dev/null 2>&1; then
+echo "== release bundle (dist/): first screen per language and the rest (scripts/size.sh)"
+if [[ ! -f dist/index.html ]]; then
   trunk build --release --offline >/dev/null
 fi
-total=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  [[ -e "$f" ]] || continue
-  raw=$(stat -c %s "$f")
-  gz=$(gzip -9c "$f" | wc -c)
-  total=$((total + gz))
-  printf '%-44s %9d B raw %8d B gzip\n' "$(basename "$f")" "$raw" "$gz"
-done
-printf '%-44s %28d B gzip (%d.%d KB; budget 150 KB)\n' "total" "$total" "$((total / 1000))" "$((total % 1000 / 100))"
+bash scripts/size.sh --lazy || true
+
+echo
+echo "== where the wasm's bytes are (twiggy top -n 20 of a names-kept build: wasm-opt -Oz -g)"
+if ! command -v twiggy >/dev/null; then
+  echo "twiggy is not installed (cargo install twiggy): skipped"
+else
+  names="$(mktemp -d)"
+  cargo build -q --release --target wasm32-unknown-unknown -p idem-web --bin idem-web
+  wasm-bindgen --target web --out-dir "$names" \
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/idem-web.wasm"
+  wasm-opt -Oz -g "$names/idem-web_bg.wasm" -o "$names/named.wasm"
+  twiggy top -n 20 "$names/named.wasm"
+  rm -rf "$names"
+fi

@@ -98,6 +98,8 @@ step "idem-core builds for wasm32" \
   cargo build -p idem-core --target wasm32-unknown-unknown
 step "trunk release build (dist/)" \
   trunk build --release --offline
+step "first-screen size (gzip -9 of dist/, per language; scripts/size.sh)" \
+  bash scripts/size.sh
 step "browser tests (idem-web, wasm-bindgen-test in headless Chromium)" \
   counted cargo test -p idem-web --target wasm32-unknown-unknown
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The first-screen size check (a test: sizes are deterministic). Sums gzip -9 of what the
+# page loads before it is interactive, for each language: index.html, the module scripts
+# (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
+# catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
+# when a language's total is above the budget. KB = 1000 bytes.
+# Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
+# by the first screen: the other catalog, long-form content, the demo page, the icon, sw.js)
+# Reads the release build in dist/ (`trunk build --release --offline`); builds nothing.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+# The issue's bar (#10) is GOAL_KB; BUDGET_KB is what this build measures, rounded up to the
+# next KB plus 3 KB (342.3 KB with both catalogs still in the wasm), so that any growth fails;
+# the goal is not reached yet: lower the budget as the first screen shrinks.
+GOAL_KB=130
+BUDGET_KB=346
+LANGS=(en ru)
+
+dist=dist
+if [[ ! -f "$dist/index.html" ]]; then
+  echo "dist/ is not built: run 'trunk build --release --offline' first" >&2
+  exit 1
+fi
+
+gz() { gzip -9c -- "$1" | wc -c; }
+row() { printf '  %-34s %9d B raw %9d B gzip\n' "$1" "$(stat -c %s "$dist/$1")" "$(gz "$dist/$1")"; }
+
+# What index.html loads before the app is interactive.
+mapfile -t css < <(grep -o 'rel="stylesheet" href="[^"]*"' "$dist/index.html" |
+  sed 's/.*href="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
+common=(index.html boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
+for f in "${common[@]}"; do
+  [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }
+done
+
+declare -A first=()
+status=0
+for lang in "${LANGS[@]}"; do
+  files=("${common[@]}")
+  shopt -s nullglob
+  for f in "$dist"/i18n/"$lang".*; do files+=("${f#"$dist"/}"); done
+  shopt -u nullglob
+  echo "first screen, lang=$lang (gzip -9):"
+  total=0
+  for f in "${files[@]}"; do
+    row "$f"
+    total=$((total + $(gz "$dist/$f")))
+    first[$f]=1
+  done
+  verdict="ok"
+  if ((total > BUDGET_KB * 1000)); then
+    verdict="OVER BUDGET"
+    status=1
+  fi
+  printf '  %-34s %30d B gzip = %d.%d KB  (budget %d KB, goal %d KB: %s)\n' "total" "$total" \
+    "$((total / 1000))" "$((total % 1000 / 100))" "$BUDGET_KB" "$GOAL_KB" "$verdict"
+done
+
+if [[ "${1:-}" == "--lazy" ]]; then
+  echo "loaded later or by other pages (not in the first screen):"
+  while IFS= read -r f; do
+    [[ -n "${first[$f]:-}" ]] || row "$f"
+  done < <(cd "$dist" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+fi
+
+if ((status != 0)); then
+  echo "size check FAILED: a first screen is above ${BUDGET_KB} KB gzip (goal ${GOAL_KB} KB)" >&2
+fi
+exit "$status"

@@ -93,8 +93,72 @@ pub fn parse_field(field: CostField, text: &str) -> Result<f64, CostError> {
         .chars()
         .filter(|c| !matches!(c, ' ' | '_' | ',' | '\u{a0}'))
         .collect();
-    let value: f64 = cleaned.parse().map_err(|_| CostError::NotANumber(field))?;
+    let value = parse_decimal(&cleaned).ok_or(CostError::NotANumber(field))?;
     field.check(value)
+}
+
+/// Reads a plain decimal number (`12`, `-0.5`, `.5`, `7.`, `1e3`) with integer arithmetic: its
+/// first 19 significant digits as an integer, then one multiplication or division by a power
+/// of ten, so the web page carries no float-parsing machinery. The same number as
+/// `str::parse` while the digits and the power of ten are exact in an `f64` (15 significant
+/// digits, 10^22: every field's range and precision); `NaN`, `inf` and anything else are
+/// `None`.
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let (negative, rest) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (number, exponent) = match rest.split_once(['e', 'E']) {
+        Some((number, exponent)) => {
+            let (sign, digits) = match exponent.strip_prefix('-') {
+                Some(digits) => (-1, digits),
+                None => (1, exponent.strip_prefix('+').unwrap_or(exponent)),
+            };
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let magnitude = digits.trim_start_matches('0');
+            let magnitude: i32 = if magnitude.len() > 4 {
+                10_000
+            } else {
+                magnitude.parse().unwrap_or(0)
+            };
+            (number, sign * magnitude)
+        }
+        None => (rest, 0),
+    };
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if whole.is_empty() && fraction.is_empty()
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let fraction = fraction.trim_end_matches('0');
+    let mut mantissa: u64 = 0;
+    let mut scale = exponent - i32::try_from(fraction.len()).unwrap_or(i32::MAX / 2);
+    for (i, digit) in whole
+        .trim_start_matches('0')
+        .bytes()
+        .chain(fraction.bytes())
+        .enumerate()
+    {
+        if i < 19 {
+            mantissa = mantissa * 10 + u64::from(digit - b'0');
+        } else {
+            // Digits past the 19th only shift the scale (or, after the point, are dropped).
+            scale += 1;
+        }
+    }
+    let power = 10f64.powi(scale.unsigned_abs().min(400) as i32);
+    let value = if scale >= 0 {
+        mantissa as f64 * power
+    } else {
+        mantissa as f64 / power
+    };
+    Some(if negative { -value } else { value })
 }
 
 /// Store round-trips the model adds to a keyed request when keys live in Redis: claim the key
@@ -180,12 +244,22 @@ mod tests {
         );
         assert_eq!(
             parse_field(CostField::Rps, "NaN"),
-            Err(CostError::OutOfRange(CostField::Rps))
+            Err(CostError::NotANumber(CostField::Rps))
         );
         assert_eq!(
             parse_field(CostField::Rps, "inf"),
+            Err(CostError::NotANumber(CostField::Rps))
+        );
+        assert_eq!(
+            parse_field(CostField::Rps, "1e400"),
             Err(CostError::OutOfRange(CostField::Rps))
         );
+        assert_eq!(parse_field(CostField::Rps, "1.5e3"), Ok(1_500.0));
+        for bad in [
+            "-", ".", "1..2", "1e", "e5", "1.2.3", "--1", "0x10", "1e+-2",
+        ] {
+            assert_eq!(parse_decimal(bad), None, "{bad}");
+        }
         assert_eq!(
             parse_field(CostField::RecordBytes, ""),
             Err(CostError::NotANumber(CostField::RecordBytes))
@@ -208,5 +282,34 @@ mod tests {
             .find(|(h, _)| *h == 24.0)
             .expect("the TTL is a sample");
         assert_eq!(at_ttl.1, estimate(&input).expect("valid").memory_bytes);
+    }
+}
+
+/// The hand-written decimal reader against the standard library's (exact) one.
+#[cfg(test)]
+mod parse_decimal_props {
+    use super::parse_decimal;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn reads_like_std_for_field_sized_numbers(
+            text in "[+-]?[0-9]{0,9}(\\.[0-9]{0,9})?([eE][+-]?[0-9]{1,2})?"
+        ) {
+            let std: Option<f64> = text.parse().ok();
+            match (parse_decimal(&text), std) {
+                (Some(ours), Some(std)) => {
+                    // Digits and power exact: the same number; beyond 10^22 one rounding more.
+                    let close = ours == std || ((ours - std) / std).abs() < 1e-15;
+                    prop_assert!(close, "{} → {} vs {}", text, ours, std);
+                }
+                (ours, std) => prop_assert_eq!(ours.is_some(), std.is_some(), "{}", text),
+            }
+        }
+
+        #[test]
+        fn never_panics(text in "(?s).{0,40}") {
+            let _ = parse_decimal(&text);
+        }
     }
 }

@@ -171,6 +171,10 @@ pub fn latency_html(catalog: &Catalog) -> SafeHtml {
                 ),
             ],
         ),
+    ) + el(
+        "p",
+        "class=\"calc-note\" data-testid=\"calc-adr-estimate\"",
+        &catalog.text("calc.adr_estimate"),
     )
 }
 
@@ -278,7 +282,9 @@ pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> SafeH
     wrap(
         "svg",
         &format!(
-            "class=\"calc-plot\" data-testid=\"calc-plot\" viewBox=\"0 0 {W} {H}\" role=\"img\" aria-label=\"{}\"",
+            "class=\"calc-plot\" data-testid=\"calc-plot\" viewBox=\"0 0 {} {}\" role=\"img\" aria-label=\"{}\"",
+            W as u32,
+            H as u32,
             esc(&catalog.text("calc.plot"))
         ),
         &svg,
@@ -391,6 +397,17 @@ mod tests {
         assert!(en.contains("2 round-trips × 0.2 ms ≈ 0.4 ms"), "{en}");
         let ru = latency_html(Lang::Ru.catalog());
         assert!(ru.contains("2 обращения × 0,2 мс ≈ 0,4 мс"), "{ru}");
+        // The seed ADR's +30–50 % is shown, as the ADR's estimate, after what the model does.
+        for (html, label) in [
+            (en, "ADR’s estimate, not a measurement"),
+            (ru, "оценка ADR, а не измерение"),
+        ] {
+            let (model, adr) = html
+                .split_once("calc-adr-estimate")
+                .expect("the ADR's line");
+            assert!(model.contains("calc-latency"), "{html}");
+            assert!(adr.contains("+30–50 %") && adr.contains(label), "{html}");
+        }
     }
 
     #[test]

@@ -11,7 +11,9 @@
 # results go (default mutants.out/, gitignored). Prints, per module, caught / missed /
 # timeouts / unviable and the caught share of the viable mutants; the missed ones are listed
 # in $MUTANTS_OUT/mutants.out/missed.txt. explore.rs is measured the same way
-# (`bash scripts/mutants.sh explore`).
+# (`bash scripts/mutants.sh explore`). MUTANTS_ARGS passes more options to cargo-mutants, e.g.
+# `MUTANTS_ARGS=--iterate` after writing tests: only the mutants not caught by the previous run
+# in the same $MUTANTS_OUT are tested again, and the table counts both runs together.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,16 +57,24 @@ for m in "${modules[@]}"; do
 done
 mkdir -p "$OUT"
 set +e
+# shellcheck disable=SC2086 # MUTANTS_ARGS is split into options on purpose
 cargo mutants --dir "$SRC" -p idem-core "${files[@]}" -j "${MUTANTS_JOBS:-1}" \
-  --no-shuffle --output "$OUT"
+  --no-shuffle --output "$OUT" ${MUTANTS_ARGS:-}
 rc=$?
 set -e
 # cargo-mutants exits 2 when some mutants were missed, 3 on timeouts: the table says which.
 
-count() { grep -c "^$(path_of "$1"):" "$OUT/mutants.out/$2.txt" 2>/dev/null || true; }
+# count MODULE LIST…: how many of MODULE's mutants the outcome lists name.
+count() {
+  local module=$1 file
+  shift
+  for file in "$@"; do
+    cat "$OUT/mutants.out/$file.txt" 2>/dev/null || true
+  done | grep -c "^$(path_of "$module"):" || true
+}
 printf '\n%-10s %7s %7s %9s %9s %8s\n' module caught missed timeouts unviable caught%
 for m in "${modules[@]}"; do
-  caught=$(count "$m" caught)
+  caught=$(count "$m" caught previously_caught)
   missed=$(count "$m" missed)
   timeouts=$(count "$m" timeout)
   unviable=$(count "$m" unviable)

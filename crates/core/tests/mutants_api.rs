@@ -243,3 +243,55 @@ fn the_api_shows_its_handler_s_phase_and_the_armed_crash() {
     assert_eq!(world.api().crash_armed(), None, "it fired");
     assert!(note_keys(&world).contains(&"api.crashed"));
 }
+
+#[test]
+fn two_charges_with_their_own_keys_are_two_payments() {
+    use idem_core::scenario::CHARGE_100;
+    // The same $100 twice, as two operations: two keys, two payments, in the Redis store
+    // and in the ledger's key table alike.
+    for (what, p) in [
+        ("redis", Protections::SEED_KEY),
+        ("ledger", Protections::ALL),
+    ] {
+        let mut s = with("key", p);
+        s.script = vec![
+            Scripted {
+                at: SimTime::ZERO,
+                action: Action::Start(CHARGE_100),
+            },
+            Scripted {
+                at: SimTime(100),
+                action: Action::Start(CHARGE_100),
+            },
+        ];
+        let world = run_scenario(&s);
+        let keys: Vec<_> = world
+            .client()
+            .ops()
+            .iter()
+            .map(|o| o.key.clone().expect("keyed"))
+            .collect();
+        assert_eq!(keys.len(), 2, "{what}");
+        assert_ne!(keys[0], keys[1], "{what}");
+        assert_eq!(world.processor().statement.len(), 2, "{what}");
+        assert_eq!(world.ledger().charges.len(), 2, "{what}");
+        assert_eq!(statuses_sent(&world), vec![201, 201], "{what}");
+        assert!(world.verdict().ok(), "{what}: {:?}", world.verdict());
+        if p.key_in_ledger_tx {
+            let rows: Vec<&str> = world
+                .ledger()
+                .idempotency_keys
+                .iter()
+                .map(|r| r.key.as_str())
+                .collect();
+            assert_eq!(rows, vec![keys[0].as_str(), keys[1].as_str()], "{what}");
+        } else {
+            let mut stored: Vec<String> = world.store().entries().map(|(k, _)| k.clone()).collect();
+            stored.sort();
+            let mut expected: Vec<String> =
+                keys.iter().map(|k| format!("idem:user_1:{k}")).collect();
+            expected.sort();
+            assert_eq!(stored, expected, "{what}");
+        }
+    }
+}

@@ -169,3 +169,54 @@ fn the_armed_lost_ack_is_visible_until_an_ack_takes_it() {
     assert_eq!(world.run(STEP_BOUND), idem_core::RunEnd::Quiescent);
     assert!(!world.next_ack_will_be_lost(), "the first ack was lost");
 }
+
+/// The expiry notes of a run, in order.
+fn expiries(world: &World) -> Vec<Note> {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| matches!(n, Note::KeysExpired { .. } | Note::ClaimsExpired { .. }))
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn expired_keys_are_counted_wherever_they_live_and_claims_apart() {
+    use idem_core::Protections;
+    // A finished key in Redis, and one in the ledger's key table, outlive a 25-hour sleep
+    // by neither.
+    let redis = run_scenario(&scenario("ttl"));
+    assert_eq!(expiries(&redis), vec![Note::KeysExpired { count: 1 }]);
+    let ledger = run_scenario(&scenario("ttl").with_protections(Protections {
+        retry_deadline: false,
+        ..Protections::ALL
+    }));
+    assert_eq!(expiries(&ledger), vec![Note::KeysExpired { count: 1 }]);
+    // A claim whose holder crashed expires with its lease: a claim, not a key.
+    let claim = run_scenario(&scenario("crash-window"));
+    assert_eq!(expiries(&claim), vec![Note::ClaimsExpired { count: 1 }]);
+}
+
+#[test]
+fn a_world_without_history_keeps_its_future_and_only_the_last_step() {
+    let mut world = World::new(&scenario("key"));
+    for _ in 0..6 {
+        world.step();
+    }
+    let mut light = world.clone();
+    light.forget_history();
+    assert_eq!(light.steps(), &world.steps()[world.steps().len() - 1..]);
+    assert!(light.network().messages().len() < world.network().messages().len());
+    assert!(light
+        .network()
+        .messages()
+        .iter()
+        .all(|m| m.fate == idem_core::net::Fate::InFlight));
+    assert_eq!(light.step_count(), world.step_count());
+    let last = light.step().expect("more to come").clone();
+    assert_eq!(light.steps(), std::slice::from_ref(&last));
+    assert_eq!(world.step(), Some(&last), "the same future");
+    assert_eq!(light.run(STEP_BOUND), world.run(STEP_BOUND));
+    assert_eq!(light.verdict(), world.verdict());
+}

@@ -220,3 +220,24 @@ fn a_world_without_history_keeps_its_future_and_only_the_last_step() {
     assert_eq!(light.run(STEP_BOUND), world.run(STEP_BOUND));
     assert_eq!(light.verdict(), world.verdict());
 }
+
+#[test]
+fn retry_sends_the_open_operation_again_at_once() {
+    let mut world = with_first_op("key");
+    let step = world.apply(Action::RetryNow).expect("an open operation");
+    assert_eq!(
+        step.notes,
+        vec![
+            Note::ClientRetryPressed {
+                op: idem_core::OpId(0)
+            },
+            Note::ClientSends {
+                op: idem_core::OpId(0),
+                attempt: 2,
+                with_key: true
+            },
+        ]
+    );
+    assert_eq!(step.sent.len(), 1);
+    assert_eq!(requests(&world).last().map(|r| r.attempt), Some(2));
+}

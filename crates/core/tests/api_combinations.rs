@@ -295,3 +295,48 @@ fn two_charges_with_their_own_keys_are_two_payments() {
         }
     }
 }
+
+#[test]
+fn a_request_that_arrives_while_the_recovery_job_runs_is_handled_at_once() {
+    use idem_core::{Cause, OpKind, OpSpec};
+    let base = crash_while_asleep(Protections::ALL);
+    let sweep = run_scenario(&base)
+        .steps()
+        .iter()
+        .find(|s| s.cause == Cause::RecoverySweep)
+        .map(|s| s.at)
+        .expect("the recovery job ran");
+    // A second charge whose request reaches the API during the job: 50 ms into its round
+    // trip to the ledger (100 ms each way), or 250 ms in, while the stale charge it found is
+    // being re-driven. The phone is still asleep, so only the API can finish either charge.
+    for into_job in [50, 250] {
+        let mut s = base.clone();
+        let sent = SimTime(sweep.ms() + into_job - s.latencies.client_api);
+        s.script.push(Scripted {
+            at: sent,
+            action: Action::Start(OpSpec {
+                user: idem_core::scenario::ALICE,
+                kind: OpKind::Charge {
+                    amount_cents: 2_000,
+                },
+            }),
+        });
+        let mut world = World::new(&s);
+        while world.now() < sweep.plus(3_000) {
+            assert!(world.step().is_some(), "the phone sleeps for an hour");
+        }
+        let statement = &world.processor().statement;
+        assert_eq!(statement.len(), 2, "{into_job} ms: both charges are made");
+        assert_eq!(
+            world.ledger().charges.len(),
+            2,
+            "{into_job} ms: and written"
+        );
+        let keys = note_keys(&world);
+        assert!(keys.contains(&"api.recovered"), "{into_job} ms: {keys:?}");
+        assert!(
+            !keys.contains(&"api.orphan_reply"),
+            "{into_job} ms: {keys:?}"
+        );
+    }
+}

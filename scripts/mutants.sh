@@ -11,7 +11,13 @@
 # results go (default mutants.out/, gitignored). Prints, per module, caught / missed /
 # timeouts / unviable and the caught share of the viable mutants; the missed ones are listed
 # in $MUTANTS_OUT/mutants.out/missed.txt. explore.rs is measured the same way
-# (`bash scripts/mutants.sh explore`).
+# (`bash scripts/mutants.sh explore`). MUTANTS_ARGS passes more options to cargo-mutants, e.g.
+# `MUTANTS_ARGS=--iterate` after writing tests: only the mutants not caught by the previous run
+# in the same $MUTANTS_OUT are tested again, and the table counts both runs together
+# (cargo-mutants lists the earlier caught and unviable ones together in previously_caught.txt;
+# $MUTANTS_OUT/unviable-all.txt keeps which were unviable). With `--re REGEX` only the matching
+# mutants run: the table then counts those only. MUTANTS_TABLE_ONLY=1 prints the table of the
+# results already in $MUTANTS_OUT without running anything.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -55,19 +61,35 @@ for m in "${modules[@]}"; do
 done
 mkdir -p "$OUT"
 set +e
-cargo mutants --dir "$SRC" -p idem-core "${files[@]}" -j "${MUTANTS_JOBS:-1}" \
-  --no-shuffle --output "$OUT"
-rc=$?
+rc=0
+if [[ -z ${MUTANTS_TABLE_ONLY:-} ]]; then
+  # shellcheck disable=SC2086 # MUTANTS_ARGS is split into options on purpose
+  cargo mutants --dir "$SRC" -p idem-core "${files[@]}" -j "${MUTANTS_JOBS:-1}" \
+    --no-shuffle --output "$OUT" ${MUTANTS_ARGS:-}
+  rc=$?
+fi
 set -e
 # cargo-mutants exits 2 when some mutants were missed, 3 on timeouts: the table says which.
 
-count() { grep -c "^$(path_of "$1"):" "$OUT/mutants.out/$2.txt" 2>/dev/null || true; }
+# Unviable mutants of every run into this $OUT, kept apart from the caught ones.
+touch "$OUT/unviable-all.txt"
+sort -u "$OUT/unviable-all.txt" "$OUT/mutants.out/unviable.txt" -o "$OUT/unviable-all.txt" 2>/dev/null || true
+
+# lines MODULE LIST…: the distinct mutants of MODULE the outcome lists name.
+lines() {
+  local module=$1 file
+  shift
+  for file in "$@"; do
+    cat "$OUT/mutants.out/$file.txt" 2>/dev/null || true
+  done | grep "^$(path_of "$module"):" | sort -u || true
+}
+count() { lines "$@" | grep -c . || true; }
 printf '\n%-10s %7s %7s %9s %9s %8s\n' module caught missed timeouts unviable caught%
 for m in "${modules[@]}"; do
-  caught=$(count "$m" caught)
+  caught=$(lines "$m" caught previously_caught | grep -cvxFf "$OUT/unviable-all.txt" || true)
   missed=$(count "$m" missed)
   timeouts=$(count "$m" timeout)
-  unviable=$(count "$m" unviable)
+  unviable=$(grep -c "^$(path_of "$m"):" "$OUT/unviable-all.txt" || true)
   viable=$((caught + missed + timeouts))
   share=$((viable > 0 ? 100 * caught / viable : 0))
   printf '%-10s %7d %7d %9d %9d %7d%%\n' "$m" "$caught" "$missed" "$timeouts" "$unviable" "$share"

@@ -494,6 +494,12 @@ mod tests {
         let snapshots = link.build().expect("builds");
         assert_eq!(snapshots.len(), 8);
         assert_eq!(snapshots[7].step_count(), 7);
+        // Without a step the link replays to the end (up to MAX_STEP snapshots): a run that
+        // no longer ends fails here at once instead of cloning thousands of worlds.
+        assert!(
+            snapshots[7].clone().run(200) == crate::RunEnd::Quiescent,
+            "the naive run ends"
+        );
         let full = DeepLink::parse("scenario=naive")
             .expect("valid")
             .build()

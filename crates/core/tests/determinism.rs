@@ -38,7 +38,14 @@ fn stepping_a_clone_is_stepping_the_original() {
         world.step();
     }
     let mut copy = world.clone();
-    while world.step().is_some() {
+    for steps in 0.. {
+        assert!(
+            steps < STEP_BOUND,
+            "the run settles within {STEP_BOUND} steps"
+        );
+        if world.step().is_none() {
+            break;
+        }
         copy.step();
         assert_eq!(world, copy);
     }
@@ -128,7 +135,11 @@ fn faults_are_refused_with_a_reason_not_a_panic() {
         .in_flight()
         .all(|m| m.link == idem_core::Link::ClientApi)
     {
-        world.step();
+        // Bounded: a run that ends without an internal packet fails here instead of looping.
+        assert!(
+            world.step().is_some(),
+            "the run ended before the API sent a packet to a backend"
+        );
     }
     let internal = world
         .network()

@@ -359,7 +359,11 @@ fn the_ledger_check_waits_for_a_quiet_run() {
     use idem_core::Invariant::LedgerMatchesProcessor;
     let mut world = idem_core::World::new(&scenario("key"));
     let mut pending_while_charged = 0;
-    loop {
+    for steps in 0.. {
+        assert!(
+            steps < STEP_BOUND,
+            "the run settles within {STEP_BOUND} steps"
+        );
         let verdict = world.verdict();
         if world.is_quiescent() {
             assert_eq!(verdict.status(LedgerMatchesProcessor), Some(&Status::Holds));

@@ -3,7 +3,11 @@
 // `bash scripts/e2e.sh` after `trunk build --release --offline`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { start, step, shot, DESKTOP, PHONE } from './harness.mjs';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let lab;
 before(async () => {
@@ -208,4 +212,39 @@ test('bad challenge ids give the usual notice; without storage the page says so'
   assert.equal(await blocked.getByTestId('challenge').getAttribute('data-status'), 'solved');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** axe-core violations on the page as it is (see a11y.test.mjs; evaluated past the CSP). */
+async function audit(page) {
+  await page.evaluate(AXE);
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  });
+}
+
+test('axe: compare mode and a challenge, light and dark, English and Russian, both widths', async () => {
+  const problems = [];
+  for (const [query, dark, viewport] of [
+    ['scenario=naive&compare=key&base=1', false, DESKTOP],
+    ['scenario=cas-naive&compare=cas&lang=ru', true, PHONE],
+    ['challenge=redis-2&lang=ru', true, DESKTOP],
+    ['challenge=op-id-no-index', false, PHONE],
+  ]) {
+    const page = await lab.open(query, viewport, {
+      colorScheme: dark ? 'dark' : 'light',
+      reducedMotion: 'reduce',
+    });
+    if (query.includes('compare')) {
+      await dropTheAckOnBoth(page);
+    } else {
+      await page.getByTestId('step-forward').click();
+      await page.getByTestId('retry').click();
+      await page.getByTestId('run-to-end').click();
+    }
+    for (const line of await audit(page)) problems.push(`[${query}] ${line}`);
+    await page.context().close();
+  }
+  assert.deepEqual(problems, [], problems.join('\n'));
 });

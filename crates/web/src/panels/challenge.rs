@@ -9,7 +9,9 @@ use idem_core::challenge::{judge, proves_unbreakable, CHALLENGES};
 use idem_core::{Attempt, Challenge, Report, Scenario, Standing, World};
 use leptos::prelude::*;
 
+use crate::i18n::Catalog;
 use crate::lab::use_lab;
+use crate::markup::{el, wrap, SafeHtml};
 use crate::panels::explorer::LastSearch;
 use crate::panels::path::{call, storage, use_progress};
 
@@ -64,6 +66,40 @@ pub fn shown(stored: Option<Standing>, now: Standing) -> Standing {
         (Some(s), Standing::Open) => s,
         (None, Standing::Open) => Standing::Open,
     }
+}
+
+/// The challenge being played in words: its task, the faults used of the budget, and how it
+/// stands (with what the run on screen shows while it is open).
+pub fn detail_html(
+    challenge: &Challenge,
+    standing: Standing,
+    attempt: Attempt,
+    used: usize,
+    catalog: &Catalog,
+) -> SafeHtml {
+    let budget = challenge.budget.to_string();
+    let message = match (standing, attempt) {
+        (Standing::Solved, _) => catalog.text("challenge.solved"),
+        (Standing::Impossible, _) => catalog.fill("challenge.impossible", &[("k", budget.clone())]),
+        (_, Attempt::OverBudget) => catalog.fill("challenge.over", &[("budget", budget.clone())]),
+        (_, Attempt::Holds) => catalog.text("challenge.holds"),
+        _ => catalog.text("challenge.open"),
+    };
+    let task = catalog.text(&format!("challenge.{}", challenge.id));
+    wrap("p", "class=\"challenge-task\"", &el("strong", "", &task))
+        + el(
+            "p",
+            "",
+            &catalog.fill(
+                "challenge.used",
+                &[("n", used.to_string()), ("budget", budget)],
+            ),
+        )
+        + el(
+            "p",
+            "class=\"challenge-status\" data-testid=\"challenge-status\"",
+            &message,
+        )
 }
 
 fn load() -> Option<BTreeMap<String, Standing>> {
@@ -139,28 +175,13 @@ pub fn Challenges() -> impl IntoView {
     };
     let detail = move || {
         let c = active.get()?;
-        let used = lab.run.with(|r| r.world().injected().len());
-        let attempt = lab.run.with(|r| judge(&c, r.world()));
+        let (used, attempt) = lab
+            .run
+            .with(|r| (r.world().injected().len(), judge(&c, r.world())));
         let st = status(c.id);
-        let catalog = lab.catalog();
-        let budget = c.budget.to_string();
-        let message = match (st, attempt) {
-            (Standing::Solved, _) => catalog.text("challenge.solved"),
-            (Standing::Impossible, _) => {
-                catalog.fill("challenge.impossible", &[("k", budget.clone())])
-            }
-            (_, Attempt::OverBudget) => {
-                catalog.fill("challenge.over", &[("budget", budget.clone())])
-            }
-            (_, Attempt::Holds) => catalog.text("challenge.holds"),
-            _ => catalog.text("challenge.open"),
-        };
+        let html = detail_html(&c, st, attempt, used, lab.catalog());
         Some(view! {
-            <div class="challenge" data-testid="challenge" data-status=st.name()>
-                <p class="challenge-task"><strong>{lab.t(&format!("challenge.{}", c.id))}</strong></p>
-                <p>{catalog.fill("challenge.used", &[("n", used.to_string()), ("budget", budget)])}</p>
-                <p class="challenge-status" data-testid="challenge-status">{message}</p>
-            </div>
+            <div class="challenge" data-testid="challenge" data-status=st.name() inner_html=html></div>
         })
     };
     view! {
@@ -202,6 +223,27 @@ mod tests {
         );
         assert_eq!(shown(None, Standing::Impossible), Standing::Impossible);
         assert_eq!(shown(None, Standing::Open), Standing::Open);
+    }
+
+    #[test]
+    fn the_detail_says_how_the_challenge_stands() {
+        let c = Challenge::by_id("redis-2").expect("challenge");
+        let en = crate::i18n::Lang::En.catalog();
+        let html = detail_html(&c, Standing::Open, Attempt::OverBudget, 3, en);
+        assert!(html.contains("Faults used: 3 of 2."), "{html}");
+        assert!(html.contains("restart and use at most 2 faults"), "{html}");
+        let html = detail_html(&c, Standing::Solved, Attempt::Broken, 1, en);
+        assert!(html.contains(&en.text("challenge.solved")), "{html}");
+        let ru = crate::i18n::Lang::Ru.catalog();
+        let html = detail_html(&c, Standing::Impossible, Attempt::Holds, 0, ru);
+        assert!(
+            html.contains("Доказано: ни одно расписание до 2 сбоев"),
+            "{html}"
+        );
+        assert!(
+            html.starts_with("<p class=\"challenge-task\"><strong>Сломайте"),
+            "{html}"
+        );
     }
 
     #[test]

@@ -298,6 +298,28 @@ pub fn search_diff(
     (pick(before, &diff.fixed), pick(after, &diff.new))
 }
 
+/// What changed since the previous search, in words: the counts, then the classes gone and
+/// the classes new (each as [`class_words`]).
+pub fn diff_html(fixed: &[String], new: &[String], catalog: &Catalog) -> SafeHtml {
+    let list = |key: &str, words: &[String], class: &str| {
+        if words.is_empty() {
+            return SafeHtml::default();
+        }
+        let items: SafeHtml = words.iter().map(|w| el("li", "", w)).collect();
+        el("p", "", &catalog.text(key)) + wrap("ul", &format!("class=\"{class}\""), &items)
+    };
+    let summary = catalog.fill(
+        "ui.explore_diff",
+        &[
+            ("fixed", fixed.len().to_string()),
+            ("new", new.len().to_string()),
+        ],
+    );
+    el("p", "", &summary)
+        + list("ui.explore_gone", fixed, "fixed")
+        + list("ui.explore_new", new, "new")
+}
+
 /// A finished search, shared with the challenges: the scenario searched, its bound and report.
 #[derive(Clone, Copy)]
 pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
@@ -407,7 +429,7 @@ pub fn TryEveryFailure() -> impl IntoView {
     let result = RwSignal::new(None::<Shown>);
     // The previous finished search (scenario id and its counter-examples) and what changed.
     let previous = StoredValue::new(None::<(Scenario, Vec<CounterExample>)>);
-    let diff = RwSignal::new(None::<(Vec<String>, Vec<String>)>);
+    let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
     let last_search = use_context::<LastSearch>();
     let finished = move || {
         let Some((id, k, report, base)) = result.with_untracked(|r| {
@@ -425,7 +447,8 @@ pub fn TryEveryFailure() -> impl IntoView {
                     .map(|cx| class_words(cx, on, catalog))
                     .collect::<Vec<_>>()
             };
-            (words(fixed, &was), words(new, &base))
+            let (fixed, new) = (words(fixed, &was), words(new, &base));
+            (fixed.len(), new.len(), diff_html(&fixed, &new, catalog))
         }));
         previous.set_value(Some((base.clone(), report.shortest.clone())));
         if let Some(LastSearch(last)) = last_search {
@@ -539,38 +562,15 @@ pub fn TryEveryFailure() -> impl IntoView {
         }
     };
     let diff_view = move || {
-        diff.get().map(|(fixed, new)| {
-            let c = lab.catalog();
-            let summary = c.fill(
-                "ui.explore_diff",
-                &[
-                    ("fixed", fixed.len().to_string()),
-                    ("new", new.len().to_string()),
-                ],
-            );
-            let list = |key: &str, words: &[String], class: &'static str| {
-                (!words.is_empty()).then(|| {
-                    let items = words
-                        .iter()
-                        .map(|w| view! { <li>{w.clone()}</li> })
-                        .collect_view();
-                    view! {
-                        <p class="explore-diff-head">{c.text(key)}</p>
-                        <ul class=class>{items}</ul>
-                    }
-                })
-            };
+        diff.get().map(|(fixed, new, html)| {
             view! {
                 <div
                     class="explore-diff"
                     data-testid="explore-diff"
-                    data-fixed=fixed.len().to_string()
-                    data-new=new.len().to_string()
-                >
-                    <p>{summary}</p>
-                    {list("ui.explore_gone", &fixed, "fixed")}
-                    {list("ui.explore_new", &new, "new")}
-                </div>
+                    data-fixed=fixed.to_string()
+                    data-new=new.to_string()
+                    inner_html=html
+                ></div>
             }
         })
     };
@@ -862,6 +862,14 @@ mod tests {
                 .text(&format!("invariant.{}", fixed[0].invariant.name()))
         ));
         assert!(words.contains(" — ") && !words.contains(" #"), "{words}");
+        let html = diff_html(std::slice::from_ref(&words), &[], Lang::En.catalog());
+        assert!(html.starts_with("<p>Since the previous search: 1 class of counter-examples gone, 0 new.</p><p>Gone:</p><ul class=\"fixed\"><li>"), "{html}");
+        assert!(!html.contains("New:"), "{html}");
+        let ru = diff_html(&[], &[words], Lang::Ru.catalog());
+        assert!(
+            ru.contains("исчезло: 0, появилось: 1") && ru.contains("Появились:"),
+            "{ru}"
+        );
     }
 
     #[test]

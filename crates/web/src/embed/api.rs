@@ -6,22 +6,41 @@ use leptos::prelude::*;
 
 use super::options::{validate, OptionError, Options, RawOptions, Value};
 use super::widget::Widget;
+use crate::events::{event_name, NAMES};
+use crate::lab::Lab;
 use crate::markup::el;
+use leptos::wasm_bindgen::prelude::wasm_bindgen;
+use leptos::wasm_bindgen::JsError;
+use leptos::web_sys::js_sys::Function;
 
-/// A widget mounted by [`mount`]: `unmount()` removes it. The widget itself lives in
-/// [`MOUNTED`], not in the handle, so a handle dropped by the page (and freed by the next
-/// garbage collection of its JS object) leaves the widget mounted.
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+/// A widget mounted by [`mount`]: `unmount()`, `restart()`, `runToEnd()`, `on(name, fn)` and
+/// `off(name, fn)`. The widget itself lives in [`MOUNTED`], not in the handle, so a handle
+/// dropped by the page (and freed by the next garbage collection of its JS object) leaves the
+/// widget mounted; a handle whose widget is gone does nothing.
+#[wasm_bindgen]
 pub struct MountHandle {
     id: u32,
 }
 
-/// One mounted widget: its id (kept by its handle), its host element and what unmounts it.
+/// One mounted widget: its id (kept by its handle), its host element, its lab, the listeners
+/// added with `on` and what unmounts it.
 struct Mounted {
     id: u32,
     host: leptos::web_sys::HtmlElement,
+    lab: Option<Lab>,
+    listeners: Vec<(&'static str, Function)>,
     /// Held for its `Drop`, which unmounts the widget.
     _view: Box<dyn std::any::Any>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        for (name, listener) in &self.listeners {
+            let _ = self
+                .host
+                .remove_event_listener_with_callback(name, listener);
+        }
+    }
 }
 
 thread_local! {
@@ -41,7 +60,22 @@ fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
     drop(gone);
 }
 
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+/// Runs `f` on the widget `id` (nothing when it is gone).
+fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
+    MOUNTED.with_borrow_mut(|(_, all)| all.iter_mut().find(|m| m.id == id).map(f))
+}
+
+/// The event name `on`/`off` were given, or an `Error` naming the allowed ones.
+fn listened(name: &str) -> Result<&'static str, JsError> {
+    event_name(name).ok_or_else(|| {
+        JsError::new(&format!(
+            "Idempotency Lab: on(name, fn): unknown event {name:?}; use one of {}",
+            NAMES.join(", ")
+        ))
+    })
+}
+
+#[wasm_bindgen]
 impl MountHandle {
     /// Removes the widget and stops its playback (nothing if it was already removed, or
     /// replaced by another `mount` on the same element).
@@ -49,11 +83,52 @@ impl MountHandle {
         let id = self.id;
         unmount_where(|m| m.id == id);
     }
+
+    /// Back to the start of the run (paused).
+    pub fn restart(&self) {
+        if let Some(lab) = with_mounted(self.id, |m| m.lab).flatten() {
+            lab.restart();
+        }
+    }
+
+    /// To the end of the run (paused): the run ends, so `idem:verdict` follows.
+    #[wasm_bindgen(js_name = runToEnd)]
+    pub fn run_to_end(&self) {
+        if let Some(lab) = with_mounted(self.id, |m| m.lab).flatten() {
+            lab.run_to_end();
+        }
+    }
+
+    /// Calls `listener` with each `idem:<name>` event of this widget (`name` is `step`,
+    /// `verdict`, `prediction` or `challenge`, with or without `idem:`); the payload is the
+    /// event's `detail`. Returns the handle, so calls chain; `unmount()` removes the listeners.
+    pub fn on(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
+        let name = listened(name)?;
+        with_mounted(self.id, |m| {
+            if m.host
+                .add_event_listener_with_callback(name, &listener)
+                .is_ok()
+            {
+                m.listeners.push((name, listener));
+            }
+        });
+        Ok(MountHandle { id: self.id })
+    }
+
+    /// Removes a listener added with `on(name, listener)`. Returns the handle.
+    pub fn off(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
+        let name = listened(name)?;
+        with_mounted(self.id, |m| {
+            let _ = m.host.remove_event_listener_with_callback(name, &listener);
+            m.listeners.retain(|(n, l)| !(*n == name && *l == listener));
+        });
+        Ok(MountHandle { id: self.id })
+    }
 }
 
 /// `mount(element, options)`: mounts the compact lesson into `element`. Bad options throw an
 /// `Error` naming the field and the allowed values, and show the same text in the element.
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+#[wasm_bindgen]
 pub fn mount(
     element: leptos::wasm_bindgen::JsValue,
     options: leptos::wasm_bindgen::JsValue,
@@ -100,14 +175,18 @@ pub fn mount(
     } = options;
     let query = options.query();
     let host = element.clone();
+    let lab = std::rc::Rc::new(std::cell::Cell::new(None));
+    let lab_out = std::rc::Rc::clone(&lab);
     let view = mount_to(element, move || {
-        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
+        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact lab_out=lab_out/> }
     });
     let id = MOUNTED.with_borrow_mut(|(last, all)| {
         *last += 1;
         all.push(Mounted {
             id: *last,
             host,
+            lab: lab.get(),
+            listeners: Vec::new(),
             _view: Box::new(view),
         });
         *last

@@ -195,23 +195,23 @@ pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> SafeHt
 
 /// Predict at the start, the lesson of the scenario at the end.
 #[component]
-pub fn Recap() -> impl IntoView {
+pub fn Recap(
+    /// The page's anchor id for the panel (a widget, which may be one of several, has none).
+    #[prop(optional)]
+    anchor: Option<&'static str>,
+) -> impl IntoView {
     let lab = use_lab();
     // (scenario id, chosen value): a guess belongs to the scenario it was made for.
     let (guess, set_guess) = signal(None::<(String, String)>);
-    let choices = Memo::new(move |_| {
-        lab.run.with(|r| {
-            let start = r.snapshot(0).unwrap_or(r.world()).clone();
-            let mut end = start.clone();
-            end.run(2_000);
-            (
-                r.scenario().id.clone(),
-                options(&start, &end, lab.catalog()),
-            )
-        })
+    // Simulated once per scenario (and protections and language), not on every step.
+    let choices = crate::lab::per_scenario(lab, |r, catalog| {
+        let start = r.snapshot(0).unwrap_or(r.world()).clone();
+        let mut end = start.clone();
+        end.run(2_000);
+        (r.scenario().id.clone(), options(&start, &end, catalog))
     });
     let current_guess = move || {
-        let (id, list) = choices.get();
+        let (id, list) = choices.with(|c| c.value.clone());
         guess
             .get()
             .filter(|(g, _)| *g == id)
@@ -227,7 +227,7 @@ pub fn Recap() -> impl IntoView {
         if at_start {
             html.push_str(&el("h2", "", &catalog.text("predict.title")));
             html.push_str(&el("p", "", &catalog.text("predict.question")));
-            let (_, list) = choices.get();
+            let (_, list) = choices.with(|c| c.value.clone());
             html.push_str(&wrap(
                 "div",
                 "class=\"predict-options\" role=\"group\"",
@@ -260,6 +260,29 @@ pub fn Recap() -> impl IntoView {
         }
         html
     });
+    // A course site hears whether the prediction came true, once per run that ends.
+    if let Some(events) = crate::events::use_events() {
+        Effect::new(move |before: Option<Option<crate::events::LabEvent>>| {
+            let now = current_guess()
+                .filter(|_| lab.run.with(|r| r.at_end()))
+                .map(|c| {
+                    let (scenario, actual) = lab
+                        .run
+                        .with(|r| (r.scenario().id.clone(), outcome(r.world(), lab.catalog())));
+                    crate::events::LabEvent::Prediction {
+                        scenario,
+                        correct: c.value == actual.value,
+                        choice: c.value,
+                    }
+                });
+            if now.is_some() && before.is_some_and(|b| b != now) {
+                if let Some(event) = &now {
+                    events.emit(event);
+                }
+            }
+            now
+        });
+    }
     let panel = NodeRef::<leptos::html::Section>::new();
     let on_click = move |event: leptos::ev::MouseEvent| {
         if let Some(value) = closest_attr(&event, "data-value") {
@@ -272,7 +295,7 @@ pub fn Recap() -> impl IntoView {
     view! {
         <section
             class="recap"
-            id=crate::panels::path::PREDICT_ANCHOR
+            id=anchor
             data-testid="predict"
             aria-live="polite"
             node_ref=panel

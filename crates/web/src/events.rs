@@ -77,7 +77,7 @@ pub enum Field {
 }
 
 impl LabEvent {
-    /// The `idem:step` event for `world`, `step` steps into scenario `scenario`.
+    /// The `idem:step` event: `step` steps into a run of `scenario`.
     pub fn step(scenario: &str, step: usize, at_end: bool) -> LabEvent {
         LabEvent::Step {
             scenario: scenario.to_owned(),

@@ -10,6 +10,9 @@ use crate::stage::geometry::Layout;
 use crate::stage::playback::{tick, Run};
 use crate::text::action_error;
 
+/// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
+pub const SKIP_NOTE_MS: f64 = 2_000.0;
+
 /// Shared handle to the page's state.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -259,7 +262,14 @@ impl Lab {
                     !r.at_end() && crate::stage::playback::key_moment(r.world()),
                 )
             });
-            self.hold.set(crate::stage::playback::hold_ms(chars, speed));
+            let hold = crate::stage::playback::hold_ms(chars, speed);
+            // At any speed, the note on a skipped gap stays long enough to be read.
+            let hold = if t.skipped_ms.is_some() {
+                hold.max(SKIP_NOTE_MS)
+            } else {
+                hold
+            };
+            self.hold.set(hold);
             if speed <= 1.0 && stop {
                 self.set_playing.set(false);
                 return false;
@@ -415,6 +425,14 @@ mod tests {
         lab.set_display.set(-1_000_000.0);
         lab.set_playing.set(true);
         assert!(lab.frame(16.0));
+        assert!(lab.skipped.get_untracked().is_some());
+        // Even at 4x the step (and its note) is held long enough to read.
+        lab.set_speed.set(4.0);
+        let step = lab.run.with_untracked(Run::cursor);
+        for _ in 0..((SKIP_NOTE_MS / 100.0) as usize - 1) {
+            assert!(lab.frame(100.0));
+        }
+        assert_eq!(lab.run.with_untracked(Run::cursor), step);
         assert!(lab.skipped.get_untracked().is_some());
         lab.step_forward();
         assert!(

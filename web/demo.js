@@ -18,6 +18,28 @@ try {
   byId('widget-bad-thrown').textContent = `mount() threw: ${error.message}`;
 }
 
+// The handle: buttons for restart(), runToEnd() and unmount(), and a log of the last events
+// of widget A (from on()) and of the iframe (from its postMessage). The log keeps 8 lines.
+const log = byId('event-log');
+const note = (from, name, detail) => {
+  const line = document.createElement('li');
+  line.textContent = `${from} ${name} ${JSON.stringify(detail)}`;
+  log.prepend(line);
+  while (log.children.length > 8) log.lastElementChild.remove();
+};
+const [a] = widgets;
+for (const name of ['step', 'verdict', 'prediction', 'challenge']) {
+  a.on(name, (event) => note('widget-a', event.type, event.detail));
+}
+byId('a-restart').addEventListener('click', () => a.restart());
+byId('a-run-to-end').addEventListener('click', () => a.runToEnd());
+byId('a-unmount').addEventListener('click', () => a.unmount());
+const frame = document.querySelector('[data-testid=iframe-embed]');
+window.addEventListener('message', (event) => {
+  if (event.source !== frame.contentWindow || event.data?.source !== 'idem-lab') return;
+  note('iframe', event.data.type, event.data.detail);
+});
+
 // For tests and the curious: the API and the handles (handle.unmount() removes a widget;
 // handle.ready() resolves once its texts are loaded and it is shown).
 window.idemLab = { mount, widgets };

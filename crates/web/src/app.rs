@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use crate::browser::{location_query, media_matches};
 use crate::embed::share::EmbedButton;
+use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::calculator::Calculator;
@@ -57,6 +58,8 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     let right = lab.side(1);
     provide_context(TermLinks);
     crate::panels::recap::provide_guess();
+    let events = provide_events();
+    use_run_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);
@@ -99,7 +102,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                 <StoryPicker/>
                 <Stage id=PLAYER_ANCHOR/>
                 <AfterRunPanel/>
-                <Recap/>
+                <Recap anchor=crate::panels::path::PREDICT_ANCHOR/>
                 <ProtectionBar/>
                 <CompareWith/>
                 <Faults/>
@@ -125,7 +128,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     };
 
     view! {
-        <div class="idem-lab" data-theme=move || theme.get().name() lang=move || lab.lang.get().tag()>
+        <div class="idem-lab" node_ref=events.root() data-theme=move || theme.get().name() lang=move || lab.lang.get().tag()>
             <header class="masthead">
                 <div class="brand">
                     <h1 data-testid="title">{move || lab.t("ui.title")}</h1>

@@ -14,11 +14,11 @@ use crate::i18n::Lang;
 use crate::lab::Lab;
 use crate::stage::current_layout;
 
-/// Writes the run's deep link into the address bar on every change (`history.replaceState`:
-/// no reload, no new entry).
+/// Writes the run's deep link into the address bar when it changes (`history.replaceState`:
+/// no reload, no new entry), not on every notification of the run.
 pub fn use_url_sync(lab: Lab) {
     let first = lab.lang.get_untracked();
-    Effect::new(move |_| {
+    Effect::new(move |written: Option<String>| {
         let mut query = lab.run.with(|r| r.link().to_query());
         let lang = lab.lang.get();
         // A language chosen in the address, or switched to, stays there, so the link opens
@@ -29,7 +29,10 @@ pub fn use_url_sync(lab: Lab) {
         if in_address || lang != first {
             query = crate::lang::with_lang(&query, lang.tag());
         }
-        replace_query(&query);
+        if written.as_ref() != Some(&query) {
+            replace_query(&query);
+        }
+        query
     });
 }
 

@@ -10,6 +10,9 @@ use crate::stage::geometry::Layout;
 use crate::stage::playback::{tick, Run};
 use crate::text::action_error;
 
+/// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
+pub const SKIP_NOTE_MS: f64 = 2_000.0;
+
 /// Shared handle to the page's state.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -117,49 +120,51 @@ impl Lab {
 
     fn changed(&self) {
         let now = self.run.with_untracked(|r| r.now().ms() as f64);
-        self.set_display.set(now);
-        self.set_notice.set(None);
-        self.set_skipped.set(None);
+        put(self.set_display, now);
+        put(self.set_notice, None);
+        put(self.set_skipped, None);
         self.hold.set(0.0);
+    }
+
+    /// Moves the cursor with `step`; the run's subscribers hear of it only when the step
+    /// shown (or the number of known steps) changed.
+    fn travel(&self, step: impl FnOnce(&mut Run)) {
+        put(self.set_playing, false);
+        self.set_run.maybe_update(|r| {
+            let before = (r.cursor(), r.known_steps());
+            step(r);
+            (r.cursor(), r.known_steps()) != before
+        });
+        self.changed();
     }
 
     /// One step forward (stepping the world past the known end).
     pub fn step_forward(&self) {
-        self.set_playing.set(false);
-        self.set_run.update(|r| {
+        self.travel(|r| {
             r.step_forward();
         });
-        self.changed();
     }
 
     /// One step back, exactly.
     pub fn step_back(&self) {
-        self.set_playing.set(false);
-        self.set_run.update(|r| {
+        self.travel(|r| {
             r.step_back();
         });
-        self.changed();
     }
 
     /// Shows the snapshot after `index` steps.
     pub fn jump(&self, index: usize) {
-        self.set_playing.set(false);
-        self.set_run.update(|r| r.jump(index));
-        self.changed();
+        self.travel(|r| r.jump(index));
     }
 
     /// Back to the start.
     pub fn restart(&self) {
-        self.set_playing.set(false);
-        self.set_run.update(Run::restart);
-        self.changed();
+        self.travel(Run::restart);
     }
 
     /// To the end of the run.
     pub fn run_to_end(&self) {
-        self.set_playing.set(false);
-        self.set_run.update(Run::run_to_end);
-        self.changed();
+        self.travel(Run::run_to_end);
     }
 
     /// Play or pause. Playing at the end starts again from the beginning.
@@ -180,7 +185,11 @@ impl Lab {
     /// action was taken.
     pub fn act(&self, action: Action) -> bool {
         let mut result = Ok(());
-        self.set_run.update(|r| result = r.apply(action));
+        // A refused action leaves the run as it was: nobody is told it changed.
+        self.set_run.maybe_update(|r| {
+            result = r.apply(action);
+            result.is_ok()
+        });
         match result {
             Ok(()) => {
                 self.changed();
@@ -251,10 +260,9 @@ impl Lab {
         let display = self.display.get_untracked();
         let t = tick(display, real_ms, speed, next);
         self.set_display.set(t.display);
-        if let Some(ms) = t.skipped_ms {
-            self.set_skipped.set(Some(ms));
-        }
         if t.due {
+            // The note on a skipped gap belongs to the step it led to: the next step clears it.
+            put(self.set_skipped, t.skipped_ms);
             self.set_run.update(|r| {
                 r.step_forward();
             });
@@ -268,7 +276,14 @@ impl Lab {
                     !r.at_end() && crate::stage::playback::key_moment(r.world()),
                 )
             });
-            self.hold.set(crate::stage::playback::hold_ms(chars, speed));
+            let hold = crate::stage::playback::hold_ms(chars, speed);
+            // At any speed, the note on a skipped gap stays long enough to be read.
+            let hold = if t.skipped_ms.is_some() {
+                hold.max(SKIP_NOTE_MS)
+            } else {
+                hold
+            };
+            self.hold.set(hold);
             if speed <= 1.0 && stop {
                 self.set_playing.set(false);
                 return false;
@@ -276,6 +291,49 @@ impl Lab {
         }
         true
     }
+}
+
+/// Sets `signal` to `value`, notifying its subscribers only when the value changes.
+fn put<T: PartialEq + Send + Sync + 'static>(signal: WriteSignal<T>, value: T) {
+    signal.maybe_update(|v| {
+        let changed = *v != value;
+        if changed {
+            *v = value;
+        }
+        changed
+    });
+}
+
+/// A value derived from the run's scenario (with its protections) and the language: computed
+/// again when either changes, never on a step (for what costs a simulation, like the
+/// prediction's options). On a step the memo only compares the scenario and keeps its value.
+pub fn per_scenario<T>(
+    lab: Lab,
+    compute: impl Fn(&Run, &'static Catalog) -> T + Send + Sync + 'static,
+) -> Memo<PerScenario<T>>
+where
+    T: Clone + PartialEq + Send + Sync + 'static,
+{
+    Memo::new(move |before: Option<&PerScenario<T>>| {
+        let lang = lab.lang.get();
+        lab.run.with(|r| match before {
+            Some(b) if b.lang == lang && b.scenario == *r.scenario() => b.clone(),
+            _ => PerScenario {
+                scenario: r.scenario().clone(),
+                lang,
+                value: compute(r, lang.catalog()),
+            },
+        })
+    })
+}
+
+/// A value [`per_scenario`] computed, with what it was computed for.
+#[derive(Clone, PartialEq)]
+pub struct PerScenario<T> {
+    scenario: Scenario,
+    lang: Lang,
+    /// The value.
+    pub value: T,
 }
 
 /// The lab of the enclosing page.
@@ -292,4 +350,145 @@ pub fn default_scenario() -> Scenario {
             .next()
             .expect("the core has scenarios")
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    use super::*;
+
+    fn lab(id: &str) -> Lab {
+        Lab::new(
+            Run::new(Scenario::by_id(id).expect("scenario")),
+            Layout::Wide,
+            false,
+        )
+    }
+
+    /// How often the run's subscribers have been told it changed (read it to bring it up to
+    /// date).
+    fn notifications(lab: Lab) -> impl Fn() -> usize {
+        let count = Arc::new(AtomicUsize::new(0));
+        let seen = Memo::new(move |_| {
+            lab.run.track();
+            count.fetch_add(1, Ordering::Relaxed) + 1
+        });
+        seen.get_untracked();
+        move || seen.get_untracked() - 1
+    }
+
+    #[test]
+    fn a_refused_action_changes_nothing_and_notifies_nobody() {
+        let lab = lab("naive");
+        let heard = notifications(lab);
+        // At the start nothing has been sent: there is nothing to retry.
+        lab.act(Action::RetryNow);
+        assert_eq!(heard(), 0, "a refusal must not notify");
+        assert!(lab.notice.get_untracked().is_some(), "the refusal is said");
+        lab.step_forward();
+        assert_eq!(heard(), 1);
+        assert!(
+            lab.notice.get_untracked().is_none(),
+            "the next action clears it"
+        );
+    }
+
+    #[test]
+    fn moves_that_go_nowhere_notify_nobody() {
+        let lab = lab("naive");
+        let heard = notifications(lab);
+        lab.step_back();
+        lab.restart();
+        lab.jump(0);
+        assert_eq!(heard(), 0);
+        lab.run_to_end();
+        assert_eq!(heard(), 1);
+        lab.run_to_end();
+        lab.step_forward();
+        assert_eq!(heard(), 1, "at the end there is nothing more to show");
+        lab.restart();
+        assert_eq!(heard(), 2);
+    }
+
+    #[test]
+    fn the_skipped_note_belongs_to_one_step() {
+        // The clock-advance story has a 25 h quiet gap that playback jumps over.
+        let lab = lab("naive");
+        lab.set_skipped.set(Some(90_000_000));
+        // Playing, the next due step that follows no gap clears the note.
+        lab.set_playing.set(true);
+        let mut cleared = false;
+        for _ in 0..10_000 {
+            if !lab.frame(50.0) {
+                break;
+            }
+            if lab.skipped.get_untracked().is_none() {
+                cleared = true;
+                break;
+            }
+        }
+        assert!(cleared, "the note stayed up while playing on");
+    }
+
+    #[test]
+    fn a_long_gap_is_noted_on_the_step_it_leads_to() {
+        let lab = lab("naive");
+        // Put the display far behind the next event: the next frame jumps the gap.
+        lab.set_display.set(-1_000_000.0);
+        lab.set_playing.set(true);
+        assert!(lab.frame(16.0));
+        assert!(lab.skipped.get_untracked().is_some());
+        // Even at 4x the step (and its note) is held long enough to read.
+        lab.set_speed.set(4.0);
+        let step = lab.run.with_untracked(Run::cursor);
+        for _ in 0..((SKIP_NOTE_MS / 100.0) as usize - 1) {
+            assert!(lab.frame(100.0));
+        }
+        assert_eq!(lab.run.with_untracked(Run::cursor), step);
+        assert!(lab.skipped.get_untracked().is_some());
+        lab.step_forward();
+        assert!(
+            lab.skipped.get_untracked().is_none(),
+            "a step by hand clears it"
+        );
+    }
+
+    #[test]
+    fn per_scenario_values_are_computed_once_per_scenario() {
+        let lab = lab("naive");
+        let computed = Arc::new(AtomicUsize::new(0));
+        let memo = {
+            let computed = Arc::clone(&computed);
+            per_scenario(lab, move |r, _| {
+                computed.fetch_add(1, Ordering::Relaxed);
+                r.scenario().id.clone()
+            })
+        };
+        assert_eq!(memo.get_untracked().value, "naive");
+        lab.step_forward();
+        lab.step_forward();
+        lab.run_to_end();
+        lab.step_back();
+        assert_eq!(memo.get_untracked().value, "naive");
+        assert_eq!(computed.load(Ordering::Relaxed), 1, "recomputed on a step");
+        lab.toggle_protection(Protection::Key);
+        assert_eq!(memo.get_untracked().value, "naive");
+        assert_eq!(
+            computed.load(Ordering::Relaxed),
+            2,
+            "protections are part of it"
+        );
+        lab.switch("key");
+        assert_eq!(memo.get_untracked().value, "key");
+        assert_eq!(computed.load(Ordering::Relaxed), 3);
+        lab.set_lang.set(Lang::Ru);
+        memo.get_untracked();
+        assert_eq!(
+            computed.load(Ordering::Relaxed),
+            4,
+            "the language is part of it"
+        );
+    }
 }

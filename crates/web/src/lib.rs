@@ -14,6 +14,7 @@ pub mod app;
 pub mod browser;
 pub mod crash;
 pub mod embed;
+pub mod events;
 pub mod hooks;
 pub mod i18n;
 pub mod lab;

@@ -144,3 +144,55 @@ async fn a_dropped_handle_leaves_the_widget_mounted() {
     second.unmount();
     assert_eq!(el.child_element_count(), 0);
 }
+
+/// Issue 13: `Events::challenge` (for the challenges) is one call: a bubbling `idem:challenge`
+/// with `{ id, status }` from the widget's root, heard on the host element.
+#[wasm_bindgen_test]
+async fn a_challenge_event_bubbles_from_the_widget() {
+    use idem_web::events::{provide_events, Events};
+    use leptos::prelude::*;
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    let el = wrapper();
+    let heard = Rc::new(RefCell::new(Vec::<(String, String, String)>::new()));
+    let listener = {
+        let heard = Rc::clone(&heard);
+        leptos::wasm_bindgen::closure::Closure::<dyn Fn(leptos::web_sys::Event)>::new(
+            move |e: leptos::web_sys::Event| {
+                let detail = js_sys::Reflect::get(&e, &"detail".into()).unwrap_or_default();
+                let field = |k: &str| {
+                    js_sys::Reflect::get(&detail, &k.into())
+                        .ok()
+                        .and_then(|v| v.as_string())
+                        .unwrap_or_default()
+                };
+                heard
+                    .borrow_mut()
+                    .push((e.type_(), field("id"), field("status")));
+            },
+        )
+    };
+    el.add_event_listener_with_callback("idem:challenge", listener.as_ref().unchecked_ref())
+        .expect("listen");
+    let events = Rc::new(std::cell::Cell::new(None::<Events>));
+    let out = Rc::clone(&events);
+    let _handle = mount_to(el.clone(), move || {
+        let events = provide_events();
+        out.set(Some(events));
+        view! { <div class="idem-lab" node_ref=events.root()><p>"widget"</p></div> }
+    });
+    leptos::task::tick().await;
+    let events = events.get().expect("the events were provided");
+    events.challenge("break-redis", "solved");
+    assert_eq!(
+        *heard.borrow(),
+        [(
+            "idem:challenge".to_owned(),
+            "break-redis".to_owned(),
+            "solved".to_owned()
+        )]
+    );
+    el.remove_event_listener_with_callback("idem:challenge", listener.as_ref().unchecked_ref())
+        .expect("stop listening");
+    el.remove();
+}

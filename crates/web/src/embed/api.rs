@@ -7,25 +7,45 @@ use leptos::prelude::*;
 use super::options::{validate, OptionError, Options, RawOptions, Value};
 use super::widget::Widget;
 use crate::app::LoadFailed;
+use crate::events::{event_name, NAMES};
 use crate::i18n::{load, loaded, Part};
+use crate::lab::Lab;
 use crate::markup::el;
+use leptos::wasm_bindgen::prelude::wasm_bindgen;
+use leptos::wasm_bindgen::JsError;
+use leptos::web_sys::js_sys::Function;
 
-/// A widget mounted by [`mount`]: `unmount()` removes it. The widget itself lives in
-/// [`MOUNTED`], not in the handle, so a handle dropped by the page (and freed by the next
-/// garbage collection of its JS object) leaves the widget mounted.
-#[leptos::wasm_bindgen::prelude::wasm_bindgen]
+/// A widget mounted by [`mount`]: `unmount()`, `restart()`, `runToEnd()`, `on(name, fn)` and
+/// `off(name, fn)`. The widget itself lives in [`MOUNTED`], not in the handle, so a handle
+/// dropped by the page (and freed by the next garbage collection of its JS object) leaves the
+/// widget mounted; a handle whose widget is gone does nothing.
+#[wasm_bindgen]
 pub struct MountHandle {
     id: u32,
     /// Resolves to `true` once the widget is shown, `false` if its texts could not be loaded.
     ready: leptos::web_sys::js_sys::Promise,
 }
 
-/// One mounted widget: its id (kept by its handle), its host element and what unmounts it.
+/// One mounted widget: its id (kept by its handle), its host element, its lab, the listeners
+/// added with `on` and what unmounts it.
 struct Mounted {
     id: u32,
     host: leptos::web_sys::HtmlElement,
+    /// The widget's lab, once it is shown (it may wait for its language file).
+    lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
+    listeners: Vec<(&'static str, Function)>,
     /// Held for its `Drop`, which unmounts the widget.
     _view: Box<dyn std::any::Any>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        for (name, listener) in &self.listeners {
+            let _ = self
+                .host
+                .remove_event_listener_with_callback(name, listener);
+        }
+    }
 }
 
 thread_local! {
@@ -45,6 +65,21 @@ fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
     drop(gone);
 }
 
+/// Runs `f` on the widget `id` (nothing when it is gone).
+fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
+    MOUNTED.with_borrow_mut(|(_, all)| all.iter_mut().find(|m| m.id == id).map(f))
+}
+
+/// The event name `on`/`off` were given, or an `Error` naming the allowed ones.
+fn listened(name: &str) -> Result<&'static str, JsError> {
+    event_name(name).ok_or_else(|| {
+        JsError::new(&format!(
+            "Idempotency Lab: on(name, fn): unknown event {name:?}; use one of {}",
+            NAMES.join(", ")
+        ))
+    })
+}
+
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]
 impl MountHandle {
     /// Removes the widget and stops its playback (nothing if it was already removed, or
@@ -59,6 +94,53 @@ impl MountHandle {
     /// element then says why).
     pub fn ready(&self) -> leptos::web_sys::js_sys::Promise {
         self.ready.clone()
+    }
+
+    /// Back to the start of the run (paused).
+    pub fn restart(&self) {
+        if let Some(lab) = with_mounted(self.id, |m| m.lab.get()).flatten() {
+            lab.restart();
+        }
+    }
+
+    /// To the end of the run (paused): the run ends, so `idem:verdict` follows.
+    #[wasm_bindgen(js_name = runToEnd)]
+    pub fn run_to_end(&self) {
+        if let Some(lab) = with_mounted(self.id, |m| m.lab.get()).flatten() {
+            lab.run_to_end();
+        }
+    }
+
+    /// Calls `listener` with each `idem:<name>` event of this widget (`name` is `step`,
+    /// `verdict`, `prediction` or `challenge`, with or without `idem:`); the payload is the
+    /// event's `detail`. Returns the handle, so calls chain; `unmount()` removes the listeners.
+    pub fn on(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
+        let name = listened(name)?;
+        with_mounted(self.id, |m| {
+            if m.host
+                .add_event_listener_with_callback(name, &listener)
+                .is_ok()
+            {
+                m.listeners.push((name, listener));
+            }
+        });
+        Ok(MountHandle {
+            id: self.id,
+            ready: self.ready.clone(),
+        })
+    }
+
+    /// Removes a listener added with `on(name, listener)`. Returns the handle.
+    pub fn off(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
+        let name = listened(name)?;
+        with_mounted(self.id, |m| {
+            let _ = m.host.remove_event_listener_with_callback(name, &listener);
+            m.listeners.retain(|(n, l)| !(*n == name && *l == listener));
+        });
+        Ok(MountHandle {
+            id: self.id,
+            ready: self.ready.clone(),
+        })
     }
 }
 
@@ -111,19 +193,22 @@ pub fn mount(
     } = options;
     let query = options.query();
     let lang = super::options::query_lang(&query);
+    // The widget hands its lab out once it is built, for restart() and runToEnd().
+    let lab = std::rc::Rc::new(std::cell::Cell::new(None));
+    let lab_out = std::rc::Rc::clone(&lab);
     let widget = move || {
-        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact/> }
+        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact lab_out=lab_out/> }
     };
     // The widget's language file is usually there (the page's or another widget's); if not,
     // the widget appears once it is fetched, or a notice says why it could not be.
     if loaded(lang, Part::Main).is_some() {
         let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
-            id: register(element, Box::new(view)),
+            id: register(element, Box::new(view), lab),
             ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
         });
     }
-    let id = register(element.clone(), Box::new(()));
+    let id = register(element.clone(), Box::new(()), lab);
     let ready = wasm_bindgen_futures::future_to_promise(async move {
         let result = load(lang, Part::Main).await;
         // Unmounted (or replaced) while the file was on its way: nothing to show.
@@ -147,12 +232,18 @@ pub fn mount(
 }
 
 /// Keeps a mounted widget (or a placeholder for one on its way) and gives its id.
-fn register(host: leptos::web_sys::HtmlElement, view: Box<dyn std::any::Any>) -> u32 {
+fn register(
+    host: leptos::web_sys::HtmlElement,
+    view: Box<dyn std::any::Any>,
+    lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
+) -> u32 {
     MOUNTED.with_borrow_mut(|(last, all)| {
         *last += 1;
         all.push(Mounted {
             id: *last,
             host,
+            lab,
+            listeners: Vec::new(),
             _view: view,
         });
         *last

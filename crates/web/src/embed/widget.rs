@@ -3,11 +3,14 @@
 
 use leptos::prelude::*;
 
+use crate::events::{provide_events, use_run_events};
 use crate::hooks::{handle_key, use_layout, use_playback};
+use crate::lab::Lab;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
 use crate::panels::faults::Faults;
 use crate::panels::path::StoryPicker;
+use crate::panels::recap::Recap;
 use crate::stage::sequence::Sequence;
 use crate::stage::state_panels::StatePanels;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
@@ -36,10 +39,18 @@ pub fn Widget(
     /// the page's `<main>` landmark; mounted in a course page it is an `<h2>` of the host's.
     #[prop(optional)]
     page: bool,
+    /// Receives the widget's lab (for the handle `mount` returns).
+    #[prop(optional)]
+    lab_out: Option<std::rc::Rc<std::cell::Cell<Option<Lab>>>>,
 ) -> impl IntoView {
     let (run, errors) = run_from_query(&query);
     let lang = query_lang(&query);
     let lab = provide_lab(run, lang);
+    let events = provide_events();
+    use_run_events(lab, events);
+    if let Some(cell) = &lab_out {
+        cell.set(Some(lab));
+    }
     use_playback(lab);
     use_layout(lab);
     if autoplay {
@@ -68,6 +79,7 @@ pub fn Widget(
         <div
             class="idem-lab embed"
             data-testid="embed"
+            node_ref=events.root()
             data-theme=theme.name()
             lang=lang.catalog().tag
             tabindex="0"
@@ -76,6 +88,7 @@ pub fn Widget(
             {heading}
             <LinkNotice errors=errors/>
             <Stage/>
+            <Recap/>
             {rest}
         </div>
     };

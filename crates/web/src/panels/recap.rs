@@ -189,22 +189,22 @@ pub fn provide_guess() {
 /// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
 /// showed is markup from pure functions, in a live region.
 #[component]
-pub fn Recap() -> impl IntoView {
+pub fn Recap(
+    /// The page's anchor id for the panel (a widget, which may be one of several, has none).
+    #[prop(optional)]
+    anchor: Option<&'static str>,
+) -> impl IntoView {
     let lab = use_lab();
     let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
-    let choices = Memo::new(move |_| {
-        lab.run.with(|r| {
-            let start = r.snapshot(0).unwrap_or(r.world()).clone();
-            let mut end = start.clone();
-            end.run(2_000);
-            (
-                r.scenario().id.clone(),
-                options(&start, &end, lab.catalog()),
-            )
-        })
+    // Simulated once per scenario (and protections and language), not on every step.
+    let choices = crate::lab::per_scenario(lab, |r, catalog| {
+        let start = r.snapshot(0).unwrap_or(r.world()).clone();
+        let mut end = start.clone();
+        end.run(2_000);
+        (r.scenario().id.clone(), options(&start, &end, catalog))
     });
     let current_guess = move || {
-        let (id, list) = choices.get();
+        let (id, list) = choices.with(|c| c.value.clone());
         guess
             .get()
             .filter(|(g, _)| *g == id)
@@ -244,9 +244,32 @@ pub fn Recap() -> impl IntoView {
         }
         html
     });
+    // A course site hears whether the prediction came true, once per run that ends.
+    if let Some(events) = crate::events::use_events() {
+        Effect::new(move |before: Option<Option<crate::events::LabEvent>>| {
+            let now = current_guess()
+                .filter(|_| lab.run.with(|r| r.at_end()))
+                .map(|c| {
+                    let (scenario, actual) = lab
+                        .run
+                        .with(|r| (r.scenario().id.clone(), outcome(r.world(), lab.catalog())));
+                    crate::events::LabEvent::Prediction {
+                        scenario,
+                        correct: c.value == actual.value,
+                        choice: c.value,
+                    }
+                });
+            if now.is_some() && before.is_some_and(|b| b != now) {
+                if let Some(event) = &now {
+                    events.emit(event);
+                }
+            }
+            now
+        });
+    }
     let empty = move || !at_start.get() && body.with(|b| b.is_empty());
     let buttons = move || {
-        let (_, list) = choices.get();
+        let (_, list) = choices.with(|c| c.value.clone());
         list.into_iter()
             .map(|c| {
                 let value = c.value.clone();
@@ -279,7 +302,7 @@ pub fn Recap() -> impl IntoView {
     view! {
         <section
             class="recap"
-            id=crate::panels::path::PREDICT_ANCHOR
+            id=anchor
             data-testid="predict"
             hidden=empty
         >

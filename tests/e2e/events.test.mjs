@@ -1,0 +1,217 @@
+// Events for course sites and the mount() handle, against the real bundle on the demo page:
+// idem:step / idem:verdict / idem:prediction bubble from a mounted widget as CustomEvents and
+// reach handle.on(); the ?embed iframe posts the same payloads to its parent (and ignores
+// messages sent to it); restart(), runToEnd(), off() and unmount() do what they say. Also: the
+// lesson writes the address bar only when the link changes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, DESKTOP } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** The demo page with every idem:* event on the document and every message recorded. */
+async function openDemo() {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(() => {
+    window.__events = [];
+    window.__messages = [];
+    for (const name of ['idem:step', 'idem:verdict', 'idem:prediction', 'idem:challenge']) {
+      document.addEventListener(name, (e) =>
+        window.__events.push({
+          type: e.type,
+          detail: e.detail,
+          from: e.target.closest('[data-testid^=widget-]')?.dataset.testid ?? null,
+        }),
+      );
+    }
+    window.addEventListener('message', (e) => window.__messages.push(e.data));
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(lab.site.url + 'demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  await page.getByTestId('widget-a').getByTestId('step-index').waitFor();
+  page.errors = errors;
+  return page;
+}
+
+/** Waits for the first recorded event (`__events`) or idem-lab message (`__messages`) of
+ * type `type` and returns it. */
+const waitFor = (page, list, type) =>
+  page
+    .waitForFunction(
+      ([list, type]) =>
+        window[list].find((e) => e?.type === type && (list === '__events' || e.source === 'idem-lab')),
+      [list, type],
+    )
+    .then((h) => h.jsonValue());
+
+test('a mounted widget emits step, verdict and prediction events with the core figures', async () => {
+  const page = await openDemo();
+  const a = page.getByTestId('widget-a');
+  // Predict "twice" at the start (the naive story charges twice), then step and run to the end.
+  await a.locator('[data-testid=predict-option][data-value=twice]').click();
+  await a.getByTestId('step-forward').click();
+  const step = await waitFor(page, '__events', 'idem:step');
+  assert.deepEqual(step, {
+    type: 'idem:step',
+    detail: { scenario: 'naive', step: 1, atEnd: false },
+    from: 'widget-a',
+  });
+  await a.getByTestId('run-to-end').click();
+  const verdict = await waitFor(page, '__events', 'idem:verdict');
+  assert.deepEqual(verdict, {
+    type: 'idem:verdict',
+    detail: { scenario: 'naive', verdict: 'violated', statementCents: 20000, faults: 0 },
+    from: 'widget-a',
+  });
+  // The page shows the same figures the event carries.
+  assert.equal(await a.getByTestId('verdict').getAttribute('data-verdict'), 'violated');
+  assert.match(await a.getByTestId('statement-total').innerText(), /200/);
+  const prediction = await waitFor(page, '__events', 'idem:prediction');
+  assert.deepEqual(prediction.detail, { scenario: 'naive', choice: 'twice', correct: true });
+  // Nothing came from widget B, and a mounted widget on a top-level page posts no message.
+  const all = await page.evaluate(() => window.__events);
+  assert.ok(all.every((e) => e.from === 'widget-a'), JSON.stringify(all));
+  assert.deepEqual(await page.evaluate(() => window.__messages.filter((m) => m?.source === 'idem-lab')), []);
+  // The demo's log shows them (through handle.on).
+  assert.match(await page.getByTestId('event-log').innerText(), /widget-a idem:verdict \{"scenario":"naive","verdict":"violated"/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the handle: on() hears events, off() stops, restart() and runToEnd() drive it, unmount() ends it', async () => {
+  const page = await openDemo();
+  const result = await page.evaluate(async () => {
+    const [a] = window.idemLab.widgets;
+    const got = [];
+    const settle = () => new Promise((ok) => setTimeout(ok, 20));
+    const listener = (e) => got.push([e.type, e.detail.step ?? e.detail.verdict]);
+    // on() returns the handle: calls chain; "idem:" is optional.
+    const chained = a.on('verdict', listener).on('idem:step', listener);
+    a.runToEnd();
+    await settle();
+    const atEnd = document.querySelector('[data-testid=widget-a] [data-testid=step-index]').textContent;
+    a.restart();
+    await settle();
+    const atStart = document.querySelector('[data-testid=widget-a] [data-testid=step-index]').textContent;
+    a.off('step', listener);
+    a.runToEnd();
+    await settle();
+    let thrown = null;
+    try {
+      a.on('click', listener);
+    } catch (error) {
+      thrown = error.message;
+    }
+    a.unmount();
+    const html = document.querySelector('[data-testid=widget-a]').innerHTML;
+    // After unmount: no widget, the handle's calls do nothing, the listeners are gone.
+    a.restart();
+    a.runToEnd();
+    document
+      .querySelector('[data-testid=widget-a]')
+      .dispatchEvent(new CustomEvent('idem:verdict', { detail: { verdict: 'after' } }));
+    return { got, atEnd, atStart, thrown, html, chained: typeof chained.on };
+  });
+  assert.equal(result.chained, 'function');
+  assert.ok(Number(result.atEnd) > 0, result.atEnd);
+  assert.equal(result.atStart, '0');
+  const last = Number(result.atEnd);
+  assert.deepEqual(result.got, [
+    ['idem:step', last],
+    ['idem:verdict', 'violated'],
+    ['idem:step', 0],
+    // off('step'): only the verdict of the second run.
+    ['idem:verdict', 'violated'],
+  ]);
+  assert.match(result.thrown, /unknown event "click"; use one of idem:step, idem:verdict/);
+  assert.equal(result.html, '');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the ?embed iframe posts the same payloads to its parent and ignores messages', async () => {
+  const page = await openDemo();
+  const iframe = page.getByTestId('iframe-embed');
+  await iframe.scrollIntoViewIfNeeded();
+  const frame = page.frameLocator('[data-testid=iframe-embed]');
+  await frame.getByTestId('embed').waitFor();
+  // Hostile and look-alike messages into the iframe change nothing.
+  await iframe.evaluate((el) => {
+    for (const data of [
+      { source: 'idem-lab', type: 'idem:verdict', detail: { verdict: 'ok' } },
+      'restart',
+      { type: 'runToEnd' },
+      null,
+    ]) {
+      el.contentWindow.postMessage(data, '*');
+    }
+  });
+  await frame.getByTestId('step-forward').click();
+  const step = await waitFor(page, '__messages', 'idem:step');
+  assert.deepEqual(step, {
+    source: 'idem-lab',
+    type: 'idem:step',
+    detail: { scenario: 'cas', step: 1, atEnd: false },
+  });
+  await frame.getByTestId('run-to-end').click();
+  const verdict = await waitFor(page, '__messages', 'idem:verdict');
+  assert.equal(verdict.detail.scenario, 'cas');
+  // The verdict is the one on screen, computed by the core; money in integer cents.
+  assert.equal(verdict.detail.verdict, await frame.getByTestId('verdict').getAttribute('data-verdict'));
+  assert.equal(verdict.detail.verdict, 'ok');
+  assert.ok(Number.isInteger(verdict.detail.statementCents), JSON.stringify(verdict));
+  assert.equal(verdict.detail.faults, 0);
+  // Only one step message before the verdict's: the messages sent in did not move it.
+  const steps = await page.evaluate(() =>
+    window.__messages.filter((m) => m?.source === 'idem-lab' && m.type === 'idem:step').map((m) => m.detail.step),
+  );
+  assert.equal(steps[0], 1);
+  assert.equal(await frame.getByTestId('balance').innerText(), '80');
+  // The demo page logs the iframe's messages.
+  assert.match(await page.getByTestId('event-log').innerText(), /iframe idem:verdict \{"scenario":"cas","verdict":"ok"/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the address bar is written only when the link changes', async () => {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(() => {
+    window.__replaced = [];
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (state, title, url) => {
+      window.__replaced.push(String(url));
+      replace(state, title, url);
+    };
+  });
+  const page = await context.newPage();
+  await page.goto(lab.site.url + '?scenario=naive');
+  await page.getByTestId('step-index').waitFor();
+  const count = () => page.evaluate(() => window.__replaced.length);
+  const settle = () => page.evaluate(() => new Promise((ok) => setTimeout(ok, 50)));
+  await settle();
+  const first = await count();
+  // At the start: step back, restart and a refused retry change nothing.
+  await page.locator('body').press('ArrowLeft');
+  await page.getByTestId('restart').click({ force: true });
+  await page.locator('body').press('r');
+  await settle();
+  assert.equal(await count(), first, await page.evaluate(() => window.__replaced.join('\n')));
+  // One step: one write, with the step in it.
+  await page.locator('body').press('ArrowRight');
+  await settle();
+  assert.equal(await count(), first + 1);
+  assert.match(await page.evaluate(() => window.__replaced.at(-1)), /scenario=naive&step=1/);
+  await context.close();
+});

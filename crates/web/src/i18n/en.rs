@@ -411,6 +411,7 @@ pub static EN: Catalog = Catalog {
         ("ui.reuse_key", "Same key, other body"),
         ("ui.other_user", "Other user, same key"),
         ("ui.sequence", "Sequence diagram"),
+        ("ui.sequence_scroll", "The diagram is wider than the screen: swipe it sideways →"),
         ("ui.sequence_hint", "One arrow per message so far. Click one to jump to the step that sent it."),
         // --- try every failure ---
         ("ui.explore_title", "Try every failure"),

@@ -281,6 +281,7 @@ pub fn Recap() -> impl IntoView {
             class="recap"
             id=crate::panels::path::PREDICT_ANCHOR
             data-testid="predict"
+            aria-live="polite"
             hidden=empty
         >
             <Show when=move || at_start.get()>
@@ -290,7 +291,7 @@ pub fn Recap() -> impl IntoView {
                     {buttons}
                 </div>
             </Show>
-            <div aria-live="polite" inner_html=move || body.get()></div>
+            <div inner_html=move || body.get()></div>
         </section>
     }
 }

@@ -194,7 +194,7 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       // Story 2's narration links its terms; a term is linked once per step.
       const seen = new Set();
       for (let i = 0; i < 40; i++) {
-        const links = page.getByTestId('narration').locator('a.term[data-term]');
+        const links = page.getByTestId('narration').locator('[data-testid=term]');
         const terms = await links.evaluateAll((as) => as.map((a) => a.dataset.term));
         assert.equal(new Set(terms).size, terms.length, `one link per term: ${terms}`);
         terms.forEach((t) => seen.add(t));
@@ -206,10 +206,10 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       // its accessible description is the entry's definition.
       await page.getByTestId('restart').click();
       for (let i = 0; i < 40; i++) {
-        if (await page.getByTestId('narration').locator('a.term[data-term="set-nx"]').count()) break;
+        if (await page.getByTestId('narration').locator('[data-testid=term][data-term="set-nx"]').count()) break;
         await page.getByTestId('step-forward').click();
       }
-      const link = page.getByTestId('narration').locator('a.term[data-term="set-nx"]');
+      const link = page.getByTestId('narration').locator('[data-testid=term][data-term="set-nx"]');
       const described = await link.getAttribute('aria-describedby');
       assert.match(await page.locator(`#${described}`).innerText(), /Redis/);
       await link.focus();
@@ -235,6 +235,15 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       assert.doesNotMatch(drawing, lang === 'en' ? /Payment API|Processor|\$0\.00/ : /Платёжный API|Процессинг/);
       assert.equal(await page.getByTestId('panel-processor').isVisible(), false);
       assert.equal(await page.getByTestId('panel-store').isVisible(), false);
+      // On a phone the sequence diagram says that it scrolls sideways; on a desktop it fits.
+      assert.equal(await page.getByTestId('sequence-scroll').isVisible(), viewport === PHONE);
+      if (viewport === PHONE) {
+        // The story on screen is inside the phone's story row, and node text is readable.
+        const chip = await page.getByTestId('scenario-counter').boundingBox();
+        assert.ok(chip.x >= 0 && chip.x + chip.width <= viewport.width, 'the current story is in view');
+        const px = await page.locator('[data-testid=node-api] .node-title').evaluate((t) => t.getBoundingClientRect().height);
+        assert.ok(px >= 11, `node title ${px} px high`);
+      }
       await page.getByTestId('run-to-end').click();
       assert.match(await page.getByTestId('node-ledger').textContent(), lang === 'en' ? /likes 101/ : /лайков: 101/);
       await shot(page, `student-${size}-${lang}-likes`);

@@ -120,7 +120,7 @@ pub fn linked_lines(lines: &[String], catalog: &Catalog) -> SafeHtml {
                 out += el(
                     "a",
                     &format!(
-                        "class=\"term\" data-term=\"{id}\" href=\"#term-{id}\" aria-describedby=\"def-{id}\"",
+                        "class=\"term\" data-testid=\"term\" data-term=\"{id}\" href=\"#term-{id}\" aria-describedby=\"def-{id}\"",
                         id = esc(id)
                     ),
                     &line[start..end],
@@ -215,9 +215,9 @@ mod tests {
         );
         assert_eq!(
             html,
-            "<p>Redis answers <a class=\"term\" data-term=\"nil\" href=\"#term-nil\" \
+            "<p>Redis answers <a class=\"term\" data-testid=\"term\" data-term=\"nil\" href=\"#term-nil\" \
              aria-describedby=\"def-nil\">(nil)</a> &lt;b&gt; &amp; (nil) again; \
-             <a class=\"term\" data-term=\"ttl\" href=\"#term-ttl\" \
+             <a class=\"term\" data-testid=\"term\" data-term=\"ttl\" href=\"#term-ttl\" \
              aria-describedby=\"def-ttl\">TTL</a>, TTLs.</p>"
         );
         // Across the lines of one step, a term is linked once.

@@ -278,8 +278,19 @@ pub fn Welcome() -> impl IntoView {
 fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
     let progress = use_progress();
     let done = move || progress.is_some_and(|p| p.is_done(id));
+    let button = NodeRef::<leptos::html::Button>::new();
+    // The phone's story row scrolls sideways: keep the story on screen in view inside it
+    // (the row only; the page does not move).
+    Effect::new(move |_| {
+        if current.with(|c| c == id) {
+            if let Some(b) = button.get() {
+                show_in_row(&b);
+            }
+        }
+    });
     view! {
         <button
+            node_ref=button
             type="button"
             class="chip"
             data-testid=format!("scenario-{id}")
@@ -291,6 +302,21 @@ fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
             {lab.t(&format!("scenario.{id}.title"))}
             <span class="sr-only">{move || if done() { lab.t("path.done_sr") } else { String::new() }}</span>
         </button>
+    }
+}
+
+/// Scrolls the row holding `chip` sideways so that `chip` is inside it.
+fn show_in_row(chip: &leptos::web_sys::HtmlButtonElement) {
+    let Some(row) = chip.parent_element() else {
+        return;
+    };
+    let (c, r) = (
+        chip.get_bounding_client_rect(),
+        row.get_bounding_client_rect(),
+    );
+    if c.left() < r.left() || c.right() > r.right() {
+        let by = c.left() - r.left() - 8.0;
+        row.set_scroll_left(row.scroll_left() + by as i32);
     }
 }
 

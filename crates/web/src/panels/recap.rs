@@ -304,6 +304,7 @@ pub fn Recap(
             class="recap"
             id=anchor
             data-testid="predict"
+            aria-live="polite"
             hidden=empty
         >
             <Show when=move || at_start.get()>
@@ -313,7 +314,7 @@ pub fn Recap(
                     {buttons}
                 </div>
             </Show>
-            <div aria-live="polite" inner_html=move || body.get()></div>
+            <div inner_html=move || body.get()></div>
         </section>
     }
 }

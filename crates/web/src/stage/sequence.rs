@@ -185,6 +185,7 @@ pub fn Sequence() -> impl IntoView {
         <section class="sequence">
             <h2>{lab.t("ui.sequence")}</h2>
             <p class="hint">{lab.t("ui.sequence_hint")}</p>
+            <p class="hint narrow-only" data-testid="sequence-scroll">{lab.t("ui.sequence_scroll")}</p>
             <div
                 class="sequence-scroll"
                 node_ref=scroller

@@ -294,12 +294,17 @@ pub fn verdict_sentence(world: &World, outcome: &Outcome, catalog: &Catalog) -> 
 /// At step 0: the scenario's intro, unless this is a replay of a counter-example on the
 /// scenario without its scripted faults — then the scripted intro ("the answer never
 /// reaches the phone") would be false, and the intro says what the replay is instead.
+/// When the student changed the protections, the story's intro ("sent with no key") would
+/// describe another design, so the intro says the run is the story's with their design.
 pub fn intro(world: &World, catalog: &Catalog) -> String {
     let id = &world.scenario().id;
-    let scripted = Scenario::by_id(id).is_ok_and(|s| s.scripted_faults);
+    let story = Scenario::by_id(id).ok();
+    let scripted = story.as_ref().is_some_and(|s| s.scripted_faults);
+    let title = || catalog.text(&format!("scenario.{id}.title"));
     if scripted && !world.scenario().scripted_faults {
-        let title = catalog.text(&format!("scenario.{id}.title"));
-        catalog.fill("narr.replay_intro", &[("title", title)])
+        catalog.fill("narr.replay_intro", &[("title", title())])
+    } else if story.is_some_and(|s| s.protections != world.scenario().protections) {
+        catalog.fill("narr.changed_intro", &[("title", title())])
     } else {
         catalog.text(&format!("scenario.{id}.intro"))
     }
@@ -420,6 +425,21 @@ mod tests {
         let story = end("key");
         let sentence = verdict_sentence(&story, &Outcome::of(&story), c);
         assert!(sentence.contains("deduplication"), "{sentence}");
+    }
+
+    /// Review finding: story 1 with the Idempotency-Key ticked still said "with no key".
+    #[test]
+    fn the_intro_of_a_story_with_other_protections_does_not_describe_the_story_design() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let mut s = Scenario::by_id("naive").expect("naive");
+            s.protections.idempotency_key = true;
+            let text = intro(&World::new(&s), c);
+            assert_ne!(text, c.text("scenario.naive.intro"));
+            assert!(text.contains(&c.text("scenario.naive.title")), "{text}");
+            let story = intro(&World::new(&Scenario::by_id("naive").expect("naive")), c);
+            assert_eq!(story, c.text("scenario.naive.intro"));
+        }
     }
 
     #[test]

@@ -147,7 +147,13 @@ pub fn Controls() -> impl IntoView {
         .map(|(i, label)| {
             // The speed chosen stays chosen when the page is drawn again in another language.
             let chosen = lab.speed.get_untracked() == SPEEDS[i];
-            view! { <option value=i.to_string() selected=chosen>{*label}</option> }
+            // Russian writes a decimal comma (0,25×).
+            let label = if lab.catalog().tag == "ru" {
+                label.replace('.', ",")
+            } else {
+                (*label).to_owned()
+            };
+            view! { <option value=i.to_string() selected=chosen>{label}</option> }
         })
         .collect_view();
     let cursor = move || lab.run.with(Run::cursor);

@@ -31,39 +31,35 @@ pub fn Topology() -> impl IntoView {
             .with(|r| ghosts_svg(layout, r.shown(lab.side), reduced, r.cursor()))
     };
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    // Keyed rows: a node's card is kept across stories that have it (drawing every card
+    // again on each switch grew the wasm memory by kilobytes per switch).
     let links = move || {
         let nodes = story.get().nodes();
         Link::ALL
             .into_iter()
             .filter(|link| nodes.contains(&link.peer()))
-            .map(|link| {
-                let end = move |i: usize, x: bool| {
-                    move || {
-                        let ends = lab.layout.get().link_ends(link);
-                        let p = if i == 0 { ends.0 } else { ends.1 };
-                        num(if x { p.x } else { p.y })
-                    }
-                };
-                view! {
-                    <line
-                        class=format!("link link-{}", link.name())
-                        x1=end(0, true)
-                        y1=end(0, false)
-                        x2=end(1, true)
-                        y2=end(1, false)
-                    />
-                }
-            })
-            .collect_view()
+            .map(|link| (story.get(), link))
+            .collect::<Vec<_>>()
     };
-    let nodes = move || {
-        story
-            .get()
-            .nodes()
-            .iter()
-            .map(|node| node_card(lab, *node))
-            .collect_view()
+    let link_line = move |(_, link): (Story, Link)| {
+        let end = move |i: usize, x: bool| {
+            move || {
+                let ends = lab.layout.get().link_ends(link);
+                let p = if i == 0 { ends.0 } else { ends.1 };
+                num(if x { p.x } else { p.y })
+            }
+        };
+        view! {
+            <line
+                class=format!("link link-{}", link.name())
+                x1=end(0, true)
+                y1=end(0, false)
+                x2=end(1, true)
+                y2=end(1, false)
+            />
+        }
     };
+    let nodes = move || story.get().nodes().to_vec();
     let packets = move || {
         lab.run
             .with(|r| packet_views(r.shown(lab.side), lab.catalog()))
@@ -80,7 +76,11 @@ pub fn Topology() -> impl IntoView {
                 role="group"
                 aria-label=lab.t("ui.topology")
             >
-                <g>{links} {nodes} <g inner_html=ghosts></g></g>
+                <g>
+                    <For each=links key=|k| *k children=link_line/>
+                    <For each=nodes key=|n: &Node| *n children=move |node| node_card(lab, story, node)/>
+                    <g inner_html=ghosts></g>
+                </g>
                 <g class="packets">
                     <For
                         each=packets
@@ -96,12 +96,15 @@ pub fn Topology() -> impl IntoView {
 }
 
 /// A node's card: its position, colour and status line follow the run and the layout; its
-/// names are the story's (the cards are drawn again when the story changes).
-fn node_card(lab: Lab, node: Node) -> impl IntoView {
+/// names are the story's (a card stays while its node is in the stories shown).
+fn node_card(lab: Lab, story: Memo<Story>, node: Node) -> impl IntoView {
     let n = node.name();
-    let text = move |part: &str| {
-        lab.run
-            .with_untracked(|r| node_text(r.shown(lab.side), node, part, lab.catalog()))
+    let text = move |part: &'static str| {
+        move || {
+            story.track();
+            lab.run
+                .with_untracked(|r| node_text(r.shown(lab.side), node, part, lab.catalog()))
+        }
     };
     let tech = text("tech");
     let status = Memo::new(move |_| {
@@ -150,7 +153,7 @@ fn node_card(lab: Lab, node: Node) -> impl IntoView {
                     .then(|| {
                         view! {
                             <text class="node-sub" x="48" y="49">
-                                {tech.clone()}
+                                {tech}
                             </text>
                         }
                     })

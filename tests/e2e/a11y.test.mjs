@@ -8,11 +8,7 @@
 // source is evaluated through the DevTools protocol instead, which the policy does not see.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { start, DESKTOP, PHONE } from './harness.mjs';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { start, audit, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -21,22 +17,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-/** Runs axe on the page as it is; returns "rule: target" lines, one per failing element. */
-async function audit(page) {
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
-    await page.evaluate(AXE);
-  }
-  // Let a running transition finish so colours are measured as shown at rest.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  const found = await page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.flatMap((v) =>
-      v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join('')}`),
-    );
-  });
-  return found;
-}
 
 /** Audits `page` and records the problems under `label`. */
 async function check(page, label, problems) {

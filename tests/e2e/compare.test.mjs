@@ -3,11 +3,7 @@
 // `bash scripts/e2e.sh` after `trunk build --release --offline`.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { start, step, shot, DESKTOP, PHONE } from './harness.mjs';
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { start, step, shot, audit, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -213,16 +209,6 @@ test('bad challenge ids give the usual notice; without storage the page says so'
   assert.deepEqual(errors, []);
   await context.close();
 });
-
-/** axe-core violations on the page as it is (see a11y.test.mjs; evaluated past the CSP). */
-async function audit(page) {
-  await page.evaluate(AXE);
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-  });
-}
 
 test('axe: compare mode and a challenge, light and dark, English and Russian, both widths', async () => {
   const problems = [];

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, verdict, step, shot, SCREENSHOTS, DESKTOP, PHONE } from './harness.mjs';
+import { start, watchErrors, verdict, step, shot, SCREENSHOTS, DESKTOP, PHONE } from './harness.mjs';
 import { CSP } from './server.mjs';
 
 let lab;
@@ -32,11 +32,7 @@ async function openFile(path, viewport = DESKTOP, options = {}) {
   const context = await lab.browser.newContext({ viewport, ...options });
   await watchCsp(context);
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = watchErrors(page);
   const response = await page.goto(lab.site.url + path);
   page.errors = errors;
   page.response = response;

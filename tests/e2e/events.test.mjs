@@ -5,7 +5,7 @@
 // lesson writes the address bar only when the link changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, DESKTOP } from './harness.mjs';
+import { start, watchErrors, DESKTOP } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -33,11 +33,7 @@ async function openDemo() {
     window.addEventListener('message', (e) => window.__messages.push(e.data));
   });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = watchErrors(page);
   await page.goto(lab.site.url + 'demo.html');
   await page.waitForSelector('html[data-ready=true]');
   await page.getByTestId('widget-a').getByTestId('step-index').waitFor();

@@ -1,7 +1,9 @@
 // Shared set-up: the static server, Debian's Chromium through playwright-core, and small
 // helpers that read the page through its data-testid contract.
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
@@ -12,6 +14,16 @@ export const SCREENSHOTS = join(ROOT, 'tests', 'screenshots');
 
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 740 };
+
+/** Collects the page's uncaught errors and console errors, in the array returned. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
 
 /** Starts the server and the browser; returns { site, browser, open, close }. */
 export async function start() {
@@ -34,11 +46,7 @@ export async function start() {
   async function open(query = '', viewport = DESKTOP, options = {}) {
     const context = await browser.newContext({ viewport, ...options });
     const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
+    const errors = watchErrors(page);
     await page.goto(site.url + (query ? `?${query}` : ''));
     await page.getByTestId('step-index').waitFor();
     page.errors = errors;
@@ -63,3 +71,25 @@ export const step = async (page) => Number(await text(page, 'step-index'));
 /** A screenshot into tests/screenshots/ (gitignored). */
 export const shot = (page, name, fullPage = true) =>
   page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
+
+let axeSource;
+/** axe-core's source, read once. */
+const axe = () =>
+  (axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+
+/** Runs axe-core on the page as it is (its source evaluated through the DevTools protocol, which
+ * the strict CSP does not see); returns "rule: target" lines, one per failing element. */
+export async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.evaluate(axe());
+  }
+  // Let a running transition finish so colours are measured as shown at rest.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.flatMap((v) =>
+      v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').slice(1, 2).join('')}`),
+    );
+  });
+  return found;
+}

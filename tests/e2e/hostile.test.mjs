@@ -4,7 +4,7 @@
 // a widget or throw an Error naming the bad field, without a page error.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, DESKTOP } from './harness.mjs';
+import { start, watchErrors, DESKTOP } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -74,11 +74,7 @@ test('a seeded sample of hostile mount() options: a widget or an Error naming th
   // lose undefined, NaN and Infinity.
   const context = await lab.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = watchErrors(page);
   await page.goto(lab.site.url + 'demo.html');
   await page.locator('[data-testid=widget-a] [data-testid=step-index]').waitFor();
   const outcome = await page.evaluate(async (seed) => {

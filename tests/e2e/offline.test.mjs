@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, text, verdict, DESKTOP, ROOT } from './harness.mjs';
+import { start, watchErrors, text, verdict, DESKTOP, ROOT } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let lab;
@@ -27,11 +27,7 @@ after(async () => {
 async function openControlled(url) {
   const context = await lab.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = watchErrors(page);
   page.errors = errors;
   await page.goto(url);
   await page.getByTestId('step-index').waitFor();

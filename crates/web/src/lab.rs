@@ -35,6 +35,9 @@ pub struct Lab {
     /// A quiet gap just jumped over (simulated ms).
     pub skipped: ReadSignal<Option<u64>>,
     set_skipped: WriteSignal<Option<u64>>,
+    /// Playback stopped by itself at a key moment of the story (until the next action).
+    pub paused_at_key: ReadSignal<bool>,
+    set_paused_at_key: WriteSignal<bool>,
     /// Real time (ms) the current step is still held on screen while playing.
     hold: RwSignal<f64>,
     /// The core's verdict on the world shown, computed once per change.
@@ -69,6 +72,7 @@ impl Lab {
         let (speed, set_speed) = signal(1.0);
         let (notice, set_notice) = signal(None);
         let (skipped, set_skipped) = signal(None);
+        let (paused_at_key, set_paused_at_key) = signal(false);
         let (lang, set_lang) = signal(lang);
         let verdict = Memo::new(move |_| run.with(|r| r.world().verdict()));
         let (layout, set_layout) = signal(layout);
@@ -86,6 +90,8 @@ impl Lab {
             set_notice,
             skipped,
             set_skipped,
+            paused_at_key,
+            set_paused_at_key,
             verdict,
             hold: RwSignal::new(0.0),
             lang,
@@ -123,6 +129,7 @@ impl Lab {
         put(self.set_display, now);
         put(self.set_notice, None);
         put(self.set_skipped, None);
+        put(self.set_paused_at_key, false);
         self.hold.set(0.0);
     }
 
@@ -177,6 +184,7 @@ impl Lab {
             self.restart();
         }
         self.set_notice.set(None);
+        put(self.set_paused_at_key, false);
         self.hold.set(0.0);
         self.set_playing.set(true);
     }
@@ -286,6 +294,8 @@ impl Lab {
             self.hold.set(hold);
             if speed <= 1.0 && stop {
                 self.set_playing.set(false);
+                // Said beside the narration: a pause nobody asked for looks like a freeze.
+                self.set_paused_at_key.set(true);
                 return false;
             }
         }
@@ -453,6 +463,29 @@ mod tests {
             lab.skipped.get_untracked().is_none(),
             "a step by hand clears it"
         );
+    }
+
+    #[test]
+    fn a_stop_at_a_key_moment_is_said_until_the_next_action() {
+        let lab = lab("naive");
+        lab.toggle_play();
+        let mut frames = 0;
+        while lab.frame(100.0) {
+            frames += 1;
+            assert!(frames < 100_000, "playback never stopped");
+            assert!(!lab.paused_at_key.get_untracked(), "said before the stop");
+        }
+        assert!(
+            !lab.run.with_untracked(Run::at_end),
+            "the naive story stops at its lost answer, before the end"
+        );
+        assert!(lab.paused_at_key.get_untracked(), "the stop is not said");
+        lab.toggle_play();
+        assert!(!lab.paused_at_key.get_untracked(), "Play clears it");
+        lab.toggle_play();
+        lab.set_paused_at_key.set(true);
+        lab.step_forward();
+        assert!(!lab.paused_at_key.get_untracked(), "a step clears it");
     }
 
     #[test]

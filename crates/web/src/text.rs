@@ -108,7 +108,7 @@ pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
 /// tell: which store the claim runs in, whether a 412's debit went through or lost a race,
-/// whose payment a foreign success was.
+/// whose payment a foreign success was, whether a lost answer was a refusal.
 fn note_key(note: &Note, world: &World) -> &'static str {
     match note {
         Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
@@ -135,6 +135,15 @@ fn note_key(note: &Note, world: &World) -> &'static str {
             } else {
                 "client.got_foreign_answer"
             }
+        }
+        Note::MessageLost {
+            msg,
+            reason: idem_core::net::DropReason::LostAck,
+        } if world.network().get(*msg).is_some_and(
+            |m| matches!(&m.payload, idem_core::net::Payload::Response(r) if !r.is_success()),
+        ) =>
+        {
+            "net.refusal_lost"
         }
         _ => note.key(),
     }

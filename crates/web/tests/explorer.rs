@@ -65,16 +65,16 @@ async fn the_panel_shows_the_cores_numbers() {
         let text = result.text_content().unwrap_or_default();
         assert!(
             text.contains(&format!(
-                "{} runs checked — {} distinct situations simulated",
+                "{} runs checked; on the way the simulator met {} distinct situations",
                 report.runs_represented(),
                 report.distinct_situations()
             )) && text.contains(&format!(
                 "{} {} an invariant",
                 report.violating_runs,
                 if report.violating_runs == 1 {
-                    "breaks"
+                    "run breaks"
                 } else {
-                    "break"
+                    "runs break"
                 }
             )),
             "{id}: {text}"

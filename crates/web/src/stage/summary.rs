@@ -50,7 +50,11 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHt
                     "statement",
                     &catalog.text("money.balance"),
                     el("span", "data-testid=\"balance\"", &a.balance.to_string()),
-                ) + item("", "version", SafeHtml::text(&a.version.to_string()))
+                ) + item(
+                    "",
+                    &catalog.text("money.version"),
+                    SafeHtml::text(&a.version.to_string()),
+                )
             })
             .unwrap_or_default(),
         Story::Counter => l
@@ -225,6 +229,13 @@ pub fn Summary() -> impl IntoView {
             })
             .unwrap_or_default()
     };
+    let paused = move || {
+        lab.paused_at_key.get().then(|| {
+            view! {
+                <p class="skipped paused" data-testid="paused-key">{lab.t("ui.paused_key_moment")}</p>
+            }
+        })
+    };
     view! {
         <aside class="summary">
             <div class="verdict-box">
@@ -240,6 +251,7 @@ pub fn Summary() -> impl IntoView {
                 <h2>{lab.t("ui.what_happened")}</h2>
                 <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
                 <div inner_html=skipped></div>
+                {paused}
             </section>
             <details class="invariants">
                 <summary>{lab.t("ui.invariants")}</summary>

@@ -75,7 +75,9 @@ pub struct World {
     ledger: Ledger,
     processor: Processor,
     script_pos: usize,
-    lose_next_ack: bool,
+    /// How many of the API's next answers to the phone will be lost ("lose the next ack",
+    /// armed once per fault: arming it again dooms one more answer).
+    lose_next_acks: u8,
     client_offline_until: Option<SimTime>,
     next_op: u32,
     steps: Vec<Step>,
@@ -122,7 +124,7 @@ impl World {
             ),
             processor: Processor::default(),
             script_pos: 0,
-            lose_next_ack: false,
+            lose_next_acks: 0,
             client_offline_until: None,
             next_op: 0,
             steps: Vec::new(),
@@ -193,7 +195,12 @@ impl World {
     }
     /// Whether "lose the next ack" is armed.
     pub fn next_ack_will_be_lost(&self) -> bool {
-        self.lose_next_ack
+        self.lose_next_acks > 0
+    }
+
+    /// How many of the API's next answers will be lost (one per "lose the next ack").
+    pub fn acks_to_lose(&self) -> u8 {
+        self.lose_next_acks
     }
 
     /// When the next event is due, if anything is left to happen.
@@ -353,7 +360,7 @@ impl World {
             .get(self.script_pos)
             .map(|s| s.at)
             .hash(&mut h);
-        self.lose_next_ack.hash(&mut h);
+        self.lose_next_acks.hash(&mut h);
         self.client_offline_until.hash(&mut h);
         self.next_op.hash(&mut h);
         // The packets in flight, in id order (settled ones, kept with history, are past).
@@ -565,7 +572,7 @@ impl World {
                 }
             }
             Action::LoseNextAck => {
-                self.lose_next_ack = true;
+                self.lose_next_acks = self.lose_next_acks.saturating_add(1);
                 notes.push(Note::NextAckWillBeLost);
             }
             Action::Duplicate(id) => {
@@ -792,8 +799,11 @@ impl World {
                     ApiOutput::Note(note) => notes.push(note),
                     ApiOutput::Send(to, payload) => {
                         let link = Link::to(to).unwrap_or(Link::ClientApi);
-                        let doomed = matches!(payload, Payload::Response(_))
-                            && std::mem::take(&mut self.lose_next_ack);
+                        let doomed =
+                            matches!(payload, Payload::Response(_)) && self.lose_next_acks > 0;
+                        if doomed {
+                            self.lose_next_acks -= 1;
+                        }
                         let delay = self.scenario.latencies.of(link);
                         let id = self
                             .net

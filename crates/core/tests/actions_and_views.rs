@@ -170,6 +170,43 @@ fn the_armed_lost_ack_is_visible_until_an_ack_takes_it() {
     assert!(!world.next_ack_will_be_lost(), "the first ack was lost");
 }
 
+/// The answers to the phone a run lost to "lose the next ack".
+fn lost_acks(world: &World) -> usize {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| {
+            matches!(
+                n,
+                Note::MessageLost {
+                    reason: idem_core::net::DropReason::LostAck,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+/// Issue 15 review: arming "lose the next answer" on top of the story's own lost answer must
+/// doom one more answer, not silently do nothing while the narration says it is armed.
+#[test]
+fn arming_the_lost_ack_twice_loses_two_answers() {
+    let mut once = World::new(&scenario("key"));
+    assert_eq!(once.run(STEP_BOUND), idem_core::RunEnd::Quiescent);
+    let mut twice = World::new(&scenario("key"));
+    twice
+        .apply(Action::LoseNextAck)
+        .expect("armed before the script's");
+    assert_eq!(twice.acks_to_lose(), 1);
+    twice.step();
+    assert_eq!(twice.acks_to_lose(), 2, "the script arms a second one");
+    assert_eq!(twice.run(STEP_BOUND), idem_core::RunEnd::Quiescent);
+    assert_eq!(lost_acks(&once), 1);
+    assert_eq!(lost_acks(&twice), 2);
+    assert_eq!(twice.acks_to_lose(), 0);
+}
+
 /// The expiry notes of a run, in order.
 fn expiries(world: &World) -> Vec<Note> {
     world

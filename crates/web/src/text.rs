@@ -108,7 +108,8 @@ pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
 /// tell: which store the claim runs in, whether a 412's debit went through or lost a race,
-/// whose payment a foreign success was, whether a lost answer was a refusal.
+/// whose payment a foreign success was, whether a lost answer was a refusal, whether
+/// a lost answer was already armed.
 fn note_key(note: &Note, world: &World) -> &'static str {
     match note {
         Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
@@ -145,6 +146,7 @@ fn note_key(note: &Note, world: &World) -> &'static str {
         {
             "net.refusal_lost"
         }
+        Note::NextAckWillBeLost if world.acks_to_lose() > 1 => "fault.lose_one_more_ack",
         _ => note.key(),
     }
 }
@@ -352,6 +354,41 @@ mod tests {
             badge_text(&badge(&end("key")), catalog),
             "Charged exactly once"
         );
+    }
+
+    /// The keys the narration of a whole run uses, step by step, for the notes matching `pick`.
+    fn keys_of(mut world: World, pick: fn(&Note) -> bool) -> Vec<&'static str> {
+        let mut keys = Vec::new();
+        while let Some(step) = world.step().cloned() {
+            keys.extend(
+                step.notes
+                    .iter()
+                    .filter(|n| pick(n))
+                    .map(|n| note_key(n, &world)),
+            );
+        }
+        keys
+    }
+
+    #[test]
+    fn a_lost_refusal_is_not_narrated_as_work_done() {
+        // Without a key the API refuses with 400; losing that answer loses a refusal.
+        let mut refused = World::new(&Scenario::by_id("missing-key").expect("missing-key"));
+        refused.apply(Action::LoseNextAck).expect("armed");
+        let lost = |n: &Note| matches!(n, Note::MessageLost { .. });
+        assert_eq!(keys_of(refused, lost), ["net.refusal_lost"]);
+        // The naive story's lost answer is a 201: the server did the work.
+        let naive = World::new(&Scenario::by_id("naive").expect("naive"));
+        assert_eq!(keys_of(naive, lost), ["net.ack_lost"]);
+    }
+
+    #[test]
+    fn arming_the_lost_answer_again_says_one_more_is_doomed() {
+        let mut twice = World::new(&Scenario::by_id("key").expect("key"));
+        let first = twice.apply(Action::LoseNextAck).expect("armed").clone();
+        assert_eq!(note_key(&first.notes[0], &twice), "fault.lose_next_ack");
+        let armed = |n: &Note| matches!(n, Note::NextAckWillBeLost);
+        assert_eq!(keys_of(twice, armed), ["fault.lose_one_more_ack"]);
     }
 
     #[test]

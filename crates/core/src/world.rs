@@ -65,7 +65,10 @@ pub enum RunEnd {
 /// The whole simulation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct World {
-    scenario: Scenario,
+    /// Shared, not copied, by the clones of a world (the explorer clones one per branch);
+    /// serialised as the scenario itself.
+    #[serde(with = "shared")]
+    scenario: std::sync::Arc<Scenario>,
     now: SimTime,
     rng: SimRng,
     net: Network,
@@ -84,6 +87,26 @@ pub struct World {
     injected: Vec<(u32, Action)>,
 }
 
+/// Serde for a shared scenario, as the value (serde's `rc` feature is not enabled).
+mod shared {
+    use super::Scenario;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Arc<Scenario>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Scenario::serialize(value, serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Arc<Scenario>, D::Error> {
+        Scenario::deserialize(deserializer).map(Arc::new)
+    }
+}
+
 enum Event {
     Script,
     Wake,
@@ -100,7 +123,7 @@ impl World {
         let mut client_config = scenario.client.clone();
         client_config.retry_deadline_ms = p.retry_deadline.then_some(RETRY_DEADLINE_MS);
         World {
-            scenario: scenario.clone(),
+            scenario: std::sync::Arc::new(scenario.clone()),
             now: SimTime::ZERO,
             rng: SimRng::new(scenario.seed),
             net: Network::default(),
@@ -679,7 +702,7 @@ impl World {
         let Some(message) = self.net.get(id) else {
             return;
         };
-        let (to, doomed, payload) = (message.to, message.doomed, message.payload.clone());
+        let (to, doomed) = (message.to, message.doomed);
         if doomed {
             self.net.settle(id, Fate::Lost(now, DropReason::LostAck));
             notes.push(Note::MessageLost {
@@ -705,8 +728,12 @@ impl World {
             });
             return;
         }
-        self.net.settle(id, Fate::Delivered(now));
+        let Some(payload) = self.net.deliver(id, now) else {
+            return;
+        };
         let p = self.scenario.protections;
+        // Without history the narration is dropped at the end of the step: not built at all.
+        let narrate = self.keep_history;
         match (to, payload) {
             (Node::Client, Payload::Response(response)) => {
                 self.client.on_response(now, &response, &mut self.rng)
@@ -717,36 +744,42 @@ impl World {
             (Node::Api, reply) => self.api.handle(now, ApiInput::Reply(reply), &p),
             (Node::Store, Payload::Redis(handler, command)) => {
                 let reply = self.store.execute(now, &command);
-                notes.push(match reply {
-                    RedisReply::Ok => Note::StoreOk,
-                    RedisReply::Nil => Note::StoreNil,
-                    RedisReply::Value(_) => Note::StoreValue,
-                });
+                if narrate {
+                    notes.push(match reply {
+                        RedisReply::Ok => Note::StoreOk,
+                        RedisReply::Nil => Note::StoreNil,
+                        RedisReply::Value(_) => Note::StoreValue,
+                    });
+                }
                 self.reply(Node::Store, Payload::RedisReply(handler, reply), sent);
             }
             (Node::Ledger, Payload::Sql(handler, batch)) => {
                 let results = self.ledger.execute(now, &batch);
-                notes.push(Note::LedgerRan {
-                    rows: results.iter().map(|r| r.rows).collect(),
-                    statements: batch
-                        .statements
-                        .iter()
-                        .map(|s| s.summary().to_owned())
-                        .collect(),
-                });
+                if narrate {
+                    notes.push(Note::LedgerRan {
+                        rows: results.iter().map(|r| r.rows).collect(),
+                        statements: batch
+                            .statements
+                            .iter()
+                            .map(|s| s.summary().to_owned())
+                            .collect(),
+                    });
+                }
                 self.reply(Node::Ledger, Payload::SqlResults(handler, results), sent);
             }
             (Node::Processor, Payload::Charge(handler, request)) => {
                 let reply = self.processor.charge(now, &request);
-                notes.push(if reply.replayed {
-                    Note::ProcessorDeduplicated {
-                        payment_id: reply.payment_id.clone(),
-                    }
-                } else {
-                    Note::ProcessorCharged {
-                        payment_id: reply.payment_id.clone(),
-                    }
-                });
+                if narrate {
+                    notes.push(if reply.replayed {
+                        Note::ProcessorDeduplicated {
+                            payment_id: reply.payment_id.clone(),
+                        }
+                    } else {
+                        Note::ProcessorCharged {
+                            payment_id: reply.payment_id.clone(),
+                        }
+                    });
+                }
                 self.reply(Node::Processor, Payload::ChargeReply(handler, reply), sent);
             }
             _ => {}
@@ -766,12 +799,14 @@ impl World {
     /// Moves what the client and the API want sent onto the network, and their notes into
     /// the step.
     fn flush(&mut self, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
+        let narrate = self.keep_history;
         loop {
             let mut progressed = false;
             while let Some(output) = self.client.poll() {
                 progressed = true;
                 match output {
-                    ClientOutput::Note(note) => notes.push(note),
+                    ClientOutput::Note(note) if narrate => notes.push(note),
+                    ClientOutput::Note(_) => {}
                     ClientOutput::Send(request) => {
                         let delay = self.scenario.latencies.client_api;
                         let id = self.net.send(
@@ -789,7 +824,8 @@ impl World {
             while let Some(output) = self.api.poll() {
                 progressed = true;
                 match output {
-                    ApiOutput::Note(note) => notes.push(note),
+                    ApiOutput::Note(note) if narrate => notes.push(note),
+                    ApiOutput::Note(_) => {}
                     ApiOutput::Send(to, payload) => {
                         let link = Link::to(to).unwrap_or(Link::ClientApi);
                         let doomed = matches!(payload, Payload::Response(_))

@@ -647,6 +647,12 @@ impl Explorer {
                 break;
             }
             self.report.steps += 1;
+            // Whether the run ended is asked only where it matters (it costs a look at every
+            // timer and packet): the next `step` says so anyway.
+            if !worth_recording(&world) {
+                disarmed = true;
+                continue;
+            }
             if world.is_quiescent() {
                 break;
             }
@@ -654,9 +660,6 @@ impl Explorer {
                 armed_until += 1;
             } else {
                 disarmed = true;
-            }
-            if !worth_recording(&world) {
-                continue;
             }
             let here = (world.view(false), world.step_count());
             if let Some(s) = self

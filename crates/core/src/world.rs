@@ -243,8 +243,8 @@ impl World {
     pub fn step(&mut self) -> Option<&Step> {
         let (time, event) = self.next_event()?;
         self.now = self.now.max(time);
-        let mut notes = self.expire_keys();
-        let mut sent = Vec::new();
+        let (mut notes, mut sent) = self.buffers();
+        self.expire_keys(&mut notes);
         let cause = match event {
             Event::Script => {
                 let action = self.scenario.script[self.script_pos].action;
@@ -283,8 +283,7 @@ impl World {
     pub fn apply(&mut self, action: Action) -> Result<&Step, ActionError> {
         self.check(action)?;
         self.injected.push((self.step_count, action));
-        let mut notes = Vec::new();
-        let mut sent = Vec::new();
+        let (mut notes, mut sent) = self.buffers();
         self.perform(action, &mut notes, &mut sent);
         self.flush(&mut notes, &mut sent);
         Ok(self.push_step(Cause::Injected(action), notes, sent))
@@ -518,7 +517,24 @@ impl World {
         best.map(|(t, _, e)| (t, e))
     }
 
-    fn expire_keys(&mut self) -> Vec<Note> {
+    /// Empty buffers for a new step's notes and sent messages. Without history the latest step
+    /// is about to be replaced (see `push_step`): its buffers are reused rather than freed and
+    /// allocated again, once per step.
+    fn buffers(&mut self) -> (Vec<Note>, Vec<MsgId>) {
+        if self.keep_history {
+            return (Vec::new(), Vec::new());
+        }
+        match self.steps.pop() {
+            Some(mut last) => {
+                last.notes.clear();
+                last.sent.clear();
+                (last.notes, last.sent)
+            }
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+
+    fn expire_keys(&mut self, notes: &mut Vec<Note>) {
         // A Redis claim's short TTL is its lease: say so, rather than "the key's TTL".
         let gone = self.store.expire(self.now);
         let claims = gone
@@ -526,14 +542,12 @@ impl World {
             .filter(|(_, k)| k.record.status == crate::record::KeyStatus::InProgress)
             .count();
         let count = gone.len() - claims + self.ledger.expire(self.now).len();
-        let mut notes = Vec::new();
         if claims > 0 {
             notes.push(Note::ClaimsExpired { count: claims });
         }
         if count > 0 {
             notes.push(Note::KeysExpired { count });
         }
-        notes
     }
 
     fn check(&self, action: Action) -> Result<(), ActionError> {

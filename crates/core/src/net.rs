@@ -248,6 +248,22 @@ impl Network {
         true
     }
 
+    /// Takes a message out of flight as delivered at `now` and returns what it carries (moved
+    /// out when history is off, copied when the message is kept); `None` if it was not in
+    /// flight.
+    pub fn deliver(&mut self, id: MsgId, now: SimTime) -> Option<Payload> {
+        let pos = self.in_flight.iter().position(|m| *m == id)?;
+        self.in_flight.remove(pos);
+        let index = self.index(id)?;
+        if self.keep_history {
+            let message = &mut self.messages[index];
+            message.fate = Fate::Delivered(now);
+            Some(message.payload.clone())
+        } else {
+            Some(self.messages.remove(index).payload)
+        }
+    }
+
     /// Postpones an in-flight message.
     pub fn delay(&mut self, id: MsgId, ms: u64) -> bool {
         if !self.in_flight.contains(&id) {

@@ -65,7 +65,10 @@ pub enum RunEnd {
 /// The whole simulation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct World {
-    scenario: Scenario,
+    /// Shared, not copied, by the clones of a world (the explorer clones one per branch);
+    /// serialised as the scenario itself.
+    #[serde(with = "shared")]
+    scenario: std::sync::Arc<Scenario>,
     now: SimTime,
     rng: SimRng,
     net: Network,
@@ -86,6 +89,26 @@ pub struct World {
     injected: Vec<(u32, Action)>,
 }
 
+/// Serde for a shared scenario, as the value (serde's `rc` feature is not enabled).
+mod shared {
+    use super::Scenario;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Arc<Scenario>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        Scenario::serialize(value, serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Arc<Scenario>, D::Error> {
+        Scenario::deserialize(deserializer).map(Arc::new)
+    }
+}
+
 enum Event {
     Script,
     Wake,
@@ -102,7 +125,7 @@ impl World {
         let mut client_config = scenario.client.clone();
         client_config.retry_deadline_ms = p.retry_deadline.then_some(RETRY_DEADLINE_MS);
         World {
-            scenario: scenario.clone(),
+            scenario: std::sync::Arc::new(scenario.clone()),
             now: SimTime::ZERO,
             rng: SimRng::new(scenario.seed),
             net: Network::default(),
@@ -227,8 +250,8 @@ impl World {
     pub fn step(&mut self) -> Option<&Step> {
         let (time, event) = self.next_event()?;
         self.now = self.now.max(time);
-        let mut notes = self.expire_keys();
-        let mut sent = Vec::new();
+        let (mut notes, mut sent) = self.buffers();
+        self.expire_keys(&mut notes);
         let cause = match event {
             Event::Script => {
                 let action = self.scenario.script[self.script_pos].action;
@@ -267,8 +290,7 @@ impl World {
     pub fn apply(&mut self, action: Action) -> Result<&Step, ActionError> {
         self.check(action)?;
         self.injected.push((self.step_count, action));
-        let mut notes = Vec::new();
-        let mut sent = Vec::new();
+        let (mut notes, mut sent) = self.buffers();
         self.perform(action, &mut notes, &mut sent);
         self.flush(&mut notes, &mut sent);
         Ok(self.push_step(Cause::Injected(action), notes, sent))
@@ -502,7 +524,24 @@ impl World {
         best.map(|(t, _, e)| (t, e))
     }
 
-    fn expire_keys(&mut self) -> Vec<Note> {
+    /// Empty buffers for a new step's notes and sent messages. Without history the latest step
+    /// is about to be replaced (see `push_step`): its buffers are reused rather than freed and
+    /// allocated again, once per step.
+    fn buffers(&mut self) -> (Vec<Note>, Vec<MsgId>) {
+        if self.keep_history {
+            return (Vec::new(), Vec::new());
+        }
+        match self.steps.pop() {
+            Some(mut last) => {
+                last.notes.clear();
+                last.sent.clear();
+                (last.notes, last.sent)
+            }
+            None => (Vec::new(), Vec::new()),
+        }
+    }
+
+    fn expire_keys(&mut self, notes: &mut Vec<Note>) {
         // A Redis claim's short TTL is its lease: say so, rather than "the key's TTL".
         let gone = self.store.expire(self.now);
         let claims = gone
@@ -510,14 +549,12 @@ impl World {
             .filter(|(_, k)| k.record.status == crate::record::KeyStatus::InProgress)
             .count();
         let count = gone.len() - claims + self.ledger.expire(self.now).len();
-        let mut notes = Vec::new();
         if claims > 0 {
             notes.push(Note::ClaimsExpired { count: claims });
         }
         if count > 0 {
             notes.push(Note::KeysExpired { count });
         }
-        notes
     }
 
     fn check(&self, action: Action) -> Result<(), ActionError> {
@@ -686,7 +723,7 @@ impl World {
         let Some(message) = self.net.get(id) else {
             return;
         };
-        let (to, doomed, payload) = (message.to, message.doomed, message.payload.clone());
+        let (to, doomed) = (message.to, message.doomed);
         if doomed {
             self.net.settle(id, Fate::Lost(now, DropReason::LostAck));
             notes.push(Note::MessageLost {
@@ -712,8 +749,12 @@ impl World {
             });
             return;
         }
-        self.net.settle(id, Fate::Delivered(now));
+        let Some(payload) = self.net.deliver(id, now) else {
+            return;
+        };
         let p = self.scenario.protections;
+        // Without history the narration is dropped at the end of the step: not built at all.
+        let narrate = self.keep_history;
         match (to, payload) {
             (Node::Client, Payload::Response(response)) => {
                 self.client.on_response(now, &response, &mut self.rng)
@@ -724,36 +765,42 @@ impl World {
             (Node::Api, reply) => self.api.handle(now, ApiInput::Reply(reply), &p),
             (Node::Store, Payload::Redis(handler, command)) => {
                 let reply = self.store.execute(now, &command);
-                notes.push(match reply {
-                    RedisReply::Ok => Note::StoreOk,
-                    RedisReply::Nil => Note::StoreNil,
-                    RedisReply::Value(_) => Note::StoreValue,
-                });
+                if narrate {
+                    notes.push(match reply {
+                        RedisReply::Ok => Note::StoreOk,
+                        RedisReply::Nil => Note::StoreNil,
+                        RedisReply::Value(_) => Note::StoreValue,
+                    });
+                }
                 self.reply(Node::Store, Payload::RedisReply(handler, reply), sent);
             }
             (Node::Ledger, Payload::Sql(handler, batch)) => {
                 let results = self.ledger.execute(now, &batch);
-                notes.push(Note::LedgerRan {
-                    rows: results.iter().map(|r| r.rows).collect(),
-                    statements: batch
-                        .statements
-                        .iter()
-                        .map(|s| s.summary().to_owned())
-                        .collect(),
-                });
+                if narrate {
+                    notes.push(Note::LedgerRan {
+                        rows: results.iter().map(|r| r.rows).collect(),
+                        statements: batch
+                            .statements
+                            .iter()
+                            .map(|s| s.summary().to_owned())
+                            .collect(),
+                    });
+                }
                 self.reply(Node::Ledger, Payload::SqlResults(handler, results), sent);
             }
             (Node::Processor, Payload::Charge(handler, request)) => {
                 let reply = self.processor.charge(now, &request);
-                notes.push(if reply.replayed {
-                    Note::ProcessorDeduplicated {
-                        payment_id: reply.payment_id.clone(),
-                    }
-                } else {
-                    Note::ProcessorCharged {
-                        payment_id: reply.payment_id.clone(),
-                    }
-                });
+                if narrate {
+                    notes.push(if reply.replayed {
+                        Note::ProcessorDeduplicated {
+                            payment_id: reply.payment_id.clone(),
+                        }
+                    } else {
+                        Note::ProcessorCharged {
+                            payment_id: reply.payment_id.clone(),
+                        }
+                    });
+                }
                 self.reply(Node::Processor, Payload::ChargeReply(handler, reply), sent);
             }
             _ => {}
@@ -773,12 +820,14 @@ impl World {
     /// Moves what the client and the API want sent onto the network, and their notes into
     /// the step.
     fn flush(&mut self, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
+        let narrate = self.keep_history;
         loop {
             let mut progressed = false;
             while let Some(output) = self.client.poll() {
                 progressed = true;
                 match output {
-                    ClientOutput::Note(note) => notes.push(note),
+                    ClientOutput::Note(note) if narrate => notes.push(note),
+                    ClientOutput::Note(_) => {}
                     ClientOutput::Send(request) => {
                         let delay = self.scenario.latencies.client_api;
                         let id = self.net.send(
@@ -796,7 +845,8 @@ impl World {
             while let Some(output) = self.api.poll() {
                 progressed = true;
                 match output {
-                    ApiOutput::Note(note) => notes.push(note),
+                    ApiOutput::Note(note) if narrate => notes.push(note),
+                    ApiOutput::Note(_) => {}
                     ApiOutput::Send(to, payload) => {
                         let link = Link::to(to).unwrap_or(Link::ClientApi);
                         let doomed =

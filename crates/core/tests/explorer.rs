@@ -279,7 +279,13 @@ fn merging_situations_loses_nothing_for_any_scenario_up_to_two_faults() {
 
 #[test]
 fn merging_situations_loses_nothing_at_three_faults() {
-    for id in ["cas", "counter-no-index", "missing-key"] {
+    for id in [
+        "cas",
+        "counter-no-index",
+        "missing-key",
+        "cas-naive",
+        "counter",
+    ] {
         let report = agrees_with_the_oracle(id, &scenario(id), 3);
         assert!(
             report.states < report.runs,

@@ -273,15 +273,18 @@ impl Straight {
 
 /// Whether a straight run remembers the situation it is in (every remembered situation costs
 /// a fingerprint and a map entry; a run met again is looked up only where it was remembered).
-/// Runs meet where a crash armed earlier is still armed (one armed later starts there), and
-/// where the phone wakes after going offline at different moments (by then the servers are
-/// idle and what differed is past), so those situations are kept.
+/// Runs meet where a crash armed earlier is still armed (one armed later starts there), where
+/// the phone wakes after going offline at different moments (by then the servers are idle
+/// and what differed is past), and after a step that sent nothing: a packet was absorbed (a
+/// duplicate answered and ignored, a reply lost, an ack that arrived), which is where runs that
+/// differed in an extra packet come back together (k = 3 `scope`: 28 % fewer steps; recording
+/// after every step saves more steps but costs more fingerprints than it saves).
 fn worth_recording(world: &World) -> bool {
     world.api().crash_armed().is_some()
         || world
             .steps()
             .last()
-            .is_some_and(|s| s.cause == crate::world::Cause::ClientWake)
+            .is_some_and(|s| s.sent.is_empty() || s.cause == crate::world::Cause::ClientWake)
 }
 
 /// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
@@ -647,6 +650,12 @@ impl Explorer {
                 break;
             }
             self.report.steps += 1;
+            // Whether the run ended is asked only where it matters (it costs a look at every
+            // timer and packet): the next `step` says so anyway.
+            if !worth_recording(&world) {
+                disarmed = true;
+                continue;
+            }
             if world.is_quiescent() {
                 break;
             }
@@ -654,9 +663,6 @@ impl Explorer {
                 armed_until += 1;
             } else {
                 disarmed = true;
-            }
-            if !worth_recording(&world) {
-                continue;
             }
             let here = (world.view(false), world.step_count());
             if let Some(s) = self

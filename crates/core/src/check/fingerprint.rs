@@ -34,7 +34,7 @@ impl Fingerprint {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn mix(&mut self, w: u64) {
         self.a = (self.a.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
         self.b = (self.b ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -55,13 +55,10 @@ impl std::hash::Hasher for Fingerprint {
         (self.finish128() >> 64) as u64 ^ self.finish128() as u64
     }
     fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.mix(u64::from_le_bytes(word));
+        let (words, rest) = bytes.as_chunks::<8>();
+        for word in words {
+            self.mix(u64::from_le_bytes(*word));
         }
-        let rest = chunks.remainder();
         let mut word = [0u8; 8];
         word[..rest.len()].copy_from_slice(rest);
         self.mix(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 60));

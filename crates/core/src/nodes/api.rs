@@ -746,11 +746,23 @@ fn store_key(request: &HttpRequest, p: &Protections) -> Option<String> {
         .idempotency_key
         .as_ref()
         .filter(|_| p.idempotency_key)?;
-    Some(if p.scope_by_user {
-        format!("idem:user_{}:{key}", request.user.0)
-    } else {
-        format!("idem:{key}")
-    })
+    // Built by hand rather than with `format!` (the explorer builds one per request).
+    let mut name = String::with_capacity(key.len() + 20);
+    name.push_str("idem:");
+    if p.scope_by_user {
+        name.push_str("user_");
+        push_decimal(&mut name, request.user.0);
+        name.push(':');
+    }
+    name.push_str(key);
+    Some(name)
+}
+
+fn push_decimal(out: &mut String, n: u32) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 fn first_rows(results: &[StatementResult]) -> u64 {
@@ -778,5 +790,38 @@ fn charge_response(h: &Handler) -> StoredResponse {
             amount_cents,
             customer: h.request.user,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_key_names_the_user_in_decimal_when_scoped() {
+        let mut p = Protections::NONE;
+        p.idempotency_key = true;
+        let request = |user: u32| HttpRequest {
+            user: crate::topology::UserId(user),
+            idempotency_key: Some("k-1".to_owned()),
+            body: RequestBody::Like {
+                post: 7,
+                op_id: None,
+            },
+            attempt: 1,
+            op: crate::topology::OpId(0),
+        };
+        assert_eq!(store_key(&request(2), &p).as_deref(), Some("idem:k-1"));
+        p.scope_by_user = true;
+        for (user, name) in [
+            (0, "idem:user_0:k-1"),
+            (7, "idem:user_7:k-1"),
+            (10, "idem:user_10:k-1"),
+            (4_294_967_295, "idem:user_4294967295:k-1"),
+        ] {
+            assert_eq!(store_key(&request(user), &p).as_deref(), Some(name));
+        }
+        p.idempotency_key = false;
+        assert_eq!(store_key(&request(1), &p), None);
     }
 }

@@ -608,7 +608,7 @@ mod tests {
                     status_line(&world, Node::Ledger, c).0.starts_with(head),
                     "{lang:?} {id}"
                 );
-                let seq = crate::stage::sequence::sequence_svg(&world, c);
+                let seq = crate::stage::sequence::lifelines_svg(&world, c);
                 assert_eq!(seq.matches("class=\"lifeline ").count(), 3, "{id}");
                 assert!(!seq.contains(&c.text("node.processor.short")), "{id}");
             }

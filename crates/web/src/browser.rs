@@ -54,13 +54,3 @@ pub fn reveal(id: &str) {
 pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
-
-/// The value of `attr` on the event's target or its nearest ancestor that has it.
-pub fn closest_attr(event: &leptos::ev::MouseEvent, attr: &str) -> Option<String> {
-    use leptos::wasm_bindgen::JsCast;
-    event
-        .target()
-        .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
-        .and_then(|e| e.closest(&format!("[{attr}]")).ok().flatten())
-        .and_then(|e| e.get_attribute(attr))
-}

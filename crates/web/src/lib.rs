@@ -7,8 +7,8 @@
 //! playback), [`panels`] the lesson's parts around it (controls, faults, explorer, path,
 //! prediction and recap, calculator, reading), [`embed`] the widget for course pages (options,
 //! widget, JS API, Embed snippet); at the top sit the page ([`app`]), the shared state
-//! ([`lab`]), the browser glue ([`hooks`], [`browser`]) and the texts ([`i18n`], [`text`],
-//! [`outcome_text`], [`markup`]).
+//! ([`lab`]), keyed lists that leave nothing behind ([`keyed`]), the browser glue ([`hooks`],
+//! [`browser`]) and the texts ([`i18n`], [`text`], [`outcome_text`], [`markup`]).
 
 pub mod app;
 pub mod browser;
@@ -17,6 +17,7 @@ pub mod embed;
 pub mod events;
 pub mod hooks;
 pub mod i18n;
+pub mod keyed;
 pub mod lab;
 pub mod lang;
 pub mod markup;

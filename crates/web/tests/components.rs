@@ -1,6 +1,7 @@
 //! Browser tests for the page as components: the language switches in place (the run stays),
-//! elements with a `data-testid` keep their identity through a run, and packets in flight
-//! can be reached and dropped from the keyboard.
+//! elements with a `data-testid` keep their identity through a run, packets in flight can be
+//! reached and dropped from the keyboard, and the sequence diagram's arrows are buttons that
+//! keep their elements.
 
 mod support;
 
@@ -210,5 +211,54 @@ async fn a_button_that_disables_itself_hands_focus_to_play() {
     assert_eq!(text(&parent, "step-index"), "0");
     assert!(back.has_attribute("disabled"));
     assert_eq!(focused(), "play-pause");
+    parent.remove();
+}
+
+#[wasm_bindgen_test]
+async fn sequence_arrows_are_buttons_that_keep_their_elements() {
+    let (parent, _dispose) = mount_app("scenario=naive&step=3").await;
+    let arrows = all(&parent, "[data-testid=seq-arrow]");
+    assert!(arrows.len() >= 2, "{} arrows at step 3", arrows.len());
+    let first = arrows[0].clone();
+    assert_eq!(first.get_attribute("role").as_deref(), Some("button"));
+    assert_eq!(first.get_attribute("tabindex").as_deref(), Some("0"));
+    let name = first.get_attribute("aria-label").unwrap_or_default();
+    assert!(name.contains(" #1 POST /charges, "), "{name}");
+    assert!(name.ends_with(": go to step 2"), "{name}");
+    // Stepping on adds arrows and keeps the ones already drawn.
+    click(&parent, "step-forward").await;
+    click(&parent, "step-forward").await;
+    let now = all(&parent, "[data-testid=seq-arrow]");
+    assert!(now.len() > arrows.len());
+    for (held, current) in arrows.iter().zip(&now) {
+        assert!(held.is_same_node(Some(current)), "an arrow was replaced");
+    }
+    // A click on the second arrow jumps to the step that sent it; Enter on the focused
+    // first arrow to its step, and the focus stays on the arrow.
+    let second = now[1].clone();
+    let jump = second.get_attribute("data-jump").unwrap_or_default();
+    let init = Object::new();
+    Reflect::set(&init, &"bubbles".into(), &true.into()).expect("bubbles");
+    let ctor: Function = Reflect::get(&window(), &"MouseEvent".into())
+        .expect("MouseEvent")
+        .unchecked_into();
+    let event: Event = Reflect::construct(&ctor, &Array::of2(&"click".into(), &init))
+        .expect("construct")
+        .unchecked_into();
+    second.dispatch_event(&event).expect("dispatch");
+    leptos::task::tick().await;
+    assert_eq!(text(&parent, "step-index"), jump);
+    focus(&first);
+    key(&first, "Enter").await;
+    assert_eq!(text(&parent, "step-index"), "2");
+    assert!(
+        first.is_connected(),
+        "the arrow of a message still in the run stays"
+    );
+    assert_eq!(focused(), "seq-arrow");
+    // Past a message's step its arrow goes (stepping back before it was sent).
+    click(&parent, "restart").await;
+    assert!(query(&parent, "[data-testid=seq-arrow]").is_none());
+    assert!(!first.is_connected());
     parent.remove();
 }

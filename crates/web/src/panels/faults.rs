@@ -156,11 +156,11 @@ pub fn Faults() -> impl IntoView {
                     <span>{lab.t("ui.packet")}</span>
                     <select data-testid="packet-select" node_ref=packet_select>
                         <option value="">{lab.t("ui.next_packet")}</option>
-                        <For
-                            each=options
-                            key=|(id, label)| (*id, label.clone())
-                            children=|(id, label)| view! { <option value=id>{label}</option> }
-                        />
+                        {crate::keyed::keyed_rows(
+                            options,
+                            |(id, label)| (*id, label.clone()),
+                            |(id, label)| view! { <option value=id>{label}</option> },
+                        )}
                     </select>
                 </label>
                 <div class="fault-grid">

@@ -268,37 +268,39 @@ pub fn Recap(
         });
     }
     let empty = move || !at_start.get() && body.with(|b| b.is_empty());
-    let buttons = move || {
-        let (_, list) = choices.with(|c| c.value.clone());
-        list.into_iter()
-            .map(|c| {
-                let value = c.value.clone();
-                let pressed = {
-                    let value = value.clone();
-                    move || {
-                        let id = lab.run.with(|r| r.scenario().id.clone());
-                        guess.with(|g| g.as_ref().is_some_and(|(gid, v)| *gid == id && *v == value))
-                    }
-                };
-                let choose = move |_| {
-                    let id = lab.run.with_untracked(|r| r.scenario().id.clone());
-                    guess.set(Some((id, value.clone())));
-                };
-                view! {
-                    <button
-                        type="button"
-                        class="predict-option"
-                        data-testid="predict-option"
-                        data-value=c.value
-                        aria-pressed=move || pressed().to_string()
-                        on:click=choose
-                    >
-                        {c.label}
-                    </button>
-                }
-            })
-            .collect_view()
+    // Keyed by choice: a pressed button keeps its element (and the focus), and stories with
+    // the same choices keep the buttons.
+    let button = move |c: Choice| {
+        let value = c.value.clone();
+        let pressed = {
+            let value = value.clone();
+            move || {
+                let id = lab.run.with(|r| r.scenario().id.clone());
+                guess.with(|g| g.as_ref().is_some_and(|(gid, v)| *gid == id && *v == value))
+            }
+        };
+        let choose = move |_| {
+            let id = lab.run.with_untracked(|r| r.scenario().id.clone());
+            guess.set(Some((id, value.clone())));
+        };
+        view! {
+            <button
+                type="button"
+                class="predict-option"
+                data-testid="predict-option"
+                data-value=c.value
+                aria-pressed=move || pressed().to_string()
+                on:click=choose
+            >
+                {c.label}
+            </button>
+        }
     };
+    let buttons = crate::keyed::keyed_rows(
+        move || choices.with(|c| c.value.1.clone()),
+        |c: &Choice| (c.value.clone(), c.label.clone()),
+        button,
+    );
     view! {
         <section
             class="recap"
@@ -307,13 +309,16 @@ pub fn Recap(
             aria-live="polite"
             hidden=empty
         >
-            <Show when=move || at_start.get()>
+            // Hidden rather than taken out (`<Show>`): the choices would be drawn again on
+            // every return to the start, and views drawn again and again must not read a memo
+            // that outlives them (see crate::keyed).
+            <div hidden=move || !at_start.get()>
                 <h2>{lab.t("predict.title")}</h2>
                 <p>{lab.t("predict.question")}</p>
                 <div class="predict-options" role="group" aria-label=lab.t("predict.title")>
                     {buttons}
                 </div>
-            </Show>
+            </div>
             <div inner_html=move || body.get()></div>
         </section>
     }

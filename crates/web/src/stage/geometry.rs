@@ -23,7 +23,7 @@ impl Point {
 }
 
 /// How the topology is laid out: side by side on wide screens, stacked on phones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
     /// Client left, API centre, the three backends in a column on the right.
     Wide,

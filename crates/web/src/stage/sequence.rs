@@ -1,150 +1,198 @@
-//! The sequence diagram of the run so far: five lifelines and one arrow per message (lost ones
-//! crossed out, those in flight dashed), in step with the cursor. Clicking an arrow jumps to
-//! the step that sent it. The drawing is markup from a pure function.
+//! The sequence diagram of the run so far: one lifeline per node and one arrow per message
+//! (lost ones crossed out, those in flight dashed), in step with the cursor. Each arrow is an
+//! element of its own, kept while its message stays in the run (keyed by message), with its
+//! own handlers: a click, Enter or Space jumps to the step that sent it. The lifelines and
+//! each arrow's drawing are markup from pure functions.
 
 use idem_core::net::Fate;
 use idem_core::World;
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
-use crate::lab::use_lab;
+use crate::keyed::keyed_rows;
+use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::stage::labels::{
     clock_in, msg_no, node_text, packet_kind, packet_label, protocol, ShortNames,
 };
 
-/// The diagram's SVG content for `world` (every message it has seen).
-pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
+/// The lifelines of `world`'s story, as tall as its messages need.
+pub fn lifelines_svg(world: &World, catalog: &Catalog) -> SafeHtml {
+    let height = seq_height(world.network().messages().len());
+    let nodes = world.scenario().story.nodes();
+    nodes
+        .iter()
+        .map(|&node| {
+            let x = lifeline_x(nodes, node);
+            let x_at = num(x);
+            let line = void(
+                "line",
+                &format!(
+                    "x1=\"{x_at}\" y1=\"{}\" x2=\"{x_at}\" y2=\"{}\"",
+                    num(SEQ_HEAD - 10.0),
+                    num(height - 4.0)
+                ),
+            );
+            let rect = void(
+                "rect",
+                &format!(
+                    "x=\"{}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"",
+                    num(x - 62.0)
+                ),
+            );
+            let label = el(
+                "text",
+                &format!("x=\"{x_at}\" y=\"25\" text-anchor=\"middle\""),
+                &node_text(world, node, "short", catalog),
+            );
+            wrap(
+                "g",
+                &format!("class=\"lifeline {}\"", node.name()),
+                &(line + rect + label),
+            )
+        })
+        .collect()
+}
+
+/// What the page needs to draw one arrow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrowView {
+    /// The message id.
+    pub id: u32,
+    /// The step a press jumps to: the one that sent the message.
+    pub jump: usize,
+    /// The accessible name: the time and the message as drawn, its ends and the step a press
+    /// goes to.
+    pub aria: String,
+    /// `arrow request http`, with ` lost`, ` flying` and ` current` as they apply.
+    pub class: String,
+    /// The drawing: hit area, time, line, head (or cross) and label.
+    pub body: SafeHtml,
+}
+
+/// One arrow per message `world` has seen, in order.
+pub fn arrow_views(world: &World, catalog: &Catalog) -> Vec<ArrowView> {
     let names = ShortNames::of(world);
-    let messages = world.network().messages();
-    let height = seq_height(messages.len());
+    (0..world.network().messages().len())
+        .filter_map(|row| arrow_view(world, &names, row, catalog))
+        .collect()
+}
+
+/// The arrow of the message in `row` (`None` past the last one).
+pub fn arrow_view(
+    world: &World,
+    names: &ShortNames,
+    row: usize,
+    catalog: &Catalog,
+) -> Option<ArrowView> {
+    let m = world.network().messages().get(row)?;
+    let nodes = world.scenario().story.nodes();
     let current = world
         .steps()
         .last()
         .map(|s| s.sent.as_slice())
         .unwrap_or(&[]);
-    let mut out = SafeHtml::default();
-    let nodes = world.scenario().story.nodes();
-    for &node in nodes {
-        let x = lifeline_x(nodes, node);
-        let x_at = num(x);
-        let line = void(
-            "line",
-            &format!(
-                "x1=\"{x_at}\" y1=\"{}\" x2=\"{x_at}\" y2=\"{}\"",
-                num(SEQ_HEAD - 10.0),
-                num(height - 4.0)
-            ),
-        );
-        let rect = void(
-            "rect",
-            &format!(
-                "x=\"{}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"",
-                num(x - 62.0)
-            ),
-        );
-        let label = el(
-            "text",
-            &format!("x=\"{x_at}\" y=\"25\" text-anchor=\"middle\""),
-            &node_text(world, node, "short", catalog),
-        );
-        out.push_str(&wrap(
-            "g",
-            &format!("class=\"lifeline {}\"", node.name()),
-            &(line + rect + label),
-        ));
-    }
-    for (row, m) in messages.iter().enumerate() {
-        let y = row_y(row);
-        let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
-        let lost = matches!(m.fate, Fate::Lost(..));
-        let flying = m.fate == Fate::InFlight;
-        let end = if lost || flying {
-            x1 + (x2 - x1) * 0.55
+    let short = |node| node_text(world, node, "short", catalog);
+    let y = row_y(row);
+    let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
+    let lost = matches!(m.fate, Fate::Lost(..));
+    let flying = m.fate == Fate::InFlight;
+    let end = if lost || flying {
+        x1 + (x2 - x1) * 0.55
+    } else {
+        x2
+    };
+    let dir = if x2 > x1 { 1.0 } else { -1.0 };
+    let jump = world
+        .steps()
+        .iter()
+        .find(|s| s.sent.contains(&m.id))
+        .map_or(0, |s| s.index as usize + 1);
+    let class = format!(
+        "arrow {} {}{}{}{}",
+        packet_kind(m),
+        protocol(&m.payload),
+        if lost { " lost" } else { "" },
+        if flying { " flying" } else { "" },
+        if current.contains(&m.id) {
+            " current"
         } else {
-            x2
-        };
-        let dir = if x2 > x1 { 1.0 } else { -1.0 };
-        let jump = world
-            .steps()
-            .iter()
-            .find(|s| s.sent.contains(&m.id))
-            .map_or(0, |s| s.index as usize + 1);
-        let class = format!(
-            "arrow {} {}{}{}{}",
-            packet_kind(m),
-            protocol(&m.payload),
-            if lost { " lost" } else { "" },
-            if flying { " flying" } else { "" },
-            if current.contains(&m.id) {
-                " current"
-            } else {
-                ""
-            },
-        );
-        let tip = if lost {
-            el(
-                "text",
-                &format!(
-                    "class=\"cross\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
-                    num(end),
-                    num(y + 5.0)
-                ),
-                "✕",
-            )
-        } else {
-            void(
-                "path",
-                &format!(
-                    "class=\"head\" d=\"M{} {} l{} -4 v8 z\"",
-                    num(end),
-                    num(y),
-                    num(-8.0 * dir)
-                ),
-            )
-        };
-        let hit = void(
-            "rect",
-            &format!(
-                "class=\"row-hit\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{SEQ_ROW_H}\"",
-                num(y - 17.0),
-                num(SEQ_WIDTH)
-            ),
-        );
-        let time = el(
-            "text",
-            &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)),
-            &clock_in(m.sent_at.ms(), catalog),
-        );
-        let y_at = num(y);
-        let line = void(
-            "line",
-            &format!(
-                "x1=\"{}\" y1=\"{y_at}\" x2=\"{}\" y2=\"{y_at}\"",
-                num(x1),
-                num(end)
-            ),
-        );
-        let label = el(
+            ""
+        },
+    );
+    let tip = if lost {
+        el(
             "text",
             &format!(
-                "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
-                num((x1 + x2) / 2.0),
-                num(y - 5.0)
+                "class=\"cross\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+                num(end),
+                num(y + 5.0)
             ),
-            &format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names)),
-        );
-        out.push_str(&wrap(
-            "g",
+            "✕",
+        )
+    } else {
+        void(
+            "path",
             &format!(
-                "class=\"{class}\" data-testid=\"seq-arrow\" data-msg-id=\"{}\" data-jump=\"{jump}\"",
-                m.id.0
+                "class=\"head\" d=\"M{} {} l{} -4 v8 z\"",
+                num(end),
+                num(y),
+                num(-8.0 * dir)
             ),
-            &(hit + time + line + tip + label),
-        ));
-    }
-    out
+        )
+    };
+    let hit = void(
+        "rect",
+        &format!(
+            "class=\"row-hit\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{SEQ_ROW_H}\"",
+            num(y - 17.0),
+            num(SEQ_WIDTH)
+        ),
+    );
+    let clock = clock_in(m.sent_at.ms(), catalog);
+    let time = el(
+        "text",
+        &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)),
+        &clock,
+    );
+    let y_at = num(y);
+    let line = void(
+        "line",
+        &format!(
+            "x1=\"{}\" y1=\"{y_at}\" x2=\"{}\" y2=\"{y_at}\"",
+            num(x1),
+            num(end)
+        ),
+    );
+    let caption = format!("{} {}", msg_no(m.id), packet_label(&m.payload, names));
+    let label = el(
+        "text",
+        &format!(
+            "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+            num((x1 + x2) / 2.0),
+            num(y - 5.0)
+        ),
+        &caption,
+    );
+    let aria = catalog.fill(
+        "ui.seq_arrow",
+        &[
+            // It starts with what the row shows, in order: the time, then the caption.
+            (
+                "packet",
+                format!("{clock} {caption}, {} → {}", short(m.from), short(m.to)),
+            ),
+            ("step", jump.to_string()),
+        ],
+    );
+    Some(ArrowView {
+        id: m.id.0,
+        jump,
+        aria,
+        class,
+        body: hit + time + line + tip + label,
+    })
 }
 
 const SEQ_ROW_H: u32 = 24;
@@ -157,7 +205,8 @@ pub fn Sequence() -> impl IntoView {
         lab.run
             .with(|r| seq_height(r.world().network().messages().len()))
     };
-    let content = move || lab.run.with(|r| sequence_svg(r.world(), lab.catalog()));
+    let lifelines = move || lab.run.with(|r| lifelines_svg(r.world(), lab.catalog()));
+    let arrows = move || lab.run.with(|r| arrow_views(r.world(), lab.catalog()));
     // Keep the newest arrow in view: after each change, once the SVG has its new height,
     // scroll the box so the last row sits a little above its bottom edge.
     let scroller = NodeRef::<leptos::html::Div>::new();
@@ -174,13 +223,6 @@ pub fn Sequence() -> impl IntoView {
             div.set_scroll_top(target.max(0.0) as i32);
         });
     });
-    let on_click = move |event: leptos::ev::MouseEvent| {
-        let jump =
-            crate::browser::closest_attr(&event, "data-jump").and_then(|v| v.parse::<usize>().ok());
-        if let Some(index) = jump {
-            lab.jump(index);
-        }
-    };
     view! {
         <section class="sequence">
             <h2>{lab.t("ui.sequence")}</h2>
@@ -197,13 +239,58 @@ pub fn Sequence() -> impl IntoView {
                     class="sequence-svg"
                     viewBox=move || format!("0 0 {} {}", SEQ_WIDTH as u32, height() as u32)
                     data-testid="sequence"
-                    role="img"
+                    role="group"
                     aria-label=lab.t("ui.sequence")
-                    on:click=on_click
-                    inner_html=content
-                ></svg>
+                >
+                    <g inner_html=lifelines></g>
+                    {keyed_rows(
+                        arrows,
+                        |a: &ArrowView| (a.id, a.jump, a.aria.clone()),
+                        move |a| arrow(lab, a),
+                    )}
+                </svg>
             </div>
         </section>
+    }
+}
+
+/// One arrow: an element for as long as its message is in the run shown. Its look follows the
+/// message (in flight, delivered, lost, sent by the current step); a click, Enter or Space
+/// jumps to the step that sent it (the arrow stays, and so does the focus). It reads only the
+/// run, which changes on every step (see crate::keyed on why a row must not subscribe to
+/// what hardly ever changes); the page is drawn again when the language changes.
+fn arrow(lab: Lab, a: ArrowView) -> impl IntoView {
+    let ArrowView { id, jump, aria, .. } = a;
+    let catalog = lab.lang.get_untracked().catalog();
+    let now = move || {
+        lab.run.with(|r| {
+            let world = r.world();
+            let row = world.network().messages().iter().position(|m| m.id.0 == id);
+            row.and_then(|row| arrow_view(world, &ShortNames::of(world), row, catalog))
+                .map(|a| (a.class, a.body))
+                .unwrap_or_default()
+        })
+    };
+    let look = Memo::new(move |_| now());
+    let on_key = move |e: leptos::ev::KeyboardEvent| {
+        if matches!(e.key().as_str(), "Enter" | " ") {
+            e.prevent_default();
+            lab.jump(jump);
+        }
+    };
+    view! {
+        <g
+            class=move || look.with(|l| l.0.clone())
+            data-testid="seq-arrow"
+            data-msg-id=id
+            data-jump=jump
+            role="button"
+            tabindex="0"
+            aria-label=aria
+            on:click=move |_| lab.jump(jump)
+            on:keydown=on_key
+            inner_html=move || look.with(|l| l.1.clone())
+        ></g>
     }
 }
 
@@ -216,16 +303,42 @@ mod tests {
     #[test]
     fn one_arrow_per_message_and_lost_ones_crossed() {
         let world = end("naive");
-        let svg = sequence_svg(&world, Lang::En.catalog());
-        assert_eq!(
-            svg.matches("data-testid=\"seq-arrow\"").count(),
-            world.network().messages().len()
-        );
-        assert_eq!(svg.matches("class=\"lifeline").count(), 5);
-        assert!(svg.contains(" lost"), "the lost ack is crossed out");
-        assert!(
-            svg.contains("data-jump=\"2\""),
-            "the first request jumps to step 2"
-        );
+        let arrows = arrow_views(&world, Lang::En.catalog());
+        assert_eq!(arrows.len(), world.network().messages().len());
+        let ids: Vec<u32> = arrows.iter().map(|a| a.id).collect();
+        assert_eq!(ids, (0..arrows.len() as u32).collect::<Vec<_>>());
+        let lines = lifelines_svg(&world, Lang::En.catalog());
+        assert_eq!(lines.matches("class=\"lifeline").count(), 5);
+        let lost: Vec<&ArrowView> = arrows
+            .iter()
+            .filter(|a| a.class.contains(" lost"))
+            .collect();
+        assert_eq!(lost.len(), 1, "the lost ack is crossed out");
+        assert!(lost[0].body.contains("class=\"cross\""), "{}", lost[0].body);
+        assert!(!arrows[0].body.contains("class=\"cross\""));
+        assert_eq!(arrows[0].jump, 2, "the first request jumps to step 2");
+        assert!(arrows
+            .iter()
+            .all(|a| a.jump > 0 && a.jump <= world.steps().len()));
+    }
+
+    #[test]
+    fn every_arrow_is_named_for_screen_readers_in_both_languages() {
+        let world = end("naive");
+        for (lang, text) in [
+            (
+                Lang::En,
+                "#1 POST /charges, Mobile client → Payment API: go to step 2",
+            ),
+            (
+                Lang::Ru,
+                "#1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
+            ),
+        ] {
+            let catalog = lang.catalog();
+            let time = clock_in(world.network().messages()[0].sent_at.ms(), catalog);
+            let arrows = arrow_views(&world, catalog);
+            assert_eq!(arrows[0].aria, format!("{time} {text}"));
+        }
     }
 }

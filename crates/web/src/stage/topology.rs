@@ -12,6 +12,7 @@ use leptos::html::Figure;
 use leptos::prelude::*;
 
 use crate::i18n::Catalog;
+use crate::keyed::keyed_rows;
 use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{drawn_progress, pill_width, progress, Layout, Point};
@@ -31,38 +32,48 @@ pub fn Topology() -> impl IntoView {
             .with(|r| ghosts_svg(layout, r.shown(lab.side), reduced, r.cursor()))
     };
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
-    // Keyed rows: a node's card is kept across stories that have it (drawing every card
-    // again on each switch grew the wasm memory by kilobytes per switch).
+    // Keyed rows (see crate::keyed): a node's card is kept across stories that have it, and
+    // a link while its story is shown. Rows are keyed by the layout too and read it (and the
+    // language) untracked: a row that goes must not have subscribed to a signal that hardly
+    // ever changes (see crate::keyed on why that leaks).
     let links = move || {
-        let nodes = story.get().nodes();
+        let layout = lab.layout.get();
+        let story = story.get();
         Link::ALL
             .into_iter()
-            .filter(|link| nodes.contains(&link.peer()))
-            .map(|link| (story.get(), link))
+            .filter(|link| story.nodes().contains(&link.peer()))
+            .map(|link| (layout, link))
             .collect::<Vec<_>>()
     };
-    let link_line = move |(_, link): (Story, Link)| {
-        let end = move |i: usize, x: bool| {
-            move || {
-                let ends = lab.layout.get().link_ends(link);
-                let p = if i == 0 { ends.0 } else { ends.1 };
-                num(if x { p.x } else { p.y })
-            }
-        };
+    let link_line = |(layout, link): (Layout, Link)| {
+        let (a, b) = layout.link_ends(link);
         view! {
             <line
                 class=format!("link link-{}", link.name())
-                x1=end(0, true)
-                y1=end(0, false)
-                x2=end(1, true)
-                y2=end(1, false)
+                x1=num(a.x)
+                y1=num(a.y)
+                x2=num(b.x)
+                y2=num(b.y)
             />
         }
     };
-    let nodes = move || story.get().nodes().to_vec();
+    let nodes = move || {
+        let layout = lab.layout.get();
+        story
+            .get()
+            .nodes()
+            .iter()
+            .map(|&node| (layout, node))
+            .collect::<Vec<_>>()
+    };
     let packets = move || {
-        lab.run
-            .with(|r| packet_views(r.shown(lab.side), lab.catalog()))
+        let layout = lab.layout.get();
+        lab.run.with(|r| {
+            packet_views(r.shown(lab.side), lab.catalog())
+                .into_iter()
+                .map(|p| (layout, p))
+                .collect::<Vec<_>>()
+        })
     };
     let described = move || {
         lab.run
@@ -77,16 +88,16 @@ pub fn Topology() -> impl IntoView {
                 aria-label=lab.t("ui.topology")
             >
                 <g>
-                    <For each=links key=|k| *k children=link_line/>
-                    <For each=nodes key=|n: &Node| *n children=move |node| node_card(lab, story, node)/>
+                    {keyed_rows(links, |k| *k, link_line)}
+                    {keyed_rows(nodes, |k| *k, move |(layout, node)| node_card(lab, layout, node))}
                     <g inner_html=ghosts></g>
                 </g>
                 <g class="packets">
-                    <For
-                        each=packets
-                        key=|p: &PacketView| (p.id, p.label.clone())
-                        children=move |p| packet(lab, p, frame)
-                    />
+                    {keyed_rows(
+                        packets,
+                        |(layout, p): &(Layout, PacketView)| (*layout, p.id, p.label.clone()),
+                        move |(layout, p)| packet(lab, layout, p, frame),
+                    )}
                 </g>
             </svg>
             <p class="sr-only" data-testid="topology-text">{described}</p>
@@ -95,74 +106,56 @@ pub fn Topology() -> impl IntoView {
     }
 }
 
-/// A node's card: its position, colour and status line follow the run and the layout; its
-/// names are the story's (a card stays while its node is in the stories shown).
-fn node_card(lab: Lab, story: Memo<Story>, node: Node) -> impl IntoView {
+/// A node's card, drawn for `layout`: its colour and status line follow the run, its names
+/// the story (a card stays while its node is in the stories shown and the layout holds).
+fn node_card(lab: Lab, layout: Layout, node: Node) -> impl IntoView {
     let n = node.name();
+    // The whole page is drawn again when the language changes.
+    let catalog = lab.lang.get_untracked().catalog();
     let text = move |part: &'static str| {
         move || {
-            story.track();
             lab.run
-                .with_untracked(|r| node_text(r.shown(lab.side), node, part, lab.catalog()))
+                .with(|r| node_text(r.shown(lab.side), node, part, catalog))
         }
     };
-    let tech = text("tech");
     let status = Memo::new(move |_| {
         lab.run
-            .with(|r| status_line(r.shown(lab.side), node, lab.catalog()))
+            .with(|r| status_line(r.shown(lab.side), node, catalog))
     });
-    let tall = move || lab.layout.get() == Layout::Tall;
-    let at = move || {
-        let layout = lab.layout.get();
-        let c = layout.center(node);
-        let (w, h) = layout.card();
-        format!("translate({} {})", num(c.x - w / 2.0), num(c.y - h / 2.0))
-    };
-    let mid = move || num(lab.layout.get().card().0 / 2.0);
+    let tall = layout == Layout::Tall;
+    let c = layout.center(node);
+    let (w, h) = layout.card();
+    let mid = num(w / 2.0);
     let class = move || status.with(|s| s.1);
     view! {
         <g
             class=move || format!("node node-{n} {}", class())
             data-testid=format!("node-{n}")
             data-status=class
-            transform=at
+            transform=format!("translate({} {})", num(c.x - w / 2.0), num(c.y - h / 2.0))
         >
             <title>{text("name")}</title>
-            <rect
-                class="card"
-                width=move || num(lab.layout.get().card().0)
-                height=move || num(lab.layout.get().card().1)
-                rx="14"
-            />
+            <rect class="card" width=num(w) height=num(h) rx="14"/>
             <g
                 class="icon"
-                transform=move || if tall() { format!("translate({} 22)", mid()) } else { "translate(28 30)".to_owned() }
+                transform=if tall { format!("translate({mid} 22)") } else { "translate(28 30)".to_owned() }
             >
                 <path d=icon(node)/>
             </g>
             <text
                 class="node-title"
-                x=move || if tall() { mid() } else { "48".to_owned() }
-                y=move || if tall() { "52" } else { "31" }
-                text-anchor=move || tall().then_some("middle")
+                x=if tall { mid.clone() } else { "48".to_owned() }
+                y=if tall { "52" } else { "31" }
+                text-anchor=tall.then_some("middle")
             >
                 {text("short")}
             </text>
-            {move || {
-                (!tall())
-                    .then(|| {
-                        view! {
-                            <text class="node-sub" x="48" y="49">
-                                {tech}
-                            </text>
-                        }
-                    })
-            }}
+            {(!tall).then(|| view! { <text class="node-sub" x="48" y="49">{text("tech")}</text> })}
             <text
                 class="node-status"
-                x=move || if tall() { mid() } else { "14".to_owned() }
-                y=move || if tall() { "72" } else { "80" }
-                text-anchor=move || tall().then_some("middle")
+                x=if tall { mid } else { "14".to_owned() }
+                y=if tall { "72" } else { "80" }
+                text-anchor=tall.then_some("middle")
             >
                 {move || status.with(|s| s.0.clone())}
             </text>
@@ -224,11 +217,10 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
 /// One packet: an element for as long as the message is in flight. A click or tap, Enter or Delete
 /// drops it (the core refuses packets inside the data centre, with a reason); after a drop
 /// from the keyboard the focus moves to the drawing, not to the page.
-fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
+fn packet(lab: Lab, layout: Layout, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
     let id = p.id;
-    let px = move || lab.layout.get().label_px();
-    let label = p.label.clone();
-    let w = move || pill_width(&label, px());
+    let px = layout.label_px();
+    let w = pill_width(&p.label, px);
     let doomed = move || {
         lab.run.with(|r| {
             r.shown(lab.side)
@@ -250,15 +242,12 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
             base.clone()
         }
     };
-    let w2 = w.clone();
+    let reduced = lab.reduced_motion.get_untracked();
     let at = move || {
         let now = lab.display.get();
-        let layout = lab.layout.get();
-        let reduced = lab.reduced_motion.get_untracked();
-        let width = w2();
         lab.run.with(|r| {
             r.shown(lab.side).network().get(MsgId(id)).map(|m| {
-                let p = point_at(layout, m, now, reduced, width);
+                let p = point_at(layout, m, now, reduced, w);
                 format!("translate({} {})", num(p.x), num(p.y))
             })
         })
@@ -284,11 +273,7 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
         }
     };
     let label = p.label;
-    let w3 = w.clone();
-    let pill = move || {
-        let px = px();
-        let w = w3();
-        view! {
+    let pill = view! {
             <rect class="hit" x=num(-w / 2.0 - 6.0) y="-20" width=num(w + 12.0) height="40" rx="20"/>
             <g class="pill-body">
                 <rect
@@ -300,10 +285,9 @@ fn packet(lab: Lab, p: PacketView, frame: NodeRef<Figure>) -> impl IntoView {
                     rx=num(px * 0.95)
                 />
                 <text class="pill-label" text-anchor="middle" y=num(px * 0.36) font-size=num(px)>
-                    {label.clone()}
+                    {label}
                 </text>
             </g>
-        }
     };
     view! {
         <g
@@ -624,7 +608,7 @@ mod tests {
                     status_line(&world, Node::Ledger, c).0.starts_with(head),
                     "{lang:?} {id}"
                 );
-                let seq = crate::stage::sequence::sequence_svg(&world, c);
+                let seq = crate::stage::sequence::lifelines_svg(&world, c);
                 assert_eq!(seq.matches("class=\"lifeline ").count(), 3, "{id}");
                 assert!(!seq.contains(&c.text("node.processor.short")), "{id}");
             }

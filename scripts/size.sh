@@ -12,12 +12,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language, rounded up to the next KB plus 3 KB (RU 376.3 KB, EN 372.0 KB on 2026-12-01 with the
-# catalogs fetched per language, erase_components, compare mode, challenges, glossary, quiz and
-# events), so that any real growth fails; the goal is not reached yet: lower the budget as the
+# language, rounded up to the next KB plus 3 KB (RU 363.7 KB, EN 359.5 KB on 2026-12-01 with the
+# catalogs fetched per language, erase_components, compare mode, challenges, glossary, quiz,
+# events, and the mount() options read with js_sys instead of serde-wasm-bindgen: wasm 323.4 KB
+# gzip), so that any real growth fails; the goal is not reached yet: lower the budget as the
 # first screen shrinks.
 GOAL_KB=130
-BUDGET_KB=380
+BUDGET_KB=367
 LANGS=(en ru)
 
 dist=dist

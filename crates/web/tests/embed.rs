@@ -1,5 +1,5 @@
-//! Browser tests of the JS API: `mount` decodes a real JavaScript object with
-//! serde-wasm-bindgen, refuses bad options with a message naming the field (thrown and shown
+//! Browser tests of the JS API: `mount` decodes a real JavaScript object (its entries, read
+//! with js_sys), refuses bad options with a message naming the field (thrown and shown
 //! in the element), and `unmount()` removes the widget.
 
 mod support;
@@ -88,6 +88,18 @@ fn bad_options_name_the_field() {
         thrown.contains("`protections` must be an array"),
         "{thrown}"
     );
+    // An array inside the list is not a name (read one level deep, never recursed into).
+    let nested = js_sys::Array::of1(&js_sys::Array::of1(&"key".into()));
+    let (thrown, _) = error_text(object(&[("protections", nested.into())]));
+    assert!(
+        thrown.contains("`protections` must be an array"),
+        "{thrown}"
+    );
+    // A `Map` is read by its entries like an object.
+    let map = js_sys::Map::new();
+    map.set(&"colour".into(), &"red".into());
+    let (thrown, _) = error_text(map.into());
+    assert!(thrown.contains("unknown field `colour`"), "{thrown}");
     let (thrown, _) = error_text(JsValue::from_str("naive"));
     assert!(thrown.contains("options must be an object"), "{thrown}");
     let not_an_element = mount(JsValue::NULL, JsValue::UNDEFINED);

@@ -3,8 +3,8 @@
 //! numbers, nested arrays), `RawOptions::from_entries` followed by `validate` never panics and
 //! gives either options that match what was asked or an error naming the bad field.
 //!
-//! In the browser `mount` turns the JavaScript object into these entries with
-//! serde-wasm-bindgen (tests/embed.rs); everything after that is the pure code fuzzed here.
+//! In the browser `mount` turns the JavaScript object into these entries with a small
+//! js_sys decoder (tests/embed.rs); everything after that is the pure code fuzzed here.
 //!
 //! `OPTIONS_FUZZ_CASES` sets the number of inputs; the default is 1 000 in a debug build (quick
 //! CI) and 10 000 in a release build (`cargo test --release -p idem-web --test options_fuzz`).

@@ -144,6 +144,74 @@ impl MountHandle {
     }
 }
 
+/// The entries of `mount`'s options: an object's own enumerable properties in their order
+/// (`Object.entries`), or a `Map`'s entries. Read by hand with `js_sys`, not with serde (whose
+/// error path brings float formatting into the wasm).
+fn option_entries(
+    options: &leptos::wasm_bindgen::JsValue,
+) -> Result<Vec<(String, Value)>, OptionError> {
+    use leptos::wasm_bindgen::JsCast;
+    use leptos::web_sys::js_sys::{Array, Map, Object};
+    if let Some(map) = options.dyn_ref::<Map>() {
+        let mut entries = Vec::new();
+        let mut keys_ok = true;
+        map.for_each(&mut |value, key| match key.as_string() {
+            Some(key) => entries.push((key, option_value(&value))),
+            None => keys_ok = false,
+        });
+        return if keys_ok {
+            Ok(entries)
+        } else {
+            Err(OptionError::Decode("a Map key is not a string".into()))
+        };
+    }
+    if !options.is_object() {
+        let kind = options.js_typeof().as_string().unwrap_or_default();
+        return Err(OptionError::Decode(format!("got a {kind}")));
+    }
+    Ok(Object::entries(options.unchecked_ref())
+        .iter()
+        .map(|pair| {
+            let pair = pair.unchecked_into::<Array>();
+            (
+                pair.get(0).as_string().unwrap_or_default(),
+                option_value(&pair.get(1)),
+            )
+        })
+        .collect())
+}
+
+/// One option's value; an array's items are read one level deep (an array inside it, like
+/// any object, is `Other`: the options never nest, and a self-containing array must not
+/// recurse).
+fn option_value(v: &leptos::wasm_bindgen::JsValue) -> Value {
+    use leptos::wasm_bindgen::JsCast;
+    use leptos::web_sys::js_sys::Array;
+    fn scalar(v: &leptos::wasm_bindgen::JsValue) -> Value {
+        if v.is_null() || v.is_undefined() {
+            Value::Null
+        } else if let Some(b) = v.as_bool() {
+            Value::Bool(b)
+        } else if let Some(n) = v.as_f64() {
+            Value::Number(n)
+        } else if let Some(s) = v.as_string() {
+            Value::Text(s)
+        } else {
+            Value::Other
+        }
+    }
+    if Array::is_array(v) {
+        Value::List(
+            v.unchecked_ref::<Array>()
+                .iter()
+                .map(|item| scalar(&item))
+                .collect(),
+        )
+    } else {
+        scalar(v)
+    }
+}
+
 /// `mount(element, options)`: mounts the compact lesson into `element`. Bad options throw an
 /// `Error` naming the field and the allowed values, and show the same text in the element.
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]
@@ -160,9 +228,7 @@ pub fn mount(
     let raw = if options.is_undefined() || options.is_null() {
         Ok(RawOptions::default())
     } else {
-        serde_wasm_bindgen::from_value::<std::collections::BTreeMap<String, Value>>(options)
-            .map_err(|e| OptionError::Decode(e.to_string()))
-            .and_then(RawOptions::from_entries)
+        option_entries(&options).and_then(RawOptions::from_entries)
     };
     // A widget already in this element goes first: one element, one widget.
     unmount_where(|m| m.host == element);

@@ -1,7 +1,9 @@
 //! The options of the JS API ([`super::mount`]) and of the `?embed` address, with their
 //! validation.
 //!
-//! Options are decoded with serde-wasm-bindgen into [`RawOptions`] (unknown fields refused);
+//! Options are read from the JavaScript object by a small decoder in `super::api` (entries of
+//! [`Value`]s, unknown fields refused, no serde: it would bring float formatting into the
+//! wasm) into [`RawOptions`];
 //! [`validate`] is pure and turns them into [`Options`] or an [`OptionError`] that names the
 //! field and the allowed values.
 
@@ -9,8 +11,6 @@ use std::fmt;
 
 use idem_core::scenario::IDS;
 use idem_core::{DeepLink, Protections};
-use serde::de::{Deserializer, SeqAccess, Visitor};
-use serde::Deserialize;
 
 use crate::i18n::Lang;
 use crate::theme::Theme;
@@ -32,59 +32,6 @@ pub enum Value {
     Other,
 }
 
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Number(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v as f64))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::Text(v.to_owned()))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(ValueVisitor)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element()? {
-            out.push(v);
-        }
-        Ok(Value::List(out))
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        while map
-            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
-            .is_some()
-        {}
-        Ok(Value::Other)
-    }
-}
-
 /// The option names, as JavaScript spells them.
 pub const FIELDS: [&str; 6] = [
     "scenario",
@@ -97,9 +44,8 @@ pub const FIELDS: [&str; 6] = [
 
 /// The options object of [`mount`](super::mount) as JavaScript gave it: known fields only, any types.
 ///
-/// It is decoded as a map of entries ([`RawOptions::from_entries`]), not with a derived
-/// `Deserialize` and `deny_unknown_fields`: serde-wasm-bindgen reads only the declared fields
-/// of a struct, so a misspelt option would pass silently.
+/// It is decoded as a list of entries ([`RawOptions::from_entries`]) so that a misspelt option
+/// is refused, not ignored.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RawOptions {
     /// Scenario id (`idem_core::scenario::IDS`); variants are scenario ids too.
@@ -169,7 +115,7 @@ impl Options {
 /// What is wrong with the options.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionError {
-    /// serde-wasm-bindgen could not read the value as an object.
+    /// The value is not an object (or a `Map` with a key that is not a string).
     Decode(String),
     /// An option with this name does not exist.
     UnknownField(String),

@@ -133,7 +133,11 @@ pub fn sequence_svg(world: &World, catalog: &Catalog) -> SafeHtml {
                 num((x1 + x2) / 2.0),
                 num(y - 5.0)
             ),
-            &format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names)),
+            &format!(
+                "{} {}",
+                msg_no(m.id),
+                packet_label(&m.payload, &names, catalog)
+            ),
         );
         out.push_str(&wrap(
             "g",

@@ -3,7 +3,9 @@
 // done marks again after a reload. At 1280 and 360 px, in English and Russian.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, shot, DESKTOP, PHONE } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, shot, ROOT, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -14,6 +16,27 @@ after(async () => {
 });
 
 const STORIES = ['naive', 'key', 'cas', 'counter-naive', 'counter'];
+
+/** The page's catalog for `lang` (web/i18n/<lang>.txt): key → template. */
+const CATALOGS = {};
+function catalog(lang) {
+  if (!CATALOGS[lang]) {
+    const entries = readFileSync(join(ROOT, 'web', 'i18n', `${lang}.txt`), 'utf8')
+      .split('\n')
+      .filter((line) => /^[\w.-]+ = /.test(line))
+      .map((line) => [line.slice(0, line.indexOf(' = ')), line.slice(line.indexOf(' = ') + 3)]);
+    CATALOGS[lang] = Object.fromEntries(entries);
+  }
+  return CATALOGS[lang];
+}
+/** A catalog text with its `{name}` placeholders filled (no plurals needed here). */
+function t(lang, key, args = {}) {
+  const template = catalog(lang)[key];
+  assert.ok(template !== undefined, `${lang}: ${key} is in the catalog`);
+  return template.replace(/\{(\w+)\}/g, (_, name) => String(args[name]));
+}
+/** Whether the element's box lies inside the viewport (as scrolled now). */
+const boxInView = (box, viewport) => box && box.y >= -1 && box.y + box.height <= viewport.height + 1;
 const DEFINITION = { en: /twice.*same effect.*once/s, ru: /повторить её — то же, что выполнить один раз/ };
 
 /** The element is entirely inside the viewport as scrolled now. */
@@ -40,6 +63,30 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       await shot(page, `student-${size}-${lang}-first`, false);
       assert.equal(await progress(page), '0');
       for (const id of STORIES) assert.equal(await done(page, id), 'false');
+      // The count says what it counts, and it counts what the heading names: four stories
+      // (4a and 4b are the two runs of story 4).
+      const line = page.getByTestId('lesson-progress');
+      assert.equal(await line.getAttribute('data-total'), '4');
+      assert.equal((await line.innerText()).trim(), t(lang, 'path.progress', { n: 0, total: 4 }));
+      assert.equal(await startHere.getAttribute('data-target'), 'naive');
+      if (viewport === DESKTOP) {
+        // Story 1's prediction is on the first screen too, and the fault buttons sit in the
+        // player, so the drawing and the button pressed fit on one screen.
+        for (const option of await page.getByTestId('predict-option').all()) {
+          assert.ok(await inView(page, option), 'the prediction in the first viewport');
+        }
+        const fault = await page.getByTestId('drop-next-ack').boundingBox();
+        const drawing = await page.locator('#player .topology').boundingBox();
+        assert.ok(fault.y + fault.height - drawing.y <= viewport.height, 'drawing and fault button fit one screen');
+        assert.equal(await page.locator('#player [data-testid=drop-next-ack]').count(), 1, 'the fault button is in the player');
+      }
+      // Story 1 has no protection: its API checks no key, its store keeps none.
+      const api = await page.getByTestId('node-api').textContent();
+      assert.ok(!api.includes(t(lang, 'node.api.tech')), `story 1's API: ${api}`);
+      if (viewport === DESKTOP) {
+        assert.ok(api.includes(t(lang, 'node.api.tech.none')), api);
+        assert.ok((await page.getByTestId('node-store').textContent()).includes(t(lang, 'node.store.tech.none')));
+      }
 
       // Somewhere else first; "start here" leads to story 1 and its prediction.
       await page.getByTestId('scenario-cas').click();
@@ -56,9 +103,42 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
 
       // Finish story 1: marked done, counted, and "Next story" leads to story 2.
       await page.getByTestId('predict-option').last().click();
+      if (viewport === PHONE) {
+        // Playing on a phone: the drawing, the current words and the buttons on screen
+        // together, the bar stuck to the bottom and hiding none of the drawing.
+        await page.getByTestId('play-pause').click();
+        // Measured at once, while it plays (it stops by itself at the story's key moments).
+        const { position, drawing, barBox } = await page.evaluate(() => {
+          const rect = (e) => {
+            const r = e.getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height };
+          };
+          const bar = document.querySelector('#player .playback');
+          return {
+            position: getComputedStyle(bar).position,
+            drawing: rect(document.querySelector('#player .topology')),
+            barBox: rect(bar),
+          };
+        });
+        assert.equal(position, 'sticky');
+        assert.ok(boxInView(drawing, viewport), `drawing ${JSON.stringify(drawing)}`);
+        assert.ok(boxInView(barBox, viewport), `bar ${JSON.stringify(barBox)}`);
+        assert.ok(barBox.y >= drawing.y + drawing.height - 1, 'the bar covers none of the drawing');
+        for (const id of ['play-pause', 'step-forward', 'step-back', 'now-line']) {
+          assert.ok(await inView(page, page.getByTestId(id)), `${id} in view while playing`);
+        }
+        const words = (s) => s.replace(/\s+/g, '');
+        const now = await page.getByTestId('now-line').textContent();
+        assert.ok(now.length > 10, now);
+        assert.equal(words(now), words(await page.getByTestId('narration').textContent()), 'the bar shows the narration');
+        await page.getByTestId('play-pause').click();
+      }
       await page.getByTestId('run-to-end').click();
       assert.equal(await done(page, 'naive'), 'true');
       assert.equal(await progress(page), '1');
+      // "Start here" now leads on to the next story not done.
+      assert.equal(await startHere.getAttribute('data-target'), 'key');
+      assert.equal((await startHere.innerText()).trim(), t(lang, 'path.go_on', { n: 2 }));
       const next = page.getByTestId('next-story');
       assert.match(await next.innerText(), /→/);
       assert.match(await page.getByTestId('next-title').innerText(), /^2 ·/);
@@ -74,15 +154,23 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       assert.equal(await done(page, 'key'), 'false');
       assert.equal(await progress(page), '1');
 
-      // The rest of the path in order; after the last story, the closing summary.
+      // Story 2 has the key: its API checks it.
       await page.getByTestId('scenario-key').click();
+      if (viewport === DESKTOP) {
+        assert.ok((await page.getByTestId('node-api').textContent()).includes(t(lang, 'node.api.tech')));
+      }
+      // The rest of the path in order; after the last story, the closing summary. Story 4
+      // counts once both of its runs are done.
+      const counted = { key: '2', cas: '3', 'counter-naive': '3', counter: '4' };
       for (const id of STORIES.slice(1)) {
         assert.equal(await page.getByTestId(`scenario-${id}`).getAttribute('aria-pressed'), 'true');
         await page.getByTestId('run-to-end').click();
         assert.equal(await done(page, id), 'true');
+        assert.equal(await progress(page), counted[id], `after ${id}`);
         if (id !== 'counter') await page.getByTestId('next-story').click();
       }
-      assert.equal(await progress(page), '5');
+      assert.equal(await progress(page), '4');
+      assert.equal(await page.getByTestId('start-here').count(), 0, 'no "start here" once all is done');
       assert.equal(await page.getByTestId('next-story').count(), 0);
       const closing = page.getByTestId('closing');
       assert.equal(await closing.locator('li').count(), 4);
@@ -291,5 +379,96 @@ test('a touch scroll that starts on a packet does not drop it; a tap does', asyn
   assert.equal(await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).count(), 1, 'still in flight');
   await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).tap();
   assert.equal(await page.locator(`[data-testid=packet][data-msg-id="${id}"]`).count(), 0, 'dropped by a tap');
+  await page.context().close();
+});
+
+for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
+  for (const lang of ['en', 'ru']) {
+    test(`a challenge shows its own goal, and a refused fault says why there, at ${size} px in ${lang}`, async () => {
+      const page = await lab.open(`lang=${lang}&challenge=redis-2`, viewport);
+      const goal = page.getByTestId('challenge-goal');
+      assert.ok(await inView(page, goal), 'the goal is on the first screen');
+      assert.match(await goal.innerText(), new RegExp(t(lang, 'challenge.redis-2').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+      assert.equal(await goal.getAttribute('data-used'), '0');
+      assert.equal(await goal.getAttribute('data-budget'), '2');
+      // Not a step of the path: no story is "on screen" and no "next story" at the end.
+      for (const id of STORIES) {
+        assert.equal(await page.getByTestId(`scenario-${id}`).getAttribute('aria-pressed'), 'false', id);
+      }
+      // A double tap at step 0 is refused: the reason shows beside the button and in the
+      // goal, and no fault of the budget is used.
+      await page.locator('#player details.fault-menu > summary').click();
+      await page.getByTestId('fault-concurrent').click();
+      const reason = await page.getByTestId('action-error').innerText();
+      assert.ok(reason.length > 10, reason);
+      assert.ok(await inView(page, page.getByTestId('action-error')), 'the reason is on screen');
+      assert.equal((await page.getByTestId('challenge-notice').innerText()).trim(), reason.trim());
+      assert.equal(await goal.getAttribute('data-used'), '0');
+      await page.getByTestId('run-to-end').click();
+      assert.equal(await page.getByTestId('next-story').count(), 0, 'no "next story" in a challenge');
+      assert.equal(await done(page, 'key'), 'false', 'a challenge does not mark story 2 done');
+      await shot(page, `student-${size}-${lang}-challenge`, false);
+      assert.deepEqual(page.errors, []);
+      await page.context().close();
+    });
+
+    test(`compare mode is readable (at least 12 px) at ${size} px in ${lang}`, async () => {
+      const page = await lab.open(`lang=${lang}&scenario=key&compare=naive`, viewport);
+      // On to a step with packets in flight, so their labels are measured too.
+      for (let i = 0; i < 5 && (await page.locator('.compare [data-testid=packet]').count()) === 0; i++) {
+        await page.getByTestId('step-forward').click();
+      }
+      const sizes = await page.evaluate(() =>
+        [...document.querySelectorAll('.compare .topology text')]
+          .filter((t) => t.getBoundingClientRect().width > 0 && t.textContent.trim())
+          .map((t) => {
+            // The size on screen: the font size times the drawing's scale (and the pill's).
+            const scale = t.getScreenCTM().a;
+            return { text: t.textContent.trim(), px: parseFloat(getComputedStyle(t).fontSize) * scale };
+          }),
+      );
+      assert.ok(sizes.length >= 10, `${sizes.length} texts`);
+      for (const { text, px } of sizes) assert.ok(px >= 12, `"${text}" is ${px.toFixed(1)} px`);
+      assert.ok(sizes.some((s) => /POST/.test(s.text)), 'a packet label is measured');
+      await shot(page, `student-${size}-${lang}-compare`, false);
+      await page.context().close();
+    });
+  }
+}
+
+test('every packet label comes from the catalog: Russian words in Russian', async () => {
+  for (const lang of ['en', 'ru']) {
+    const page = await lab.open(`lang=${lang}&scenario=key`);
+    const seen = new Set();
+    for (let i = 0; i < 40; i++) {
+      const labels = await page.locator('#player [data-testid=packet] .pill-label').allTextContents();
+      labels.forEach((l) => seen.add(l.trim()));
+      if (await page.getByTestId('step-forward').isDisabled()) break;
+      await page.getByTestId('step-forward').click();
+    }
+    const sequence = await page.locator('.sequence text').allTextContents();
+    const all = [...seen, ...sequence.map((l) => l.trim())];
+    const charge = t(lang, 'packet.charge', { amount: lang === 'en' ? '$100.00' : '$100,00' });
+    assert.ok(all.some((l) => l.includes(charge)), `${charge} in ${all.join(' | ')}`);
+    assert.ok(all.some((l) => l.includes(t(lang, 'packet.rows', { n: 1 }).replace(/\{n:[^}]*\}/, lang === 'en' ? 'row' : 'строка'))));
+    if (lang === 'ru') {
+      for (const label of all) {
+        assert.doesNotMatch(label, /\b(charge|balance|likes|rows?|stale|lease|done)\b/, label);
+      }
+    }
+    await page.context().close();
+  }
+});
+
+test('on a phone with reduced motion the playing bar moves nothing', async () => {
+  const page = await lab.open('', PHONE, { reducedMotion: 'reduce' });
+  await page.getByTestId('play-pause').click();
+  const state = await page.evaluate(() => ({
+    running: document.getAnimations().filter((a) => a.playState === 'running').length,
+    sticky: getComputedStyle(document.querySelector('#player .playback')).position,
+  }));
+  assert.equal(state.running, 0, 'no animation runs');
+  assert.equal(state.sticky, 'sticky');
+  assert.ok(await inView(page, page.locator('#player .topology')), 'the drawing is brought into view');
   await page.context().close();
 });

@@ -11,13 +11,12 @@ use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::calculator::Calculator;
-use crate::panels::challenge::Challenges;
+use crate::panels::challenge::{ChallengeGoal, Challenges};
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::{LastSearch, TryEveryFailure};
 use crate::panels::faults::Faults;
 use crate::panels::glossary::{Glossary, TermLinks};
 use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
-use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
 use crate::stage::compare::{CompareStage, CompareWith};
 use crate::stage::sequence::Sequence;
@@ -54,8 +53,12 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             comparing.set(now);
         }
     });
-    // The right side's view of the lab lives as long as the page.
+    // The right side's view of the lab lives as long as the page, and so does the layout both
+    // sides are drawn in.
     let right = lab.side(1);
+    provide_context(crate::stage::compare::CompareLayout(
+        signal(crate::stage::geometry::Layout::Tall).0,
+    ));
     provide_context(TermLinks);
     crate::panels::recap::provide_guess();
     let events = provide_events();
@@ -100,12 +103,11 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             view! {
                 <Welcome/>
                 <StoryPicker/>
-                <Stage id=PLAYER_ANCHOR/>
+                <ChallengeGoal/>
+                <Stage id=PLAYER_ANCHOR lesson=true/>
                 <AfterRunPanel/>
-                <Recap anchor=crate::panels::path::PREDICT_ANCHOR/>
                 <ProtectionBar/>
                 <CompareWith/>
-                <Faults/>
                 <Challenges/>
                 <TryEveryFailure/>
                 <StatePanels/>

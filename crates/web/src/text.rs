@@ -211,11 +211,12 @@ fn msg_args(
     id: idem_core::MsgId,
     world: &World,
     names: &ShortNames,
+    catalog: &Catalog,
 ) -> Vec<(&'static str, String)> {
     let label = world
         .network()
         .get(id)
-        .map(|m| packet_label(&m.payload, names))
+        .map(|m| packet_label(&m.payload, names, catalog))
         .unwrap_or_default();
     vec![("msg", msg_no(id)), ("label", label)]
 }
@@ -266,14 +267,14 @@ fn note_args(
         Note::ProcessorCharged { payment_id } | Note::ProcessorDeduplicated { payment_id } => {
             vec![("payment", payment_id.clone())]
         }
-        Note::MessageLost { msg, .. } => msg_args(*msg, world, names),
+        Note::MessageLost { msg, .. } => msg_args(*msg, world, names, catalog),
         Note::MessageDuplicated { msg, copy } => {
-            let mut args = msg_args(*msg, world, names);
+            let mut args = msg_args(*msg, world, names, catalog);
             args.push(("copy", msg_no(*copy)));
             args
         }
         Note::MessageDelayed { msg, ms } => {
-            let mut args = msg_args(*msg, world, names);
+            let mut args = msg_args(*msg, world, names, catalog);
             args.push(("ms", duration_in(*ms, catalog)));
             args
         }

@@ -68,6 +68,23 @@ pub fn shown(stored: Option<Standing>, now: Standing) -> Standing {
     }
 }
 
+/// How the challenge stands, in words.
+pub fn status_text(
+    challenge: &Challenge,
+    standing: Standing,
+    attempt: Attempt,
+    catalog: &Catalog,
+) -> String {
+    let budget = challenge.budget.to_string();
+    match (standing, attempt) {
+        (Standing::Solved, _) => catalog.text("challenge.solved"),
+        (Standing::Impossible, _) => catalog.fill("challenge.impossible", &[("k", budget)]),
+        (_, Attempt::OverBudget) => catalog.fill("challenge.over", &[("budget", budget)]),
+        (_, Attempt::Holds) => catalog.text("challenge.holds"),
+        _ => catalog.text("challenge.open"),
+    }
+}
+
 /// The challenge being played in words: its task, the faults used of the budget, and how it
 /// stands (with what the run on screen shows while it is open).
 pub fn detail_html(
@@ -78,13 +95,7 @@ pub fn detail_html(
     catalog: &Catalog,
 ) -> SafeHtml {
     let budget = challenge.budget.to_string();
-    let message = match (standing, attempt) {
-        (Standing::Solved, _) => catalog.text("challenge.solved"),
-        (Standing::Impossible, _) => catalog.fill("challenge.impossible", &[("k", budget.clone())]),
-        (_, Attempt::OverBudget) => catalog.fill("challenge.over", &[("budget", budget.clone())]),
-        (_, Attempt::Holds) => catalog.text("challenge.holds"),
-        _ => catalog.text("challenge.open"),
-    };
+    let message = status_text(challenge, standing, attempt, catalog);
     let task = catalog.text(&format!("challenge.{}", challenge.id));
     wrap("p", "class=\"challenge-task\"", &el("strong", "", &task))
         + el(
@@ -112,6 +123,57 @@ fn save(marks: &BTreeMap<String, Standing>) -> bool {
     storage()
         .and_then(|s| call(&s, "setItem", &[STORAGE_KEY, &format_marks(marks)]))
         .is_some()
+}
+
+/// Above the player while a challenge is played: its goal, the faults used of the budget, how
+/// this run stands, and the last refusal (a fault that had no effect says why here too, where
+/// the student looks). The path's stories are not "on screen" then.
+#[component]
+pub fn ChallengeGoal() -> impl IntoView {
+    let lab = use_lab();
+    let search = use_context::<LastSearch>();
+    let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
+    move || {
+        let c = active.get()?;
+        let found = search.and_then(|LastSearch(s)| s.get());
+        let (used, attempt, st) = lab.run.with(|r| {
+            let w = r.world();
+            (
+                w.injected().len(),
+                judge(&c, w),
+                standing(&c, w, found.as_ref()),
+            )
+        });
+        let catalog = lab.catalog();
+        let used_text = catalog.fill(
+            "challenge.used",
+            &[("n", used.to_string()), ("budget", c.budget.to_string())],
+        );
+        let notice = lab.notice.get().map(|text| {
+            view! { <p class="notice" aria-hidden="true" data-testid="challenge-notice">{text}</p> }
+        });
+        Some(view! {
+            <section
+                class="challenge-goal"
+                data-testid="challenge-goal"
+                data-status=st.name()
+                data-used=used.to_string()
+                data-budget=c.budget.to_string()
+                aria-label=lab.t("challenge.goal")
+            >
+                <h2>{lab.t("challenge.goal")}</h2>
+                <p class="challenge-task">
+                    <strong>{lab.t(&format!("challenge.{}", c.id))}</strong>
+                </p>
+                <p>
+                    <span data-testid="challenge-used">{used_text}</span>
+                    " "
+                    <span class="challenge-state">{status_text(&c, st, attempt, catalog)}</span>
+                </p>
+                {notice}
+            </section>
+        })
+    }
 }
 
 /// The challenges panel.

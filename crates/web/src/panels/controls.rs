@@ -10,8 +10,10 @@ use leptos::html::Button;
 use leptos::prelude::*;
 
 use crate::lab::{use_lab, Lab};
+use crate::stage::geometry::Layout;
 use crate::stage::labels::clock_in;
 use crate::stage::playback::{Run, SPEEDS};
+use crate::stage::summary::narration_lines;
 
 /// The protection toggles for the scenario on screen. The page shows them below the player so
 /// the topology and its controls stay above the fold. The toggles are rebuilt only when the
@@ -94,6 +96,29 @@ impl PlaybackState {
     }
 }
 
+/// On a phone, when playing starts: scrolls the page so that the drawing and the playback bar
+/// under it are both on screen (the bar sticks to the bottom of the window, and would hide the
+/// bottom of the drawing otherwise). Only the page's own player (not an embedded one).
+fn fit_player(play: &leptos::web_sys::HtmlButtonElement) {
+    let Ok(Some(main)) = play.closest(".idem-lab:not(.embed) .stage-main") else {
+        return;
+    };
+    let (Some(figure), Ok(Some(bar))) = (main.first_element_child(), play.closest(".playback"))
+    else {
+        return;
+    };
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let drawing = figure.get_bounding_client_rect();
+    let bar = bar.get_bounding_client_rect().height();
+    if drawing.top() < 0.0 || drawing.bottom() + bar > height {
+        figure.scroll_into_view_with_bool(true);
+    }
+}
+
 /// The playback bar. A button that disables itself (step forward at the end, step back at the
 /// start) hands the focus to the play button instead of dropping it to the page.
 #[component]
@@ -156,6 +181,10 @@ pub fn Controls() -> impl IntoView {
             view! { <option value=i.to_string() selected=chosen>{label}</option> }
         })
         .collect_view();
+    let now_line = move || {
+        lab.run
+            .with(|r| narration_lines(r.shown(lab.side), lab.catalog()).join(" "))
+    };
     let cursor = move || lab.run.with(Run::cursor);
     let total = move || lab.run.with(Run::known_steps);
     let now = move || {
@@ -176,7 +205,14 @@ pub fn Controls() -> impl IntoView {
                         data-testid="play-pause"
                         node_ref=play_ref
                         aria-pressed=move || playing.get().to_string()
-                        on:click=move |_| lab.toggle_play()
+                        on:click=move |_| {
+                            lab.toggle_play();
+                            if lab.playing.get_untracked() && lab.layout.get_untracked() == Layout::Tall {
+                                if let Some(play) = play_ref.get_untracked() {
+                                    fit_player(&play);
+                                }
+                            }
+                        }
                     >
                         {icon(move || if playing.get() { ICON_PAUSE } else { ICON_PLAY })}
                         <span>{move || lab.t(if playing.get() { "ui.pause" } else { "ui.play" })}</span>
@@ -198,6 +234,10 @@ pub fn Controls() -> impl IntoView {
                 </span>
                 <span class="clock" data-testid="clock">{now}</span>
             </div>
+            // The current narration line again, shown on phones only, where the bar sticks to
+            // the bottom of the window: drawing, words and buttons seen together while playing.
+            // Screen readers hear the narration's live region instead.
+            <p class="now-line" aria-hidden="true" data-testid="now-line">{now_line}</p>
         </div>
     }
 }

@@ -118,7 +118,7 @@ pub fn fault_packets(
                 "response" => "ui.explore_response",
                 _ => "ui.explore_request",
             };
-            let label = packet_label(&m.payload, &names);
+            let label = packet_label(&m.payload, &names, catalog);
             Some((id, catalog.fill(key, &[("packet", label)])))
         })
         .collect()

@@ -33,7 +33,7 @@ pub const MENU: [&[(&str, &str, &str)]; 3] = [
 ];
 
 /// The packets on the phone's link the menu offers: `(message id, "#3 POST /charges")`.
-pub fn packet_choices(world: &World) -> Vec<(u32, String)> {
+pub fn packet_choices(world: &World, catalog: &crate::i18n::Catalog) -> Vec<(u32, String)> {
     let names = ShortNames::of(world);
     world
         .network()
@@ -42,7 +42,11 @@ pub fn packet_choices(world: &World) -> Vec<(u32, String)> {
         .map(|m| {
             (
                 m.id.0,
-                format!("{} {}", msg_no(m.id), packet_label(&m.payload, &names)),
+                format!(
+                    "{} {}",
+                    msg_no(m.id),
+                    packet_label(&m.payload, &names, catalog)
+                ),
             )
         })
         .collect()
@@ -73,6 +77,22 @@ fn act_in_view(lab: crate::lab::Lab, action: Action) {
     }
 }
 
+/// Scrolls the page by the least amount that brings `element` fully into the window.
+fn keep_in_view(element: &leptos::web_sys::Element) {
+    let window = window();
+    let height = window
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let r = element.get_bounding_client_rect();
+    if r.bottom() > height {
+        window.scroll_by_with_x_and_y(0.0, r.bottom() - height + 12.0);
+    } else if r.top() < 0.0 {
+        window.scroll_by_with_x_and_y(0.0, r.top() - 12.0);
+    }
+}
+
 /// The fault buttons and the notice that explains refusals.
 #[component]
 pub fn Faults() -> impl IntoView {
@@ -80,9 +100,26 @@ pub fn Faults() -> impl IntoView {
     let packet_select = NodeRef::<Select>::new();
     let phase_select = NodeRef::<Select>::new();
     let armed = Memo::new(move |_| lab.run.with(|r| r.world().next_ack_will_be_lost()));
-    let options = move || lab.run.with(|r| packet_choices(r.world()));
+    let options = move || lab.run.with(|r| packet_choices(r.world(), lab.catalog()));
+    // A refusal is said beside the button that was pressed: under the main buttons, or
+    // under the menu's when one of those was.
+    let from_menu = RwSignal::new(false);
+    let notice_ref = NodeRef::<leptos::html::P>::new();
+    let notice = move || {
+        lab.notice.get().map(|text| {
+            view! { <p class="notice" role="alert" data-testid="action-error" node_ref=notice_ref>{text}</p> }
+        })
+    };
+    // The reason is seen where it is said: a notice drawn past the window's edge is scrolled in.
+    Effect::new(move |_| {
+        lab.notice.track();
+        if let Some(p) = notice_ref.get() {
+            keep_in_view(&p);
+        }
+    });
     // One handler for every menu button (one closure type, not nine), given its action name.
     let fire = move |act: &'static str| {
+        from_menu.set(true);
         let chosen: Option<u32> = packet_select
             .get_untracked()
             .and_then(|s| s.value().parse().ok());
@@ -134,7 +171,10 @@ pub fn Faults() -> impl IntoView {
                     class=move || if armed.get() { "danger armed" } else { "danger" }
                     data-testid="drop-next-ack"
                     aria-pressed=move || armed.get().to_string()
-                    on:click=move |_| act_in_view(lab, Action::LoseNextAck)
+                    on:click=move |_| {
+                        from_menu.set(false);
+                        act_in_view(lab, Action::LoseNextAck)
+                    }
                 >
                     {move || lab.t(if armed.get() { "ui.ack_armed" } else { "ui.lose_ack" })}
                 </button>
@@ -142,14 +182,15 @@ pub fn Faults() -> impl IntoView {
                     type="button"
                     class="secondary"
                     data-testid="retry"
-                    on:click=move |_| act_in_view(lab, Action::RetryNow)
+                    on:click=move |_| {
+                        from_menu.set(false);
+                        act_in_view(lab, Action::RetryNow)
+                    }
                 >
                     {lab.t("ui.retry")}
                 </button>
             </div>
-            {move || lab.notice.get().map(|text| view! {
-                <p class="notice" role="alert" data-testid="action-error">{text}</p>
-            })}
+            {move || (!from_menu.get()).then(notice)}
             <details class="fault-menu">
                 <summary>{lab.t("ui.more_faults")}</summary>
                 <label class="field">
@@ -174,6 +215,7 @@ pub fn Faults() -> impl IntoView {
                     </div>
                     <div class="fault-row">{row(MENU[2])}</div>
                 </div>
+                {move || from_menu.get().then(notice)}
             </details>
         </section>
     }

@@ -91,9 +91,31 @@ pub fn format_done(done: &BTreeSet<String>) -> String {
         .join(",")
 }
 
-/// How many of the seed stories are done.
+/// The seed stories as the path counts them, each with its runs in order: stories 1 to 3 have
+/// one run, story 4 two (4a without and 4b with the op_id).
+pub fn stories() -> Vec<Vec<&'static str>> {
+    let mut groups: Vec<(Option<idem_core::Story>, Vec<&'static str>)> = Vec::new();
+    for id in seed_ids() {
+        let story = idem_core::Scenario::by_id(id).ok().map(|s| s.story);
+        match groups.last_mut() {
+            Some((last, runs)) if *last == story => runs.push(id),
+            _ => groups.push((story, vec![id])),
+        }
+    }
+    groups.into_iter().map(|(_, runs)| runs).collect()
+}
+
+/// How many of the seed stories are done (a story is done when all its runs are).
 pub fn stories_done(done: &BTreeSet<String>) -> usize {
-    seed_ids().iter().filter(|id| done.contains(**id)).count()
+    stories()
+        .iter()
+        .filter(|runs| runs.iter().all(|id| done.contains(*id)))
+        .count()
+}
+
+/// The first seed run not done yet, where "start here" leads (`None` once all are done).
+pub fn first_unfinished(done: &BTreeSet<String>) -> Option<&'static str> {
+    seed_ids().iter().copied().find(|id| !done.contains(*id))
 }
 
 /// The story after `id` on the path, if `id` is a seed story and not the last one.
@@ -197,9 +219,10 @@ pub fn provide_progress(lab: Lab, keep: bool) -> Progress {
     };
     provide_context(progress);
     Effect::new(move |_| {
+        // A challenge replays a story without its faults: finishing it is not the story.
         let Some(id) = lab
             .run
-            .with(|r| r.at_end().then(|| r.scenario().id.clone()))
+            .with(|r| (r.at_end() && r.challenge().is_none()).then(|| r.scenario().id.clone()))
         else {
             return;
         };
@@ -223,24 +246,23 @@ pub fn use_progress() -> Option<Progress> {
     use_context::<Progress>()
 }
 
-/// "n of 5 stories done", with the count in `data-done`.
+/// "Stories done: n of 4", with the count in `data-done` and the number of stories in
+/// `data-total` (story 4 counts once, when both its runs are done).
 #[component]
 fn ProgressLine() -> impl IntoView {
     let lab = use_lab();
     let progress = use_progress();
     let count = move || progress.map_or(0, |p| p.done.with(stories_done));
+    let total = stories().len();
     let text = move || {
         lab.catalog().fill(
             "path.progress",
-            &[
-                ("n", count().to_string()),
-                ("total", seed_ids().len().to_string()),
-            ],
+            &[("n", count().to_string()), ("total", total.to_string())],
         )
     };
     let unkept = move || progress.is_some_and(|p| p.refused.get());
     view! {
-        <p class="lesson-progress" data-testid="lesson-progress" data-done=move || count().to_string()>
+        <p class="lesson-progress" data-testid="lesson-progress" data-done=move || count().to_string() data-total=total>
             {text}
         </p>
         <Show when=unkept>
@@ -249,27 +271,44 @@ fn ProgressLine() -> impl IntoView {
     }
 }
 
-/// The first screen: what "idempotent" means, where to start, and how far the student got.
+/// The first screen: what "idempotent" means and where to start: story 1, then the first
+/// story not done yet ("Go on"), nothing once all are done.
 #[component]
 pub fn Welcome() -> impl IntoView {
     let lab = use_lab();
-    let first = seed_ids()[0];
+    let progress = use_progress();
+    let target = Memo::new(move |_| match progress {
+        Some(p) => p.done.with(first_unfinished),
+        None => seed_ids().first().copied(),
+    });
+    let link = move || {
+        let id = target.get()?;
+        let label = if id == seed_ids()[0] {
+            lab.t("path.start")
+        } else {
+            let title = lab.t(&format!("scenario.{id}.title"));
+            lab.catalog()
+                .fill("path.go_on", &[("n", story_number(&title).to_owned())])
+        };
+        Some(view! {
+            <a
+                class="start-here"
+                data-testid="start-here"
+                data-target=id
+                href=move || format!("#{}", start_anchor(lab.layout.get()))
+                on:click=move |_| lab.switch(id)
+            >
+                {label}
+            </a>
+        })
+    };
     view! {
         <section class="welcome" aria-label=lab.t("path.welcome")>
             <p class="definition" data-testid="definition">
                 <dfn>{lab.t("path.term")}</dfn>
                 {lab.t("path.definition")}
             </p>
-            <div class="welcome-actions">
-                <a
-                    class="start-here"
-                    data-testid="start-here"
-                    href=move || format!("#{}", start_anchor(lab.layout.get()))
-                    on:click=move |_| lab.switch(first)
-                >
-                    {lab.t("path.start")}
-                </a>
-            </div>
+            <div class="welcome-actions">{link}</div>
         </section>
     }
 }
@@ -325,8 +364,17 @@ fn show_in_row(chip: &leptos::web_sys::HtmlButtonElement) {
 #[component]
 pub fn StoryPicker() -> impl IntoView {
     let lab = use_lab();
-    let current = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
-    let is_mechanic = move || current.with(|id| !is_seed(id));
+    // In a challenge no story of the path is "on screen": the challenge has its own goal.
+    let current = Memo::new(move |_| {
+        lab.run.with(|r| {
+            if r.challenge().is_some() {
+                String::new()
+            } else {
+                r.scenario().id.clone()
+            }
+        })
+    });
+    let is_mechanic = move || current.with(|id| !id.is_empty() && !is_seed(id));
     let stories = seed_ids()
         .iter()
         .map(|id| pick(lab, current, id))
@@ -366,7 +414,7 @@ pub fn AfterRunPanel() -> impl IntoView {
     let lab = use_lab();
     let after = Memo::new(move |_| {
         lab.run
-            .with(|r| r.at_end().then(|| after_run(&r.scenario().id)))
+            .with(|r| (r.at_end() && r.challenge().is_none()).then(|| after_run(&r.scenario().id)))
     });
     move || match after.get() {
         Some(AfterRun::Next(next)) => {
@@ -422,8 +470,17 @@ mod tests {
         assert_eq!(format_done(&done), "counter,key,naive");
         assert_eq!(parse_done(&format_done(&done)), done);
         assert!(parse_done("").is_empty());
-        assert_eq!(stories_done(&done), 3);
+        // counter without counter-naive: story 4 is not done yet.
+        assert_eq!(stories_done(&done), 2);
+        assert_eq!(stories_done(&parse_done("counter-naive,counter")), 1);
         assert_eq!(stories_done(&parse_done("ttl,scope")), 0);
+        assert_eq!(stories().len(), 4);
+        assert_eq!(stories()[3], ["counter-naive", "counter"]);
+        assert_eq!(first_unfinished(&done), Some("cas"));
+        assert_eq!(first_unfinished(&parse_done("")), Some("naive"));
+        let all: BTreeSet<String> = seed_ids().iter().map(|s| (*s).to_owned()).collect();
+        assert_eq!(first_unfinished(&all), None);
+        assert_eq!(stories_done(&all), 4);
     }
 
     #[test]

@@ -61,9 +61,19 @@ pub fn difference_line(left: &World, right: &World, catalog: &Catalog) -> String
     }
 }
 
+/// The layout the two sides of a comparison are drawn in (tall, half the width each). The
+/// page makes it, so it outlives compare mode: a side's parts may still read it as they go.
+#[derive(Clone, Copy)]
+pub struct CompareLayout(pub ReadSignal<crate::stage::geometry::Layout>);
+
 /// One side: its scenario's title, its topology, and its verdict and money.
 #[component]
 fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {
+    // Half the width each: both drawings are drawn tall, so their words stay readable.
+    let mut lab = lab;
+    if let Some(CompareLayout(tall)) = use_context::<CompareLayout>() {
+        lab.layout = tall;
+    }
     provide_context(lab);
     let title = move || {
         let id = lab.run.with(|r| r.shown(lab.side).scenario().id.clone());

@@ -1,6 +1,7 @@
-//! Short, language-neutral labels: K1/K2 for Idempotency-Keys, op1/op2 for op_ids, packet
-//! captions in protocol notation (`POST /charges · K1`, `SET NX K1`, `201 pay_abc`), money and
-//! durations. Pure functions of core values, unit-tested natively.
+//! Short labels: K1/K2 for Idempotency-Keys, op1/op2 for op_ids, packet captions in protocol
+//! notation (`POST /charges · K1`, `SET NX K1`, `201 pay_abc`) whose words come from the
+//! catalog (`charge $100.00`, `списание $100,00`), money and durations. Pure functions of core
+//! values, unit-tested natively.
 
 use idem_core::http::{HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use idem_core::ledger::{SqlBatch, Statement, StatementResult};
@@ -99,17 +100,20 @@ pub fn protocol(payload: &Payload) -> &'static str {
     }
 }
 
-/// The caption of a packet.
-pub fn packet_label(payload: &Payload, names: &ShortNames) -> String {
+/// The caption of a packet, its words in the catalog's language.
+pub fn packet_label(payload: &Payload, names: &ShortNames, catalog: &Catalog) -> String {
     match payload {
         Payload::Request(request) => request_label(request, names),
-        Payload::Response(response) => response_label(response),
+        Payload::Response(response) => response_label(response, catalog),
         Payload::Redis(_, command) => redis_label(command, names),
         Payload::RedisReply(_, reply) => redis_reply_label(reply),
-        Payload::Sql(_, batch) => sql_label(batch),
-        Payload::SqlResults(_, results) => rows_label(results),
+        Payload::Sql(_, batch) => sql_label(batch, catalog),
+        Payload::SqlResults(_, results) => rows_label(results, catalog),
         Payload::Charge(_, charge) => {
-            let mut label = format!("charge {}", usd(charge.amount_cents));
+            let mut label = catalog.fill(
+                "packet.charge",
+                &[("amount", usd_in(charge.amount_cents, catalog))],
+            );
             if let Some(key) = &charge.idempotency_key {
                 label.push_str(" · ");
                 label.push_str(&names.key_tail(key));
@@ -150,15 +154,23 @@ fn request_label(request: &HttpRequest, names: &ShortNames) -> String {
 }
 
 /// The caption of an HTTP response: status and the one detail that matters.
-pub fn response_label(response: &HttpResponse) -> String {
+pub fn response_label(response: &HttpResponse, catalog: &Catalog) -> String {
     let status = response.status;
     let mut label = match &response.body {
         ResponseBody::Charged { payment_id, .. } => format!("{status} {payment_id}"),
-        ResponseBody::Debited { balance, version } => {
-            format!("{status} balance {balance} v{version}")
-        }
+        ResponseBody::Debited { balance, version } => catalog.fill(
+            "packet.balance",
+            &[
+                ("status", status.to_string()),
+                ("balance", balance.to_string()),
+                ("version", version.to_string()),
+            ],
+        ),
         ResponseBody::PreconditionFailed { version, .. } => format!("{status} v{version}"),
-        ResponseBody::Liked { likes } => format!("{status} likes {likes}"),
+        ResponseBody::Liked { likes } => catalog.fill(
+            "packet.likes",
+            &[("status", status.to_string()), ("n", likes.to_string())],
+        ),
         // The reason phrase is in the transcript and the narration; on a packet it would not fit.
         ResponseBody::Error(_) => status.to_string(),
     };
@@ -194,33 +206,34 @@ pub fn record_label(record: &KeyRecord) -> String {
     }
 }
 
-/// A statement in a few words of SQL.
-pub fn statement_label(statement: &Statement) -> String {
-    match statement {
-        Statement::InsertCharge { .. } => "INSERT charges".to_owned(),
+/// A statement in a few words of SQL (table names as they are, other words from the catalog).
+pub fn statement_label(statement: &Statement, catalog: &Catalog) -> String {
+    let key = match statement {
         Statement::Debit {
             amount,
             expected_version: Some(v),
             ..
-        } => format!("UPDATE −{amount} WHERE v={v}"),
-        Statement::Debit { amount, .. } => format!("UPDATE −{amount}"),
-        Statement::SelectAccount { .. } => "SELECT account".to_owned(),
-        Statement::InsertLikeOp { .. } => "INSERT like_ops".to_owned(),
-        Statement::IncrementLikes { .. } => "UPDATE likes+1".to_owned(),
-        Statement::SelectLikes { .. } => "SELECT likes".to_owned(),
-        Statement::ClaimKey { .. } => "INSERT key".to_owned(),
-        Statement::SelectStaleKeys { .. } => "SELECT stale keys".to_owned(),
-        Statement::SelectKey { .. } => "SELECT key".to_owned(),
-        Statement::ReclaimKey { .. } => "UPDATE key lease".to_owned(),
-        Statement::CompleteKey { .. } => "UPDATE key done".to_owned(),
-    }
+        } => return format!("UPDATE −{amount} WHERE v={v}"),
+        Statement::Debit { amount, .. } => return format!("UPDATE −{amount}"),
+        Statement::InsertCharge { .. } => "sql.insert_charge",
+        Statement::SelectAccount { .. } => "sql.select_account",
+        Statement::InsertLikeOp { .. } => "sql.insert_like_op",
+        Statement::IncrementLikes { .. } => "sql.increment_likes",
+        Statement::SelectLikes { .. } => "sql.select_likes",
+        Statement::ClaimKey { .. } => "sql.claim_key",
+        Statement::SelectStaleKeys { .. } => "sql.select_stale_keys",
+        Statement::SelectKey { .. } => "sql.select_key",
+        Statement::ReclaimKey { .. } => "sql.reclaim_key",
+        Statement::CompleteKey { .. } => "sql.complete_key",
+    };
+    catalog.text(key)
 }
 
-fn sql_label(batch: &SqlBatch) -> String {
+fn sql_label(batch: &SqlBatch, catalog: &Catalog) -> String {
     let first = batch
         .statements
         .first()
-        .map(statement_label)
+        .map(|s| statement_label(s, catalog))
         .unwrap_or_default();
     let more = batch.statements.len().saturating_sub(1);
     match (batch.transaction && more > 0, more) {
@@ -231,22 +244,24 @@ fn sql_label(batch: &SqlBatch) -> String {
 }
 
 /// Rows affected, as PostgreSQL's command tags count them: `1 row`, `0 rows`, `rows 1,0`.
-pub fn rows_label(results: &[StatementResult]) -> String {
+pub fn rows_label(results: &[StatementResult], catalog: &Catalog) -> String {
     let rows: Vec<u64> = results.iter().map(|r| r.rows).collect();
-    rows_text(&rows)
+    rows_text(&rows, catalog)
 }
 
-/// `1 row`, `0 rows`, `rows 1,0`.
-pub fn rows_text(rows: &[u64]) -> String {
+/// `1 row`, `0 rows`, `rows 1,0` (`1 строка`, `0 строк`, `строки 1,0`).
+pub fn rows_text(rows: &[u64], catalog: &Catalog) -> String {
     match rows {
-        [1] => "1 row".to_owned(),
-        [n] => format!("{n} rows"),
-        _ => format!(
-            "rows {}",
-            rows.iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
+        [n] => catalog.fill("packet.rows", &[("n", n.to_string())]),
+        _ => catalog.fill(
+            "packet.rows_each",
+            &[(
+                "list",
+                rows.iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )],
         ),
     }
 }
@@ -352,9 +367,23 @@ pub fn node_key(story: Story, node: Node, part: &str) -> String {
     }
 }
 
-/// A node's `part` in the story of `world`, in the catalog's language.
+/// A node's `part` in the story of `world`, in the catalog's language. In a payment run
+/// without the Idempotency-Key the API checks nothing and the key store is not used: their
+/// lines say so (`node.api.tech.none`, `node.store.tech.none`).
 pub fn node_text(world: &World, node: Node, part: &str, catalog: &Catalog) -> String {
-    catalog.text(&node_key(world.scenario().story, node, part))
+    let scenario = world.scenario();
+    let keyless = part == "tech"
+        && story_tag(scenario.story).is_none()
+        && !scenario.protections.idempotency_key
+        && matches!(node, Node::Api | Node::Store);
+    if keyless {
+        return catalog.text(if node == Node::Api {
+            "node.api.tech.none"
+        } else {
+            "node.store.tech.none"
+        });
+    }
+    catalog.text(&node_key(scenario.story, node, part))
 }
 
 /// A message's number as people read it, counted from 1 like operations (`#1` is the first
@@ -387,11 +416,12 @@ mod tests {
     fn the_key_story_labels_its_packets() {
         let world = end("key");
         let names = ShortNames::of(&world);
+        let en = Lang::En.catalog();
         let labels: Vec<String> = world
             .network()
             .messages()
             .iter()
-            .map(|m| packet_label(&m.payload, &names))
+            .map(|m| packet_label(&m.payload, &names, en))
             .collect();
         assert_eq!(labels[0], "POST /charges · K1");
         assert_eq!(labels[1], "SET NX K1");
@@ -403,6 +433,12 @@ mod tests {
         assert_eq!(labels[7], "SET K1 201 ✓");
         assert_eq!(labels[9], "201 pay_abc");
         assert!(labels.contains(&"201 pay_abc ↺".to_owned()));
+        // In Russian the words are Russian; the protocol stays as it is written.
+        let ru = Lang::Ru.catalog();
+        let label = |i: usize| packet_label(&world.network().messages()[i].payload, &names, ru);
+        assert_eq!(label(0), "POST /charges · K1");
+        assert_eq!(label(3), "списание $100,00");
+        assert_eq!(label(6), "1 строка");
         let kinds: Vec<&str> = world.network().messages().iter().map(packet_kind).collect();
         assert_eq!(&kinds[..3], ["request", "request", "response"]);
     }
@@ -412,7 +448,10 @@ mod tests {
         let world = end("naive");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
-        assert_eq!(packet_label(&first.payload, &names), "POST /charges");
+        assert_eq!(
+            packet_label(&first.payload, &names, Lang::En.catalog()),
+            "POST /charges"
+        );
         assert_eq!(protocol(&first.payload), "http");
     }
 
@@ -422,13 +461,16 @@ mod tests {
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(
-            packet_label(&first.payload, &names),
+            packet_label(&first.payload, &names, Lang::En.catalog()),
             "POST /posts/7/likes · op1"
         );
         let world = end("cas");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
-        assert_eq!(packet_label(&first.payload, &names), "POST /debit −20 v5");
+        assert_eq!(
+            packet_label(&first.payload, &names, Lang::En.catalog()),
+            "POST /debit −20 v5"
+        );
     }
 
     #[test]
@@ -462,8 +504,12 @@ mod tests {
 
     #[test]
     fn rows_follow_postgres_counts() {
-        assert_eq!(rows_text(&[1]), "1 row");
-        assert_eq!(rows_text(&[0]), "0 rows");
-        assert_eq!(rows_text(&[1, 0]), "rows 1,0");
+        let (en, ru) = (Lang::En.catalog(), Lang::Ru.catalog());
+        assert_eq!(rows_text(&[1], en), "1 row");
+        assert_eq!(rows_text(&[0], en), "0 rows");
+        assert_eq!(rows_text(&[1, 0], en), "rows 1,0");
+        assert_eq!(rows_text(&[0], ru), "0 строк");
+        assert_eq!(rows_text(&[2], ru), "2 строки");
+        assert_eq!(rows_text(&[1, 0], ru), "строки 1,0");
     }
 }

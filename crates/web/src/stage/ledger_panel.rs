@@ -86,7 +86,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
     }
     let last_rows = world.steps().last().and_then(|s| {
         s.notes.iter().find_map(|n| match n {
-            Note::LedgerRan { rows, .. } => Some(rows_text(rows)),
+            Note::LedgerRan { rows, .. } => Some(rows_text(rows, catalog)),
             _ => None,
         })
     });
@@ -106,7 +106,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
         ));
     }
     out.push_str(&wrap("ul", "class=\"constraints\"", &constraints));
-    if let Some((sql, rows)) = last_sql(world) {
+    if let Some((sql, rows)) = last_sql(world, catalog) {
         out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
         let rows = if last_rows.is_some() {
             SafeHtml::text(&rows)
@@ -125,7 +125,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
 /// The last batch the ledger ran, as the SQL PostgreSQL would receive (rendered by the core's
 /// `sql` module, the same text the conformance suite runs against a real server), and the rows
 /// each statement affected, from the ledger's reply.
-pub fn last_sql(world: &World) -> Option<(String, String)> {
+pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
     let messages = world.network().messages();
     let (handler, batch, at) = messages
         .iter()
@@ -141,6 +141,7 @@ pub fn last_sql(world: &World) -> Option<(String, String)> {
     let rows = messages.iter().rev().find_map(|m| match &m.payload {
         Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_text(
             &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
+            catalog,
         )),
         _ => None,
     })?;
@@ -156,7 +157,8 @@ mod tests {
 
     #[test]
     fn the_last_batch_is_shown_as_real_sql_with_its_rows() {
-        let (sql, rows) = last_sql(&end("counter")).expect("the ledger ran something");
+        let (sql, rows) =
+            last_sql(&end("counter"), Lang::En.catalog()).expect("the ledger ran something");
         assert!(sql.starts_with("BEGIN;\n"), "{sql}");
         assert!(sql.contains("ON CONFLICT DO NOTHING"), "{sql}");
         assert!(sql.ends_with("COMMIT;\n"), "{sql}");
@@ -164,7 +166,7 @@ mod tests {
             rows, "rows 0,0,1",
             "the retry inserted nothing and skipped the increment"
         );
-        let (sql, rows) = last_sql(&end("cas")).expect("ran");
+        let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
         assert_eq!(rows, "rows 0,1");
         let html = ledger_html(&end("cas"), Lang::En.catalog());

@@ -91,16 +91,30 @@ pub fn provide_lab(run: Run, lang: Lang) -> Lab {
 
 /// The player: the topology and its controls beside the verdict and narration. The page and
 /// the embedded widget both show it.
-/// `id` names the section so a link can lead to it (the page's "start here").
+/// `id` names the section so a link can lead to it (the page's "start here"). The page's
+/// `lesson` player also holds the fault buttons under its controls (their effect is seen as
+/// they are pressed) and the prediction beside the verdict (in view on the first screen).
 #[component]
-pub fn Stage(#[prop(optional)] id: Option<&'static str>) -> impl IntoView {
+pub fn Stage(
+    #[prop(optional)] id: Option<&'static str>,
+    #[prop(optional)] lesson: bool,
+) -> impl IntoView {
+    use crate::panels::faults::Faults;
+    use crate::panels::path::PREDICT_ANCHOR;
+    use crate::panels::recap::Recap;
+    let summary = if lesson {
+        view! { <Summary><Recap anchor=PREDICT_ANCHOR/></Summary> }.into_any()
+    } else {
+        view! { <Summary/> }.into_any()
+    };
     view! {
         <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
                 <Controls/>
+                {lesson.then(|| view! { <Faults/> })}
             </div>
-            <Summary/>
+            {summary}
         </section>
     }
 }

@@ -75,16 +75,25 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
         let (sees, class) = match &op.view {
             UserView::Waiting => (catalog.text("panel.sees_waiting"), "busy"),
             UserView::Succeeded(r) => (
-                catalog.fill("panel.sees_success", &[("answer", response_label(r))]),
+                catalog.fill(
+                    "panel.sees_success",
+                    &[("answer", response_label(r, catalog))],
+                ),
                 "ok",
             ),
             // 412 carries the current state: the app re-reads instead of reporting a failure.
             UserView::Failed(r) if r.status == 412 => (
-                catalog.fill("panel.sees_current_state", &[("answer", response_label(r))]),
+                catalog.fill(
+                    "panel.sees_current_state",
+                    &[("answer", response_label(r, catalog))],
+                ),
                 "ok",
             ),
             UserView::Failed(r) => (
-                catalog.fill("panel.sees_error", &[("answer", response_label(r))]),
+                catalog.fill(
+                    "panel.sees_error",
+                    &[("answer", response_label(r, catalog))],
+                ),
                 "warn",
             ),
             UserView::GaveUp => (catalog.text("panel.sees_gave_up"), "warn"),

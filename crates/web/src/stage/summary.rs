@@ -176,9 +176,10 @@ pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> S
         .collect()
 }
 
-/// Verdict, money and narration.
+/// Verdict, money and narration; `children` (the page's prediction and recap) go between the
+/// money and the narration.
 #[component]
-pub fn Summary() -> impl IntoView {
+pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     let lab = use_lab();
     let badge = Memo::new(move |_| {
         lab.verdict
@@ -247,6 +248,7 @@ pub fn Summary() -> impl IntoView {
                 </div>
             </div>
             <div class="money-box" inner_html=money></div>
+            {children.map(|c| c())}
             <section class="narration-box">
                 <h2>{lab.t("ui.what_happened")}</h2>
                 <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>

@@ -28,8 +28,15 @@ pub fn Topology() -> impl IntoView {
     let ghosts = move || {
         let layout = lab.layout.get();
         let reduced = lab.reduced_motion.get();
-        lab.run
-            .with(|r| ghosts_svg(layout, r.shown(lab.side), reduced, r.cursor()))
+        lab.run.with(|r| {
+            ghosts_svg(
+                layout,
+                r.shown(lab.side),
+                reduced,
+                r.cursor(),
+                lab.catalog(),
+            )
+        })
     };
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
     // Keyed rows (see crate::keyed): a node's card is kept across stories that have it, and
@@ -190,7 +197,7 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
         .network()
         .in_flight()
         .map(|m| {
-            let label = packet_label(&m.payload, &names);
+            let label = packet_label(&m.payload, &names, catalog);
             let key = if m.is_faultable() {
                 "ui.packet_drop"
             } else {
@@ -463,7 +470,13 @@ pub fn icon(node: Node) -> &'static str {
 }
 
 /// Packets lost in the current step, drawn where they broke; CSS makes them split and fade.
-pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: usize) -> SafeHtml {
+pub fn ghosts_svg(
+    layout: Layout,
+    world: &World,
+    reduced_motion: bool,
+    cursor: usize,
+    catalog: &Catalog,
+) -> SafeHtml {
     let Some(step) = world.steps().last() else {
         return SafeHtml::default();
     };
@@ -475,7 +488,7 @@ pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: u
         .filter_map(|id| world.network().get(*id))
         .filter(|m| m.duplicate_of.is_some())
         .map(|m| {
-            let w = pill_width(&packet_label(&m.payload, &names), px);
+            let w = pill_width(&packet_label(&m.payload, &names, catalog), px);
             let p = point_at(layout, m, world.now().ms() as f64, reduced_motion, w);
             wrap(
                 "g",
@@ -510,7 +523,7 @@ pub fn ghosts_svg(layout: Layout, world: &World, reduced_motion: bool, cursor: u
                 Fate::Lost(t, DropReason::Dropped) => t.ms() as f64,
                 _ => m.deliver_at.ms() as f64,
             };
-            let label = packet_label(&m.payload, &names);
+            let label = packet_label(&m.payload, &names, catalog);
             let w = pill_width(&label, px);
             let p = point_at(layout, m, at, reduced_motion, w);
             let pill = |x: f64| {
@@ -704,7 +717,7 @@ mod tests {
         let mut world = World::new(&Scenario::by_id("naive").expect("naive"));
         let mut ghosts = SafeHtml::default();
         while world.step().is_some() && ghosts.is_empty() {
-            ghosts = ghosts_svg(Layout::Wide, &world, false, 1);
+            ghosts = ghosts_svg(Layout::Wide, &world, false, 1, Lang::En.catalog());
         }
         assert!(ghosts.contains("ghost response"), "{ghosts}");
         assert!(ghosts.contains("201 pay_abc"), "{ghosts}");

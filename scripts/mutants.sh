@@ -11,7 +11,8 @@
 # - the `mutants` cargo profile (root Cargo.toml: opt-level 1, incremental, no debug info;
 #   MUTANTS_PROFILE picks another): the explorer tests run ~10x faster than in dev, and a
 #   mutant rebuilds incrementally (mutants reuse one build directory);
-# - `cargo test -p idem-core --tests`: every unit and integration test, not the doc-test (it
+# - `cargo test -p idem-core --tests`: every unit and integration test, not the examples (not
+#   tests, but built by a plain `cargo test`) nor the doc-test (it
 #   repeats s1_naive_post's first test and costs a rustdoc build per mutant);
 # - `nice -n 19` (MUTANTS_NICE) and one mutant at a time (MUTANTS_JOBS, default 1);
 # - a test timeout of at least 60 s (MUTANTS_MIN_TIMEOUT): the baseline run's time × 5, but
@@ -72,8 +73,11 @@ set +e
 rc=0
 if [[ -z ${MUTANTS_TABLE_ONLY:-} ]]; then
   # shellcheck disable=SC2086 # MUTANTS_ARGS is split into options on purpose
+  # --in-place (mutating $SRC itself, one mutant at a time) takes no --jobs.
+  jobs=(-j "${MUTANTS_JOBS:-1}")
+  [[ " ${MUTANTS_ARGS:-} " == *" --in-place "* ]] && jobs=()
   nice -n "${MUTANTS_NICE:-19}" cargo mutants --dir "$SRC" -p idem-core "${files[@]}" \
-    -j "${MUTANTS_JOBS:-1}" --profile "${MUTANTS_PROFILE:-mutants}" --cargo-test-arg=--tests \
+    "${jobs[@]}" --profile "${MUTANTS_PROFILE:-mutants}" --cargo-arg=--tests \
     --minimum-test-timeout "${MUTANTS_MIN_TIMEOUT:-60}" --no-shuffle --output "$OUT" \
     ${MUTANTS_ARGS:-}
   rc=$?

@@ -123,6 +123,7 @@ fn crashes_are_offered_only_when_the_api_acts_next_and_nothing_once_the_run_is_o
     let mut offered_crash = 0;
     let mut offered_none = 0;
     while world.step().is_some() {
+        assert!(world.step_count() < 2_000, "the run ends");
         let menu = faults(&world);
         let crashes = menu
             .iter()

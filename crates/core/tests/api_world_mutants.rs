@@ -7,7 +7,8 @@ use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use idem_core::api::RESTART_MS;
-use idem_core::net::DropReason;
+use idem_core::http::{HttpResponse, ResponseBody};
+use idem_core::net::{DropReason, Payload};
 use idem_core::{Action, Cause, Note, World};
 use support::*;
 
@@ -86,4 +87,101 @@ fn a_crashed_api_is_down_until_its_restart_and_loses_what_reaches_it() {
         world.steps().last().map(|s| &s.cause),
         Some(&Cause::ApiRestart)
     );
+    // The restarted API numbers its handlers in a new epoch: a reply meant for a handler of
+    // the crashed process can never be taken for one of the new process.
+    world
+        .apply(Action::RetryNow)
+        .expect("the charge is still open");
+    while world.api().handlers().next().is_none() {
+        world.step().expect("the retry reaches the API");
+        steps += 1;
+        assert!(steps < STEP_BOUND, "a handler started");
+    }
+    let (handler, _) = world.api().handlers().next().expect("the retry's handler");
+    assert_eq!(handler.epoch, 1);
+}
+
+/// Every response the API put on the wire (lost ones too), in order.
+fn responses(world: &World) -> Vec<&HttpResponse> {
+    world
+        .network()
+        .messages()
+        .iter()
+        .filter_map(|m| match &m.payload {
+            Payload::Response(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_debits_answers_carry_the_accounts_balance_and_version() {
+    // The ack of the applied debit is lost; the retry is refused by the version check. Both
+    // answers say what the account holds after the one debit.
+    let s = scenario("cas");
+    let world = run_scenario(&s);
+    let (balance, version) = (s.balance - 20, s.version + 1);
+    let answers: Vec<_> = responses(&world)
+        .iter()
+        .map(|r| (r.status, r.body.clone()))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            (200, ResponseBody::Debited { balance, version }),
+            (412, ResponseBody::PreconditionFailed { balance, version }),
+        ]
+    );
+}
+
+#[test]
+fn a_likes_answer_carries_the_posts_like_count() {
+    // With op_id dedup the retry changes nothing and says so with the same count.
+    let s = scenario("counter");
+    let world = run_scenario(&s);
+    let likes = s.likes + 1;
+    let answers: Vec<_> = responses(&world).iter().map(|r| r.body.clone()).collect();
+    assert_eq!(
+        answers,
+        [ResponseBody::Liked { likes }, ResponseBody::Liked { likes }]
+    );
+    assert_eq!(
+        note_keys(&world)
+            .iter()
+            .filter(|k| **k == "api.like_skipped")
+            .count(),
+        1,
+        "the retry was recognised"
+    );
+}
+
+#[test]
+fn a_charges_answer_is_the_payment_and_its_replay_is_the_same() {
+    for (id, payments) in [("naive", 2), ("key", 1)] {
+        let world = run_scenario(&scenario(id));
+        let statement = &world.processor().statement;
+        assert_eq!(statement.len(), payments, "{id}");
+        let answers = responses(&world);
+        assert_eq!(
+            answers.len(),
+            2,
+            "{id}: the lost ack and the retry's answer"
+        );
+        for (i, r) in answers.iter().enumerate() {
+            // Without a key each attempt is its own payment; with it the retry replays the first.
+            let line = &statement[i.min(payments - 1)];
+            assert_eq!(r.status, 201, "{id}");
+            assert_eq!(
+                r.body,
+                ResponseBody::Charged {
+                    payment_id: line.payment_id.clone(),
+                    amount_cents: 10_000,
+                    customer: line.user,
+                },
+                "{id}"
+            );
+            assert!(!line.payment_id.is_empty(), "{id}");
+            assert_eq!(r.replayed, id == "key" && i == 1, "{id}");
+        }
+    }
 }

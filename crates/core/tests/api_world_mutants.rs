@@ -9,7 +9,7 @@ use std::hash::{Hash, Hasher};
 use idem_core::api::RESTART_MS;
 use idem_core::http::{HttpResponse, ResponseBody};
 use idem_core::net::{DropReason, Payload};
-use idem_core::{Action, Cause, Note, World};
+use idem_core::{Action, ActionError, Cause, MsgId, Note, RunEnd, World};
 use support::*;
 
 fn hash_of(value: &impl Hash) -> u64 {
@@ -184,4 +184,51 @@ fn a_charges_answer_is_the_payment_and_its_replay_is_the_same() {
             assert_eq!(r.replayed, id == "key" && i == 1, "{id}");
         }
     }
+}
+
+#[test]
+fn a_bounded_run_says_whether_it_settled() {
+    let s = scenario("naive");
+    let whole = run_scenario(&s);
+    let n = whole.step_count() as usize;
+    assert!(n > 2);
+    let mut world = World::new(&s);
+    assert_eq!(world.run(n - 1), RunEnd::BoundReached);
+    assert_eq!(world.step_count() as usize, n - 1);
+    assert!(!world.is_quiescent());
+    // The bound's last step is the run's last: it settled.
+    assert_eq!(world.run(1), RunEnd::Quiescent);
+    assert_eq!(world, whole);
+    assert_eq!(world.run(5), RunEnd::Quiescent);
+    assert_eq!(world.step_count() as usize, n);
+}
+
+#[test]
+fn a_replay_applies_each_action_at_its_step_and_names_the_one_refused() {
+    let s = scenario("naive").without_scripted_faults();
+    let mut seen = 0;
+    let world = World::replay_each(&s, &[(1, Action::LoseNextAck)], 6, |w| {
+        seen += 1;
+        assert_eq!(w.step_count(), seen, "called after every step");
+    })
+    .expect("replays");
+    assert_eq!(seen, 6);
+    assert_eq!(world.injected(), [(1, Action::LoseNextAck)]);
+    assert_eq!(world.steps()[1].cause, Cause::Injected(Action::LoseNextAck));
+    assert!(world.next_ack_will_be_lost() || world.network().messages().iter().any(|m| m.doomed));
+
+    let refused = World::replay_each(
+        &s,
+        &[(1, Action::LoseNextAck), (3, Action::Drop(MsgId(99)))],
+        10,
+        |_| {},
+    )
+    .expect_err("no message 99");
+    assert_eq!(refused, (1, ActionError::NoSuchMessage(MsgId(99))));
+
+    // Actions still pending when the run settles are applied then, in order.
+    let settled = run_scenario(&s).step_count();
+    let world =
+        World::replay(&s, &[(settled + 50, Action::EvictKeys)], settled + 1).expect("replays");
+    assert_eq!(world.injected(), [(settled, Action::EvictKeys)]);
 }

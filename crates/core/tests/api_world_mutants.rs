@@ -232,3 +232,35 @@ fn a_replay_applies_each_action_at_its_step_and_names_the_one_refused() {
         World::replay(&s, &[(settled + 50, Action::EvictKeys)], settled + 1).expect("replays");
     assert_eq!(world.injected(), [(settled, Action::EvictKeys)]);
 }
+
+#[test]
+fn a_like_without_op_id_that_changes_nothing_is_not_called_a_duplicate() {
+    // "Reuse the key" on a like story likes another post, which the table does not have: the
+    // UPDATE changes no row. Only the op_id batch (insert, then update) can be skipped as a
+    // duplicate; this lone UPDATE is not one.
+    let mut s = scenario("counter-naive").without_scripted_faults();
+    s.protections.op_dedup = false;
+    let mut world = World::new(&s);
+    world.step().expect("the like starts");
+    world
+        .apply(Action::ReuseKeyOtherBody)
+        .expect("an operation exists");
+    assert_eq!(world.run(STEP_BOUND), RunEnd::Quiescent);
+    let updates: Vec<_> = world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter_map(|n| match n {
+            Note::LedgerRan { rows, .. } => Some(rows.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        updates,
+        [vec![1], vec![0]],
+        "one like counted, one post missing"
+    );
+    assert!(!note_keys(&world).contains(&"api.like_skipped"));
+    assert_eq!(responses(&world).len(), 2);
+    assert!(responses(&world).iter().all(|r| r.status == 200));
+}

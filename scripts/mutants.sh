@@ -7,16 +7,20 @@
 #   bash scripts/mutants.sh store verdict     # some of them
 #
 # Needs `cargo install cargo-mutants --locked`. Defaults, chosen so a mutant costs ~20 s on the
-# shared 2-core machine instead of 15-50 s (notes-mutants.md has the measurements):
+# shared 2-core machine at a load of 5 (a minute at 15-20) instead of 15-50 s plus an 85-95 s
+# suite (notes-mutants.md has the measurements):
 # - the `mutants` cargo profile (root Cargo.toml: opt-level 1, incremental, no debug info;
 #   MUTANTS_PROFILE picks another): the explorer tests run ~10x faster than in dev, and a
 #   mutant rebuilds incrementally (mutants reuse one build directory);
 # - `cargo test -p idem-core --tests`: every unit and integration test, not the examples (not
-#   tests, but built by a plain `cargo test`) nor the doc-test (it
-#   repeats s1_naive_post's first test and costs a rustdoc build per mutant);
+#   tests, but built by a plain `cargo test`) nor the doc-test (it repeats s1_naive_post's
+#   first test and costs a rustdoc build per mutant);
 # - `nice -n 19` (MUTANTS_NICE) and one mutant at a time (MUTANTS_JOBS, default 1);
 # - a test timeout of at least 60 s (MUTANTS_MIN_TIMEOUT): the baseline run's time × 5, but
 #   never below that, so load from other builds does not turn slow mutants into timeouts.
+# To keep one warm copy between runs (a fresh copy costs a clean build of idem-core, ~3 min):
+# MUTANTS_SRC=<a copy of the tree> MUTANTS_ARGS="--in-place --baseline=skip --timeout 45"
+# (then no -j is passed: --in-place refuses it).
 # MUTANTS_SRC tests another source tree (e.g. an older commit, exported), MUTANTS_OUT says
 # where results go (default mutants.out/, gitignored), MUTANTS_TARGET_DIR where mutants build
 # (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs). Prints,

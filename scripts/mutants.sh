@@ -6,18 +6,33 @@
 #   bash scripts/mutants.sh                   # every module below
 #   bash scripts/mutants.sh store verdict     # some of them
 #
-# Needs `cargo install cargo-mutants --locked`. MUTANTS_JOBS (default 1) sets parallel builds,
-# MUTANTS_SRC another source tree to test (e.g. an older commit, exported), MUTANTS_OUT where
-# results go (default mutants.out/, gitignored). Prints, per module, caught / missed /
-# timeouts / unviable and the caught share of the viable mutants; the missed ones are listed
-# in $MUTANTS_OUT/mutants.out/missed.txt. explore.rs is measured the same way
-# (`bash scripts/mutants.sh explore`). MUTANTS_ARGS passes more options to cargo-mutants, e.g.
-# `MUTANTS_ARGS=--iterate` after writing tests: only the mutants not caught by the previous run
-# in the same $MUTANTS_OUT are tested again, and the table counts both runs together
-# (cargo-mutants lists the earlier caught and unviable ones together in previously_caught.txt;
-# $MUTANTS_OUT/unviable-all.txt keeps which were unviable). With `--re REGEX` only the matching
-# mutants run: the table then counts those only. MUTANTS_TABLE_ONLY=1 prints the table of the
-# results already in $MUTANTS_OUT without running anything.
+# Needs `cargo install cargo-mutants --locked`. Defaults, chosen so a mutant costs ~20 s on the
+# shared 2-core machine at a load of 5 (a minute at 15-20) instead of 15-50 s plus an 85-95 s
+# suite (notes-mutants.md has the measurements):
+# - the `mutants` cargo profile (root Cargo.toml: opt-level 1, incremental, no debug info;
+#   MUTANTS_PROFILE picks another): the explorer tests run ~10x faster than in dev, and a
+#   mutant rebuilds incrementally (mutants reuse one build directory);
+# - `cargo test -p idem-core --tests`: every unit and integration test, not the examples (not
+#   tests, but built by a plain `cargo test`) nor the doc-test (it repeats s1_naive_post's
+#   first test and costs a rustdoc build per mutant);
+# - `nice -n 19` (MUTANTS_NICE) and one mutant at a time (MUTANTS_JOBS, default 1);
+# - a test timeout of at least 60 s (MUTANTS_MIN_TIMEOUT): the baseline run's time × 5, but
+#   never below that, so load from other builds does not turn slow mutants into timeouts.
+# To keep one warm copy between runs (a fresh copy costs a clean build of idem-core, ~3 min):
+# MUTANTS_SRC=<a copy of the tree> MUTANTS_ARGS="--in-place --baseline=skip --timeout 45"
+# (then no -j is passed: --in-place refuses it).
+# MUTANTS_SRC tests another source tree (e.g. an older commit, exported), MUTANTS_OUT says
+# where results go (default mutants.out/, gitignored), MUTANTS_TARGET_DIR where mutants build
+# (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs). Prints,
+# per module, caught / missed / timeouts / unviable and the caught share of the viable
+# mutants; the missed ones are listed in $MUTANTS_OUT/mutants.out/missed.txt. MUTANTS_ARGS
+# passes more options to cargo-mutants, e.g. `MUTANTS_ARGS=--iterate` after writing tests:
+# only the mutants not caught by the previous run in the same $MUTANTS_OUT are tested again,
+# and the table counts both runs together (cargo-mutants lists the earlier caught and unviable
+# ones together in previously_caught.txt; $MUTANTS_OUT/unviable-all.txt keeps which were
+# unviable). With `--re REGEX` only the matching mutants run: the table then counts those only.
+# MUTANTS_TABLE_ONLY=1 prints the table of the results already in $MUTANTS_OUT without
+# running anything.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,14 +48,12 @@ fi
 if (($# > 0)); then
   modules=("$@")
 else
-  modules=(processor store ledger api verdict client net world)
+  modules=(processor store ledger api verdict client net world explore)
 fi
 SRC="${MUTANTS_SRC:-$ROOT}"
 OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
-# Mutated copies build in their own target dir (the deps stay compiled between runs); no
-# debug info: each mutant relinks every test binary.
+# Mutated copies build in their own target dir (the deps stay compiled between runs).
 export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/mutants}"
-export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-0}"
 export CARGO_TERM_COLOR=never
 
 # A module's file: crates/core/src/<name>.rs, or in its folder (nodes/, check/).
@@ -64,8 +77,13 @@ set +e
 rc=0
 if [[ -z ${MUTANTS_TABLE_ONLY:-} ]]; then
   # shellcheck disable=SC2086 # MUTANTS_ARGS is split into options on purpose
-  cargo mutants --dir "$SRC" -p idem-core "${files[@]}" -j "${MUTANTS_JOBS:-1}" \
-    --no-shuffle --output "$OUT" ${MUTANTS_ARGS:-}
+  # --in-place (mutating $SRC itself, one mutant at a time) takes no --jobs.
+  jobs=(-j "${MUTANTS_JOBS:-1}")
+  [[ " ${MUTANTS_ARGS:-} " == *" --in-place "* ]] && jobs=()
+  nice -n "${MUTANTS_NICE:-19}" cargo mutants --dir "$SRC" -p idem-core "${files[@]}" \
+    "${jobs[@]}" --profile "${MUTANTS_PROFILE:-mutants}" --cargo-arg=--tests \
+    --minimum-test-timeout "${MUTANTS_MIN_TIMEOUT:-60}" --no-shuffle --output "$OUT" \
+    ${MUTANTS_ARGS:-}
   rc=$?
 fi
 set -e

@@ -929,6 +929,7 @@ mod tests {
             b.step();
             let mut steps = 0;
             while !a.is_quiescent() {
+                assert!(steps < 2_000, "{id}: the run ends");
                 assert_eq!(b.now(), a.now().plus(7_777), "{id}");
                 assert_eq!(a.view(true), b.view(true), "{id} after {steps} steps");
                 assert_eq!(a.view(false), b.view(false), "{id}");
@@ -950,6 +951,7 @@ mod tests {
         world.step();
         let mut seen = vec![world.view(true)];
         while world.step().is_some() {
+            assert!(seen.len() < 2_000, "the run ends");
             let view = world.view(true);
             assert!(
                 !seen.contains(&view),
@@ -988,7 +990,10 @@ mod tests {
             world
                 .apply(Action::AdvanceClock(25 * HOUR))
                 .expect("the op is open");
+            let mut left = 2_000;
             while world.client_offline_until().is_some() {
+                assert!(left > 0, "the phone wakes");
+                left -= 1;
                 world.step();
             }
             world

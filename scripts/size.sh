@@ -12,13 +12,13 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language, rounded up to the next KB plus 3 KB (RU 363.7 KB, EN 359.5 KB on 2026-12-01 with the
-# catalogs fetched per language, erase_components, compare mode, challenges, glossary, quiz,
-# events, and the mount() options read with js_sys instead of serde-wasm-bindgen: wasm 323.4 KB
-# gzip), so that any real growth fails; the goal is not reached yet: lower the budget as the
-# first screen shrinks.
+# language, rounded up to the next KB plus about 1 KB, so that any real growth fails: RU 378.4 KB,
+# EN 374.0 KB (wasm 336.1 KB gzip) on 2026-12-01 after the merge that cut serde-wasm-bindgen
+# (-12.2 KB) and added the phone playback bar, the challenge card, catalog-made packet labels
+# (+7.4 KB) and each sequence arrow as its own button (+3.6 KB). The goal is not reached yet:
+# lower the budget as the first screen shrinks.
 GOAL_KB=130
-BUDGET_KB=367
+BUDGET_KB=380
 LANGS=(en ru)
 
 dist=dist

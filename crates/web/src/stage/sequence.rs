@@ -165,7 +165,11 @@ pub fn arrow_view(
             num(end)
         ),
     );
-    let caption = format!("{} {}", msg_no(m.id), packet_label(&m.payload, names, catalog));
+    let caption = format!(
+        "{} {}",
+        msg_no(m.id),
+        packet_label(&m.payload, names, catalog)
+    );
     let label = el(
         "text",
         &format!(

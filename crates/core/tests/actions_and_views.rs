@@ -170,24 +170,6 @@ fn the_armed_lost_ack_is_visible_until_an_ack_takes_it() {
     assert!(!world.next_ack_will_be_lost(), "the first ack was lost");
 }
 
-/// The answers to the phone a run lost to "lose the next ack".
-fn lost_acks(world: &World) -> usize {
-    world
-        .steps()
-        .iter()
-        .flat_map(|s| &s.notes)
-        .filter(|n| {
-            matches!(
-                n,
-                Note::MessageLost {
-                    reason: idem_core::net::DropReason::LostAck,
-                    ..
-                }
-            )
-        })
-        .count()
-}
-
 /// Issue 15 review: arming "lose the next answer" on top of the story's own lost answer must
 /// doom one more answer, not silently do nothing while the narration says it is armed.
 #[test]

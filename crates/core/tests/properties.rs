@@ -6,7 +6,6 @@ mod support;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use idem_core::net::DropReason;
 use idem_core::time::HOUR;
 use idem_core::{Action, Invariant, Note, Phase, Protections, Scenario, Status, World};
 use proptest::prelude::*;
@@ -172,20 +171,7 @@ fn run_with(scenario: &Scenario, faults: &[(u32, Fault)]) -> (World, Effects) {
             .filter(|s| s.action == a)
             .count()
     };
-    let lost_acks = world
-        .steps()
-        .iter()
-        .flat_map(|s| &s.notes)
-        .filter(|n| {
-            matches!(
-                n,
-                Note::MessageLost {
-                    reason: DropReason::LostAck,
-                    ..
-                }
-            )
-        })
-        .count();
+    let lost_acks = lost_acks(&world);
     if injected(|a| *a == Action::LoseNextAck) && lost_acks > scripted(Action::LoseNextAck) {
         effects.took_effect.insert("lose-ack");
     }

@@ -80,6 +80,24 @@ pub fn note_keys(world: &World) -> Vec<&'static str> {
         .collect()
 }
 
+/// How many answers to the phone the run lost to "lose the next ack".
+pub fn lost_acks(world: &World) -> usize {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| {
+            matches!(
+                n,
+                Note::MessageLost {
+                    reason: idem_core::net::DropReason::LostAck,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
 /// Rows affected of every ledger batch, in execution order.
 pub fn ledger_rows(world: &World) -> Vec<Vec<u64>> {
     world

@@ -331,7 +331,12 @@ pub fn fault_mark(step: &Step, catalog: &Catalog) -> Option<String> {
         Action::ReuseKeyOtherBody => "mark.reuse_key",
         Action::OtherUserSameKey => "mark.other_user",
     };
-    Some(catalog.text(key))
+    let mark = catalog.text(key);
+    Some(match step.cause {
+        // A fault the story itself plays is not something the student did.
+        Cause::Scripted(_) => catalog.fill("mark.scripted", &[("mark", mark)]),
+        _ => mark,
+    })
 }
 
 /// The constraints that decide where deduplication happens, for the ledger panel: the unique
@@ -502,11 +507,19 @@ mod tests {
             .clone();
         let mark = fault_mark(&step, Lang::En.catalog()).expect("a fault");
         assert!(mark.starts_with("Fault:"), "{mark}");
+        assert!(!mark.contains("script"), "{mark}");
         let first = World::new(&Scenario::by_id("key").expect("key"));
         let mut first = first;
         let step = first.step().expect("a step").clone();
-        // The scripted "lose the next ack" is a fault too.
-        assert!(fault_mark(&step, Lang::En.catalog()).is_some());
+        // The scripted "lose the next ack" is a fault too, and says it is the story's own.
+        for lang in [Lang::En, Lang::Ru] {
+            let mark = fault_mark(&step, lang.catalog()).expect("a fault");
+            let script = lang
+                .catalog()
+                .fill("mark.scripted", &[("mark", String::new())]);
+            assert!(mark.ends_with(script.trim()), "{mark}");
+            assert!(mark.len() > script.len(), "{mark}");
+        }
     }
 
     /// Claims a summary can make, by polarity, in both languages: the badges' own words plus

@@ -276,12 +276,13 @@ impl Run {
 
 /// Real time (ms) a narrated step of `chars` characters stays on screen while playing at
 /// `speed`: at 1× and slower, long enough to read it (about 14 characters a second, at least
-/// 1.2 s, at most 7 s); faster speeds do not wait.
+/// 1.2 s, at most 7 s); at 2× half that, so 2× reads as twice as fast, not as a blur; 4× is
+/// the fast-forward and does not wait.
 pub fn hold_ms(chars: usize, speed: f64) -> f64 {
-    if speed > 1.0 {
+    if speed > 2.0 {
         return 0.0;
     }
-    (chars as f64 * 70.0).clamp(1_200.0, 7_000.0)
+    (chars as f64 * 70.0).clamp(1_200.0, 7_000.0) / speed.max(1.0)
 }
 
 /// A moment of the story worth stopping at while playing at 1× or slower: an answer was lost
@@ -494,7 +495,8 @@ mod tests {
         assert_eq!(hold_ms(10, 1.0), 1_200.0);
         assert_eq!(hold_ms(60, 1.0), 4_200.0);
         assert_eq!(hold_ms(10_000, 0.5), 7_000.0);
-        assert_eq!(hold_ms(60, 2.0), 0.0);
+        assert_eq!(hold_ms(60, 2.0), 2_100.0);
+        assert_eq!(hold_ms(60, 4.0), 0.0);
         // The naive story: the ack is lost, then the retry goes out; nothing else stops it.
         let mut r = run("naive");
         r.run_to_end();

@@ -131,7 +131,20 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
         const now = await page.getByTestId('now-line').textContent();
         assert.ok(now.length > 10, now);
         assert.equal(words(now), words(await page.getByTestId('narration').textContent()), 'the bar shows the narration');
-        await page.getByTestId('play-pause').click();
+        // It stops by itself at the lost answer: the bar stays stuck and says why.
+        await page.waitForFunction(
+          () => document.querySelector('[data-testid=play-pause]').getAttribute('aria-pressed') === 'false',
+          null,
+          { timeout: 60_000 },
+        );
+        const pause = page.locator('#player .now-pause');
+        assert.equal((await pause.innerText()).trim(), t(lang, 'ui.paused_short'));
+        assert.ok(await inView(page, pause), 'the pause is said in view');
+        assert.ok(await inView(page, page.getByTestId('play-pause')), 'Play in view at the pause');
+        assert.equal(
+          await page.evaluate(() => getComputedStyle(document.querySelector('#player .playback')).position),
+          'sticky',
+        );
       }
       await page.getByTestId('run-to-end').click();
       assert.equal(await done(page, 'naive'), 'true');

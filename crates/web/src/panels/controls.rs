@@ -194,7 +194,12 @@ pub fn Controls() -> impl IntoView {
         )
     };
     view! {
-        <div class="playback" role="toolbar" aria-label=lab.t("ui.playback")>
+        <div
+            class="playback"
+            role="toolbar"
+            aria-label=lab.t("ui.playback")
+            data-paused-key=move || lab.paused_at_key.get().to_string()
+        >
             <div class="controls">
                 <div class="buttons">
                     {button("restart", "ui.restart", ICON_RESTART, |_| false, Lab::restart)}
@@ -238,6 +243,10 @@ pub fn Controls() -> impl IntoView {
             // the bottom of the window: drawing, words and buttons seen together while playing.
             // Screen readers hear the narration's live region instead.
             <p class="now-line" aria-hidden="true" data-testid="now-line">{now_line}</p>
+            // Why playback stopped by itself, where a phone user looks (the bar stays stuck).
+            <p class="now-pause" aria-hidden="true" hidden=move || !lab.paused_at_key.get()>
+                {lab.t("ui.paused_short")}
+            </p>
         </div>
     }
 }

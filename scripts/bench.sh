@@ -3,8 +3,10 @@
 # read ratios within one run; runs, situations and steps are exact and deterministic).
 # Usage: bash scripts/bench.sh [max_k]   (default 3)
 #   1. simulation core: steps/s and runs/s per scenario, clone vs step cost;
-#   2. "try every failure": per scenario, runs represented, distinct situations explored,
-#      steps simulated and milliseconds, for k = 1..max_k (native release); with
+#   2. "try every failure": per scenario, runs represented, distinct situations remembered,
+#      steps simulated and milliseconds, for k = 1..max_k (native release); the same three
+#      numbers as the page's data-runs / data-states / data-steps (the core's Report: runs,
+#      states, steps; see its docs for exactly what each counts); with
 #      BRUTE=1 also the brute-force oracle (every schedule one by one: the "before" figures);
 #      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); with CORE_O3=1 the
 #      explorer is built with the core at opt-level 3 (the release profile's "z" is for the

@@ -294,9 +294,10 @@ test('try every failure: search, then replay a counter-example', async () => {
   // The live region is busy only while the search runs; once it is done it speaks.
   assert.equal(await page.locator('.explore-out').getAttribute('aria-busy'), 'false');
   const states = Number(await result.getAttribute('data-states'));
-  assert.ok(states > 0, `${states} situations for ${runs} runs`);
+  const steps = Number(await result.getAttribute('data-steps'));
+  assert.ok(states > 0 && steps > states, `${states} situations, ${steps} steps for ${runs} runs`);
   const summary = await result.innerText();
-  assert.match(summary, new RegExp(`${runs} runs checked; on the way the simulator met ${states} distinct situations`));
+  assert.match(summary, new RegExp(`${runs} runs checked. The simulator played ${steps} steps in all and remembered ${states} distinct situations`));
   assert.match(summary, new RegExp(`${bad} runs? breaks? an invariant`));
   // Counter-examples name packets by caption (replayed on the base run), not by id.
   const listed = (await page.getByTestId('counterexample').allInnerTexts()).join('\n');

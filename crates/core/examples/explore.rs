@@ -1,8 +1,9 @@
 //! Runs the fault explorer on every scenario and prints one row per scenario:
 //! `cargo run --release -p idem-core --example explore -- 3 [--brute] [scenario ...]`.
 //!
-//! Columns: runs represented (every schedule within the bound), distinct situations explored,
-//! steps simulated, violating runs, milliseconds (wall clock) and CPU milliseconds (on Linux:
+//! Columns: runs represented (every schedule within the bound), distinct situations remembered
+//! (`Report::states`: where the search branched, and the meeting points of runs without faults
+//! left), steps simulated (every step, remembered or not) — what the page shows —, violating runs, milliseconds (wall clock) and CPU milliseconds (on Linux:
 //! the time this thread ran, which other work on a shared machine does not inflate much).
 //! `--brute` runs the brute-force oracle instead (every schedule simulated one by one) for a
 //! before/after comparison.

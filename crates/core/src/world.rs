@@ -326,9 +326,30 @@ impl World {
         scenario: &Scenario,
         injected: &[(u32, Action)],
         steps: u32,
+        each: impl FnMut(&World),
+    ) -> Result<World, (usize, ActionError)> {
+        World::new(scenario).replay_on(injected, steps, each)
+    }
+
+    /// [`World::replay`] without the page-only history (no step log, no narration): the same
+    /// state and verdict, several times cheaper, for replays that only judge the end.
+    pub(crate) fn replay_quietly(
+        scenario: &Scenario,
+        injected: &[(u32, Action)],
+        steps: u32,
+    ) -> Result<World, ActionError> {
+        let mut world = World::new(scenario);
+        world.forget_history();
+        world.replay_on(injected, steps, |_| {}).map_err(|(_, e)| e)
+    }
+
+    fn replay_on(
+        self,
+        injected: &[(u32, Action)],
+        steps: u32,
         mut each: impl FnMut(&World),
     ) -> Result<World, (usize, ActionError)> {
-        let mut world = World::new(scenario);
+        let mut world = self;
         let mut pending = injected.iter().enumerate().peekable();
         while world.step_count < steps {
             let due = pending

@@ -154,16 +154,33 @@ fn the_search_is_deterministic_and_resumable() {
     }
     assert!(slices > 5);
     assert_eq!(sliced.report(), &whole);
+    // A clock-like check that stops after a few units gives the same search too.
+    let mut clocked = Explorer::new(&scenario, Bounds::faults(2));
+    let mut calls = 0;
+    loop {
+        let mut left = 7;
+        let done = clocked.run_while(|| {
+            left -= 1;
+            left > 0
+        });
+        calls += 1;
+        if done {
+            break;
+        }
+    }
+    assert!(calls > slices, "{calls} calls of 7 units, {slices} of 100");
+    assert_eq!(clocked.report(), &whole);
     // What the page shows: "N distinct situations, M runs represented".
     assert_eq!(sliced.distinct_situations(), whole.states);
     assert_eq!(sliced.runs_represented(), whole.runs);
     assert_eq!(whole.distinct_situations(), whole.states);
     assert_eq!(whole.runs_represented(), whole.runs);
+    let brute = explore_brute(&scenario, Bounds::faults(2));
     assert!(
-        whole.states < whole.runs,
-        "situations are merged: {} situations for {} runs",
-        whole.states,
-        whole.runs
+        whole.steps * 2 < brute.steps,
+        "situations are merged: {} steps simulated, {} one run at a time",
+        whole.steps,
+        brute.steps
     );
 }
 
@@ -217,11 +234,12 @@ fn replays_to_a_broken_world(base: &Scenario, id: &str, c: &CounterExample) {
 /// The merging explorer and the brute-force oracle agree on everything they report about the
 /// runs: how many, how many break each invariant, cut off, and the shortest counter-example of
 /// every class; the merging explorer's counter-examples replay through a deep link.
-fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> Report {
+/// The merged search and the oracle's, checked equal on everything they both count.
+fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> (Report, Report) {
     agrees_within(id, scenario, Bounds::faults(k))
 }
 
-fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> Report {
+fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> (Report, Report) {
     let brute = explore_brute(scenario, bounds);
     let merged = Explorer::new(scenario, bounds).run_to_end().clone();
     let what = format!("{id} {:?} {bounds:?}", scenario.protections);
@@ -236,10 +254,12 @@ fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> Report {
     assert_eq!(merged.cut_off, brute.cut_off, "{what}");
     assert_eq!(classes(&merged), classes(&brute), "{what}");
     assert!(
-        merged.states <= brute.states,
-        "{what}: merging never visits more situations ({} > {})",
+        merged.states <= brute.states && merged.steps <= brute.steps,
+        "{what}: merging never remembers more situations ({} > {}) nor simulates more steps ({} > {})",
         merged.states,
-        brute.states
+        brute.states,
+        merged.steps,
+        brute.steps
     );
     let base = scenario.clone().without_scripted_faults();
     for c in &merged.shortest {
@@ -247,7 +267,7 @@ fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> Report {
         assert!(c.faults() <= bounds.max_faults as usize, "{what}");
         replays_to_a_broken_world(&base, id, c);
     }
-    merged
+    (merged, brute)
 }
 
 #[test]
@@ -259,7 +279,7 @@ fn merging_respects_the_step_bound() {
             max_faults: 2,
             max_steps,
         };
-        let report = agrees_within(id, &scenario(id), bounds);
+        let (report, _) = agrees_within(id, &scenario(id), bounds);
         assert!(report.cut_off > 0, "{id}: the bound cuts runs off");
         assert!(report.cut_off < report.runs, "{id}: not all of them");
     }
@@ -270,8 +290,8 @@ fn merging_situations_loses_nothing_for_any_scenario_up_to_two_faults() {
     let mut merged_somewhere = false;
     for id in IDS {
         for k in 0..=2 {
-            let report = agrees_with_the_oracle(id, &scenario(id), k);
-            merged_somewhere |= report.states < report.runs;
+            let (report, brute) = agrees_with_the_oracle(id, &scenario(id), k);
+            merged_somewhere |= report.steps < brute.steps;
         }
     }
     assert!(merged_somewhere, "the test covers merged situations");
@@ -286,12 +306,12 @@ fn merging_situations_loses_nothing_at_three_faults() {
         "cas-naive",
         "counter",
     ] {
-        let report = agrees_with_the_oracle(id, &scenario(id), 3);
+        let (report, brute) = agrees_with_the_oracle(id, &scenario(id), 3);
         assert!(
-            report.states < report.runs,
-            "{id}: some runs were merged ({} situations, {} runs)",
-            report.states,
-            report.runs
+            report.steps < brute.steps,
+            "{id}: some runs were merged ({} steps simulated, {} one run at a time)",
+            report.steps,
+            brute.steps
         );
     }
 }
@@ -304,22 +324,25 @@ fn merging_loses_nothing_with_the_retry_deadline_and_the_key_ttl_in_play() {
     for id in ["key", "scope", "crash-window", "fully-protected"] {
         let mut protections = scenario(id).protections;
         protections.retry_deadline = true;
-        let report = agrees_with_the_oracle(id, &scenario(id).with_protections(protections), 2);
-        assert!(report.states < report.runs, "{id}");
+        let (report, brute) =
+            agrees_with_the_oracle(id, &scenario(id).with_protections(protections), 2);
+        assert!(report.steps < brute.steps, "{id}");
     }
 }
 
 #[test]
 fn situations_that_differ_only_in_the_past_are_merged() {
     // Times relative to now, message ids left out, crashes armed earlier or later carried,
-    // and runs meeting again after the phone wakes: at most half as many situations as runs.
+    // and runs meeting again after the phone wakes: fewer than half the steps of walking every
+    // schedule one by one.
     for (id, k) in [("scope", 2), ("key", 2), ("naive", 3)] {
         let report = explore(id, k);
+        let brute = explore_brute(&scenario(id), Bounds::faults(k));
         assert!(
-            report.states * 2 < report.runs,
-            "{id} k={k}: {} situations for {} runs",
-            report.states,
-            report.runs
+            report.steps * 2 < brute.steps,
+            "{id} k={k}: {} steps simulated, {} one run at a time",
+            report.steps,
+            brute.steps
         );
     }
 }

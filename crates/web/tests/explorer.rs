@@ -52,6 +52,7 @@ async fn the_panel_shows_the_cores_numbers() {
             .clone();
         assert_eq!(number(&result, "data-runs"), report.runs, "{id}");
         assert_eq!(number(&result, "data-states"), report.states, "{id}");
+        assert_eq!(number(&result, "data-steps"), report.steps, "{id}");
         assert_eq!(
             number(&result, "data-violations"),
             report.violating_runs,
@@ -65,8 +66,9 @@ async fn the_panel_shows_the_cores_numbers() {
         let text = result.text_content().unwrap_or_default();
         assert!(
             text.contains(&format!(
-                "{} runs checked; on the way the simulator met {} distinct situations",
+                "{} runs checked. The simulator played {} steps in all and remembered {} distinct situations",
                 report.runs_represented(),
+                report.steps,
                 report.distinct_situations()
             )) && text.contains(&format!(
                 "{} {} an invariant",

@@ -86,7 +86,13 @@ pub struct Report {
     /// Runs represented: every fault schedule within the bounds, each counted once, whether
     /// it was simulated or merged with an equal situation met before (so far, while running).
     pub runs: u64,
-    /// Distinct situations explored (a view plus the faults left), each simulated once.
+    /// Distinct situations remembered (a situation: everything that decides what happens next,
+    /// plus the faults still allowed): every one the search branched at over the faults left,
+    /// and on runs without faults left, the start and the points where runs meet again (a
+    /// crash still armed, the phone waking, a step that sent nothing). Each was simulated from
+    /// once; a run that reaches one again reuses its outcome. The situations passed in between
+    /// are not remembered; every step simulated is counted in `steps`. (The brute-force oracle
+    /// counts every node of the tree here.)
     pub states: u64,
     /// Steps actually simulated.
     pub steps: u64,
@@ -109,7 +115,7 @@ impl Report {
         self.runs
     }
 
-    /// Distinct situations explored (`states`): "N distinct situations".
+    /// Distinct situations remembered (`states`): "N distinct situations".
     pub fn distinct_situations(&self) -> u64 {
         self.states
     }
@@ -152,8 +158,13 @@ pub struct Explorer {
     /// While running: the shortest counter-example per (invariant, kinds) among the runs
     /// simulated so far, shown if the search is stopped early.
     found: Vec<(u8, u128, CounterExample)>,
+    /// Whether `found` changed since the report last listed it.
+    found_changed: bool,
     /// Whether the final counter-examples were rebuilt.
     rebuilt: bool,
+    /// How many of `top.best` were rebuilt so far, into `shortest`.
+    rebuilt_from: usize,
+    shortest: Vec<CounterExample>,
     report: Report,
     /// The straight run [`Explorer::play_out`] last absorbed.
     last_run: Option<Straight>,
@@ -435,7 +446,10 @@ impl Explorer {
             straight: rustc_hash::FxHashMap::default(),
             top: Summary::default(),
             found: Vec::new(),
+            found_changed: false,
             rebuilt: false,
+            rebuilt_from: 0,
+            shortest: Vec::new(),
             last_run: None,
             pending_carry: Vec::new(),
             report: Report {
@@ -450,10 +464,23 @@ impl Explorer {
     /// clone and one fingerprint, or one straight run), so a slice's time is bounded however
     /// many situations merge. The report's totals cover the runs finished so far.
     pub fn run_for(&mut self, budget: u64) -> bool {
+        let mut left = budget;
+        self.run_while(|| {
+            left = left.saturating_sub(1);
+            left > 0
+        })
+    }
+
+    /// Does units of work (see [`Explorer::run_for`]) while `more` says so, asking it before
+    /// every unit after the first, and returns true when the search is complete. The page
+    /// passes a clock check, so a time slice overruns by at most one unit; the core itself
+    /// reads no clock.
+    pub fn run_while(&mut self, mut more: impl FnMut() -> bool) -> bool {
         if self.report.done {
             return true;
         }
-        let mut visited = 0;
+        let mut visited = 0u64;
+        let mut go_on = move |visited: u64| visited == 0 || more();
         if self.pending_root {
             self.pending_root = false;
             let world = self.root.clone();
@@ -464,9 +491,13 @@ impl Explorer {
             self.enter(world, self.bounds.max_faults, edge);
             visited += 1;
         }
-        while visited < budget {
+        while go_on(visited) {
             let Some(frame) = self.stack.last_mut() else {
-                break;
+                if self.pending_root || !self.rebuild_next() {
+                    break;
+                }
+                visited += 1;
+                continue;
             };
             let total = frame.faults.len();
             if frame.next < total {
@@ -551,7 +582,7 @@ impl Explorer {
         &self.report
     }
 
-    /// Distinct situations explored so far (the report's `states`).
+    /// Distinct situations remembered so far (the report's `states`).
     pub fn distinct_situations(&self) -> u64 {
         self.report.states
     }
@@ -594,18 +625,19 @@ impl Explorer {
         let Explorer {
             memo, stack, top, ..
         } = self;
-        if let Some(known) = memo.get(&key) {
-            if known.valid_at(at_step, self.bounds.max_steps) {
-                match stack.last_mut() {
-                    Some(parent) => parent
-                        .acc
-                        .absorb(known, edge, u32::from(edge.choice != END)),
-                    None => top.absorb(known, edge, 0),
-                }
-                return;
+        let known = memo.get(&key);
+        if let Some(known) = known.filter(|k| k.valid_at(at_step, self.bounds.max_steps)) {
+            match stack.last_mut() {
+                Some(parent) => parent
+                    .acc
+                    .absorb(known, edge, u32::from(edge.choice != END)),
+                None => top.absorb(known, edge, 0),
             }
+            return;
         }
-        self.report.states += 1;
+        // Met before but too close to the step bound to reuse: explored again, not counted
+        // again.
+        self.report.states += u64::from(known.is_none());
         let faults = faults(&world);
         self.stack.push(Frame {
             world: Some(world),
@@ -639,7 +671,6 @@ impl Explorer {
             return;
         }
         let world_armed_at_start = world.api().crash_armed().is_some();
-        self.report.states += 1;
         let mut path: Vec<(u128, u32)> = Vec::new();
         let mut known: Option<Straight> = None;
         // Steps after which the crash armed at the start (if any) was still armed.
@@ -699,11 +730,13 @@ impl Explorer {
             at_step: start,
             armed: armed_from_start.saturating_sub(start - at_step),
         };
+        let mut new = 0;
         for (k, s) in path {
-            self.straight.insert(k, from(s));
+            new += u64::from(self.straight.insert(k, from(s)).is_none());
         }
         let run = from(at_step);
-        self.straight.insert(view, run);
+        new += u64::from(self.straight.insert(view, run).is_none());
+        self.report.states += new;
         self.last_run = Some(run);
         self.absorb_straight(&run, edge);
     }
@@ -733,6 +766,7 @@ impl Explorer {
             .map(|(_, a)| one(kind_code(a)))
             .sum();
         for i in broken {
+            let before = self.found.len();
             let Some(invariant) = Invariant::ALL.get(usize::from(i)) else {
                 continue;
             };
@@ -742,6 +776,7 @@ impl Explorer {
                 Some(f) if (faults, steps) < (f.2.faults(), f.2.steps) => {
                     f.2.injected = world.injected().to_vec();
                     f.2.steps = steps;
+                    self.found_changed = true;
                 }
                 Some(_) => {}
                 None => self.found.push((
@@ -754,6 +789,7 @@ impl Explorer {
                     },
                 )),
             }
+            self.found_changed |= self.found.len() != before;
         }
     }
 
@@ -778,24 +814,35 @@ impl Explorer {
         for (i, (_, n)) in self.report.by_invariant.iter_mut().enumerate() {
             *n = total.by_invariant[i];
         }
-        self.report.done = !self.pending_root && self.stack.is_empty();
-        if !self.report.done {
+        self.report.done = self.rebuilt;
+        if !self.rebuilt && self.found_changed {
+            self.found_changed = false;
             let mut found: Vec<CounterExample> = self.found.iter().map(|f| f.2.clone()).collect();
             found.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
             self.report.shortest = found;
-        } else if !self.rebuilt {
-            self.rebuilt = true;
-            self.found = Vec::new();
-            let mut shortest: Vec<CounterExample> = self
-                .top
-                .best
-                .clone()
-                .iter()
-                .filter_map(|b| self.rebuild(b))
-                .collect();
-            shortest.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
-            self.report.shortest = shortest;
         }
+    }
+
+    /// Once every situation is explored, rebuilds one more shortest counter-example (one unit
+    /// of work each: a replay from the root), then puts them in the report. False when there
+    /// is nothing left to do.
+    fn rebuild_next(&mut self) -> bool {
+        if self.rebuilt {
+            return false;
+        }
+        if let Some(best) = self.top.best.get(self.rebuilt_from).copied() {
+            self.rebuilt_from += 1;
+            if let Some(cx) = self.rebuild(&best) {
+                self.shortest.push(cx);
+            }
+            return true;
+        }
+        self.rebuilt = true;
+        self.found = Vec::new();
+        let mut shortest = std::mem::take(&mut self.shortest);
+        shortest.sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+        self.report.shortest = shortest;
+        true
     }
 
     /// Follows the recorded choices from the root to rebuild the run behind `best`.
@@ -1002,6 +1049,24 @@ mod tests {
         assert_ne!(a.now(), b.now(), "woke at different times");
         assert_eq!(a.view(false), b.view(false));
         assert!(a.now() > SimTime(24 * HOUR));
+    }
+
+    #[test]
+    fn situations_counted_are_the_situations_remembered() {
+        // The report's `states` is exactly what the search keeps to merge runs by: the
+        // situations it branched at and those remembered on runs without faults left.
+        for (id, k) in [("naive", 2), ("key", 2), ("crash-window", 1)] {
+            let scenario = Scenario::by_id(id).expect("known");
+            let mut explorer = Explorer::new(&scenario, Bounds::faults(k));
+            let report = explorer.run_to_end().clone();
+            let kept = explorer.memo.len() + explorer.straight.len();
+            assert_eq!(report.states, kept as u64, "{id} k={k}");
+            assert!(
+                explorer.straight.len() > explorer.memo.len(),
+                "{id}: both kinds"
+            );
+            assert!(report.steps > report.states, "{id}: steps between them");
+        }
     }
 
     #[test]

@@ -281,13 +281,12 @@ pub fn closing_protections(
     let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
     let passes = |p: Protections| {
         let s = scenario.clone().with_protections(p);
-        let Ok(mut world) = World::replay(&s, injected, last + 1) else {
+        let Ok(mut world) = World::replay_quietly(&s, injected, last + 1) else {
             return false;
         };
         if world.injected().len() < injected.len() {
             return false;
         }
-        world.forget_history();
         world.run(MAX_STEPS);
         world.is_quiescent() && world.verdict().ok()
     };

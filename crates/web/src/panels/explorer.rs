@@ -131,8 +131,10 @@ pub fn fault_packets(
 pub struct ResultView {
     /// `running`, `partial` or `done` (`data-state`).
     pub state: &'static str,
-    /// `data-k`, `data-runs`, `data-states` and `data-violations`; none while running.
-    pub numbers: Option<[u64; 4]>,
+    /// `data-k`, `data-runs` (runs represented), `data-states` (distinct situations
+    /// remembered), `data-steps` (steps simulated) and `data-violations` (violating runs), as
+    /// the core's report counts them; none while running.
+    pub numbers: Option<[u64; 5]>,
     /// The progress line, or the summary, the table and the counter-examples.
     pub body: SafeHtml,
 }
@@ -153,8 +155,8 @@ pub fn result_view(
         let text = catalog.fill(
             "ui.explore_progress",
             &[
-                ("states", n(report.distinct_situations())),
                 ("runs", n(report.runs_represented())),
+                ("steps", n(report.steps)),
             ],
         );
         return ResultView {
@@ -179,6 +181,7 @@ pub fn result_view(
             "ui.explore_summary",
             &[
                 ("runs", n(report.runs_represented())),
+                ("steps", n(report.steps)),
                 ("states", n(report.distinct_situations())),
                 ("bad", n(report.violating_runs)),
             ],
@@ -228,6 +231,7 @@ pub fn result_view(
             u64::from(k),
             report.runs,
             report.states,
+            report.steps,
             report.violating_runs,
         ]),
         body: out,
@@ -369,51 +373,205 @@ pub fn counterexample_link(id: &str, protections: Protections, cx: &CounterExamp
 struct Search {
     generation: u32,
     explorer: Option<Explorer>,
+    /// A search that finished or was stopped, its counter-examples being put into words.
+    words: Option<Words>,
+    /// The previous finished search: the scenario it ran on and its counter-examples.
+    previous: Option<(Scenario, Vec<CounterExample>)>,
+}
+
+/// The words of a finished (or stopped) search, built a few at a time between frames: putting
+/// a counter-example into words replays it under other protections (`closing_protections`),
+/// tens of runs each, too much to do all at once in one frame.
+struct Words {
+    report: Report,
+    stopped: bool,
+    texts: Vec<(CounterExample, CxText)>,
+    /// What changed since the previous search of the same scenario: the counter-examples of
+    /// the classes gone (found on `was`) and new, and their words so far.
+    diff: Option<DiffWords>,
+}
+
+struct DiffWords {
+    was: Scenario,
+    fixed: Vec<CounterExample>,
+    new: Vec<CounterExample>,
+    words: Vec<String>,
 }
 
 /// What the panel shows: a search's bound, its report so far, the scenario it ran on (without
-/// scripted faults) and whether Stop cut it short.
+/// scripted faults), whether Stop cut it short, and its counter-examples in words (once they
+/// are all built).
 #[derive(Clone)]
 struct Shown {
     k: u32,
     report: Report,
     base: Scenario,
     stopped: bool,
+    texts: Vec<(CounterExample, CxText)>,
+}
+
+/// What one frame's slice came to.
+enum Sliced {
+    /// Still searching (or putting a finished search into words): the totals so far.
+    Running(Report),
+    /// Stopped: the counter-examples found so far are in words.
+    Stopped(Vec<(CounterExample, CxText)>),
+    /// Finished and in words, with what changed since the previous search, if comparable.
+    Done(
+        Report,
+        Vec<(CounterExample, CxText)>,
+        Option<(usize, usize, SafeHtml)>,
+    ),
+}
+
+impl Words {
+    fn new(
+        report: Report,
+        stopped: bool,
+        previous: Option<&(Scenario, Vec<CounterExample>)>,
+        base: &Scenario,
+    ) -> Words {
+        let diff = (!stopped)
+            .then_some(previous)
+            .flatten()
+            .filter(|(was, _)| was.id == base.id)
+            .map(|(was, cxs)| {
+                let (fixed, new) = search_diff(cxs, &report.shortest);
+                DiffWords {
+                    was: was.clone(),
+                    fixed,
+                    new,
+                    words: Vec::new(),
+                }
+            });
+        Words {
+            report,
+            stopped,
+            texts: Vec::new(),
+            diff,
+        }
+    }
+
+    /// Puts one more counter-example into words; false when all are.
+    fn one_more(&mut self, base: &Scenario, catalog: &Catalog) -> bool {
+        let listed = self.report.shortest.len().min(LISTED);
+        if let Some(cx) = self
+            .report
+            .shortest
+            .get(self.texts.len())
+            .filter(|_| self.texts.len() < listed)
+        {
+            self.texts
+                .push((cx.clone(), counterexample_text(cx, base, catalog)));
+            return true;
+        }
+        let Some(d) = self.diff.as_mut() else {
+            return false;
+        };
+        let i = d.words.len();
+        let (cx, on) = match d.fixed.get(i) {
+            Some(cx) => (cx, &d.was),
+            None => match d.new.get(i - d.fixed.len()) {
+                Some(cx) => (cx, base),
+                None => return false,
+            },
+        };
+        d.words.push(class_words(cx, on, catalog));
+        true
+    }
+
+    fn finish(self, catalog: &Catalog) -> Sliced {
+        if self.stopped {
+            return Sliced::Stopped(self.texts);
+        }
+        let diff = self.diff.map(|d| {
+            let (fixed, new) = d.words.split_at(d.fixed.len());
+            (fixed.len(), new.len(), diff_html(fixed, new, catalog))
+        });
+        Sliced::Done(self.report, self.texts, diff)
+    }
+}
+
+/// One frame's work: search (or put the result into words) while `more` says so (the page:
+/// for up to [`SLICE_MS`]), asking it before every unit of work, so a frame overruns by one
+/// unit at most.
+fn work(
+    s: &mut Search,
+    base: &Scenario,
+    catalog: &Catalog,
+    mut more: impl FnMut() -> bool,
+) -> Option<Sliced> {
+    if let Some(explorer) = s.explorer.as_mut() {
+        if !explorer.run_while(&mut more) {
+            return Some(Sliced::Running(explorer.report().clone()));
+        }
+        let report = explorer.report().clone();
+        s.explorer = None;
+        s.words = Some(Words::new(report, false, s.previous.as_ref(), base));
+    }
+    let words = s.words.as_mut()?;
+    while more() {
+        if !words.one_more(base, catalog) {
+            let words = s.words.take()?;
+            if !words.stopped {
+                s.previous = Some((base.clone(), words.report.shortest.clone()));
+            }
+            return Some(words.finish(catalog));
+        }
+    }
+    // Not yet in words: the totals are final, the state still "running".
+    let mut report = words.report.clone();
+    report.done = false;
+    Some(Sliced::Running(report))
 }
 
 fn slice(
+    lab: crate::lab::Lab,
     search: StoredValue<Search, LocalStorage>,
     result: RwSignal<Option<Shown>>,
+    diff: RwSignal<Option<(usize, usize, SafeHtml)>>,
     generation: u32,
     finished: impl Fn() + Copy + 'static,
 ) {
     let _ = request_animation_frame_with_handle(move || {
-        let start = now_ms();
-        let Some(Some(report)) = search.try_update_value(|s| {
+        let Some(base) = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone())) else {
+            return;
+        };
+        let catalog = lab.lang.get_untracked().catalog();
+        let Some(Some(sliced)) = search.try_update_value(|s| {
             if s.generation != generation {
                 return None;
             }
-            let explorer = s.explorer.as_mut()?;
-            while !explorer.run_for(200) && now_ms() - start < SLICE_MS {}
-            Some(explorer.report().clone())
+            let start = now_ms();
+            work(s, &base, catalog, || now_ms() - start < SLICE_MS)
         }) else {
             return;
         };
-        let done = report.done;
+        let again = matches!(sliced, Sliced::Running(_));
+        let done = matches!(sliced, Sliced::Done(..));
         let shown = result.try_update(|r| {
-            if let Some(shown) = r {
-                shown.report = report;
+            let Some(shown) = r else {
+                return false;
+            };
+            match sliced {
+                Sliced::Running(report) if !shown.stopped => shown.report = report,
+                Sliced::Running(_) => {}
+                Sliced::Stopped(texts) => shown.texts = texts,
+                Sliced::Done(report, texts, changed) => {
+                    shown.report = report;
+                    shown.texts = texts;
+                    diff.set(changed);
+                }
             }
-            r.is_some()
+            true
         });
         if shown != Some(true) {
             return;
         }
         if done {
-            search.update_value(|s| s.explorer = None);
             finished();
-        } else {
-            slice(search, result, generation, finished);
+        } else if again {
+            slice(lab, search, result, diff, generation, finished);
         }
     });
 }
@@ -425,32 +583,19 @@ pub fn TryEveryFailure() -> impl IntoView {
     let search = StoredValue::new_local(Search {
         generation: 0,
         explorer: None,
+        words: None,
+        previous: None,
     });
     let result = RwSignal::new(None::<Shown>);
-    // The previous finished search (scenario id and its counter-examples) and what changed.
-    let previous = StoredValue::new(None::<(Scenario, Vec<CounterExample>)>);
+    // What changed since the previous finished search of the same scenario.
     let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
     let last_search = use_context::<LastSearch>();
     let finished = move || {
-        let Some((id, k, report, base)) = result.with_untracked(|r| {
-            r.as_ref()
-                .map(|s| (s.base.id.clone(), s.k, s.report.clone(), s.base.clone()))
-        }) else {
+        let Some((k, report, base)) =
+            result.with_untracked(|r| r.as_ref().map(|s| (s.k, s.report.clone(), s.base.clone())))
+        else {
             return;
         };
-        let before = previous.get_value();
-        let catalog = lab.lang.get_untracked().catalog();
-        diff.set(before.filter(|(was, _)| was.id == id).map(|(was, cxs)| {
-            let (fixed, new) = search_diff(&cxs, &report.shortest);
-            let words = |cxs: Vec<CounterExample>, on: &Scenario| {
-                cxs.iter()
-                    .map(|cx| class_words(cx, on, catalog))
-                    .collect::<Vec<_>>()
-            };
-            let (fixed, new) = (words(fixed, &was), words(new, &base));
-            (fixed.len(), new.len(), diff_html(&fixed, &new, catalog))
-        }));
-        previous.set_value(Some((base.clone(), report.shortest.clone())));
         if let Some(LastSearch(last)) = last_search {
             last.set(Some((base, k, report)));
         }
@@ -465,6 +610,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             search.update_value(|s| {
                 s.generation += 1;
                 s.explorer = None;
+                s.words = None;
             });
             result.set(None);
         }
@@ -475,13 +621,25 @@ pub fn TryEveryFailure() -> impl IntoView {
     let k_select = NodeRef::<leptos::html::Select>::new();
     let run_button = NodeRef::<leptos::html::Button>::new();
     let on_stop = move |_| {
+        // The search stops here; what it found so far is put into words in the next frames
+        // (a finished search being put into words just finishes).
+        let base = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone()));
+        let mut so_far = None;
         search.update_value(|s| {
-            s.generation += 1;
-            s.explorer = None;
+            if let (Some(explorer), Some(base)) = (s.explorer.take(), base) {
+                let report = explorer.report().clone();
+                s.words = Some(Words::new(report.clone(), true, None, &base));
+                so_far = Some(report);
+            } else if let Some(words) = &s.words {
+                so_far = Some(words.report.clone());
+            }
         });
         result.update(|r| {
             if let Some(s) = r {
                 s.stopped = true;
+                if let Some(report) = so_far {
+                    s.report = report;
+                }
             }
         });
         // Stop hides itself: keep the focus in the panel, on Run.
@@ -504,6 +662,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             s.generation += 1;
             generation = s.generation;
             s.explorer = Some(explorer);
+            s.words = None;
         });
         diff.set(None);
         result.set(Some(Shown {
@@ -511,8 +670,9 @@ pub fn TryEveryFailure() -> impl IntoView {
             report,
             base,
             stopped: false,
+            texts: Vec::new(),
         }));
-        slice(search, result, generation, finished);
+        slice(lab, search, result, diff, generation, finished);
     };
     // A counter-example's button replays it and brings the player into view.
     let replay = move |cx: &CounterExample| {
@@ -522,19 +682,7 @@ pub fn TryEveryFailure() -> impl IntoView {
     };
     // The counter-examples of the result on screen, once it stopped or finished.
     let listed = Memo::new(move |_| {
-        result.with(|r| {
-            r.as_ref()
-                .filter(|s| s.report.done || s.stopped)
-                .map(|s| {
-                    s.report
-                        .shortest
-                        .iter()
-                        .take(LISTED)
-                        .map(|cx| (cx.clone(), counterexample_text(cx, &s.base, lab.catalog())))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
+        result.with(|r| r.as_ref().map(|s| s.texts.clone()).unwrap_or_default())
     });
     let more = move || {
         result.with(|r| {
@@ -578,6 +726,7 @@ pub fn TryEveryFailure() -> impl IntoView {
         let _ = search.try_update_value(|s| {
             s.generation += 1;
             s.explorer = None;
+            s.words = None;
         });
     });
     // One view of the result per report; the element below keeps its identity while the
@@ -640,7 +789,8 @@ pub fn TryEveryFailure() -> impl IntoView {
                         data-k=number(0)
                         data-runs=number(1)
                         data-states=number(2)
-                        data-violations=number(3)
+                        data-steps=number(3)
+                        data-violations=number(4)
                     >
                         <div inner_html=move || {
                             shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())
@@ -680,9 +830,9 @@ mod tests {
         let v = result_view(k, report, stopped, base, catalog);
         let numbers = v
             .numbers
-            .map(|[k, runs, states, bad]| {
+            .map(|[k, runs, states, steps, bad]| {
                 format!(
-                    " data-k=\"{k}\" data-runs=\"{runs}\" data-states=\"{states}\" data-violations=\"{bad}\""
+                    " data-k=\"{k}\" data-runs=\"{runs}\" data-states=\"{states}\" data-steps=\"{steps}\" data-violations=\"{bad}\""
                 )
             })
             .unwrap_or_default();
@@ -869,6 +1019,100 @@ mod tests {
         assert!(
             ru.contains("исчезло: 0, появилось: 1") && ru.contains("Появились:"),
             "{ru}"
+        );
+    }
+
+    /// The page's numbers are the core's: the search driven the way the frames drive it
+    /// (a few units per slice, then the counter-examples put into words a few at a time)
+    /// ends with the report of one uninterrupted core search, shown with the same runs,
+    /// situations, steps and violating runs, in both languages' words.
+    #[test]
+    fn the_page_shows_the_cores_counts() {
+        let key = Scenario::by_id("key").expect("key");
+        let base = key.clone().without_scripted_faults();
+        let core = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
+        let mut search = Search {
+            generation: 1,
+            explorer: Some(Explorer::new(&key, Bounds::faults(2))),
+            words: None,
+            previous: None,
+        };
+        let c = Lang::En.catalog();
+        let mut frames = 0;
+        let (report, texts) = loop {
+            frames += 1;
+            assert!(frames < 100_000, "the search ends");
+            let mut left = 5;
+            let more = || {
+                left -= 1;
+                left > 0
+            };
+            match work(&mut search, &base, c, more).expect("a search") {
+                Sliced::Running(report) => assert!(!report.done, "running until in words"),
+                Sliced::Done(report, texts, diff) => {
+                    assert!(diff.is_none(), "no previous search");
+                    break (report, texts);
+                }
+                Sliced::Stopped(_) => panic!("not stopped"),
+            }
+        };
+        assert!(frames > 100, "many slices: {frames}");
+        assert_eq!(report, core);
+        assert_eq!(texts.len(), core.shortest.len().min(LISTED));
+        for ((cx, text), want) in texts.iter().zip(&core.shortest) {
+            assert_eq!(cx, want);
+            assert_eq!(text, &counterexample_text(want, &base, c));
+        }
+        let v = result_view(2, &report, false, &base, c);
+        assert_eq!(
+            v.numbers,
+            Some([2, core.runs, core.states, core.steps, core.violating_runs])
+        );
+        assert!(core.steps > core.states && core.runs > 1000, "{core:?}");
+        let en = v.body.to_string();
+        assert!(
+            en.contains(&format!(
+                "{} runs checked. The simulator played {} steps in all and remembered {} distinct situations",
+                core.runs, core.steps, core.states
+            )),
+            "{en}"
+        );
+        let ru = result_view(2, &report, false, &base, Lang::Ru.catalog())
+            .body
+            .to_string();
+        let plural = |n: u64, forms: [&str; 3]| {
+            let form = match (n % 10, n % 100) {
+                (1, r) if r != 11 => forms[0],
+                (2..=4, r) if !(12..=14).contains(&r) => forms[1],
+                _ => forms[2],
+            };
+            format!("{n} {form}")
+        };
+        for words in [
+            plural(core.runs, ["прогон", "прогона", "прогонов"]),
+            plural(core.steps, ["шаг", "шага", "шагов"]),
+            plural(
+                core.states,
+                [
+                    "различную ситуацию",
+                    "различные ситуации",
+                    "различных ситуаций",
+                ],
+            ),
+        ] {
+            assert!(ru.contains(&words), "{words}: {ru}");
+        }
+        // The progress line counts what the report counts so far.
+        let mut running = Explorer::new(&key, Bounds::faults(2));
+        running.run_for(300);
+        let so_far = running.report().clone();
+        let line = result_view(2, &so_far, false, &base, c).body.to_string();
+        assert!(
+            line.contains(&format!(
+                "{} runs checked so far, {} steps simulated",
+                so_far.runs, so_far.steps
+            )),
+            "{line}"
         );
     }
 

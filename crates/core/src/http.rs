@@ -2,9 +2,9 @@
 //! responses with the IETF draft's status codes, and the SHA-256 request fingerprint.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use crate::json::Object;
 use crate::topology::{MsgId, OpId, UserId};
 
 /// The header that carries the key (Stripe's spelling, adopted by the IETF draft).
@@ -52,52 +52,29 @@ impl RequestBody {
         }
     }
 
-    /// The body as a JSON value. Keys come out sorted (serde_json's default map is ordered),
-    /// which makes [`RequestBody::canonical_json`] canonical without extra work.
-    pub fn to_json(&self) -> Value {
+    /// The body as compact JSON with sorted keys: equal bodies give equal bytes, whatever
+    /// order the client wrote its fields in, so this is also the canonical form the
+    /// fingerprint hashes (byte for byte what `serde_json` writes; a test checks it).
+    pub fn to_json(&self) -> String {
         match self {
             RequestBody::Charge {
                 amount_cents,
                 currency,
-            } => json!({ "amount": amount_cents, "currency": currency }),
+            } => Object::new()
+                .num("amount", amount_cents)
+                .str("currency", currency),
             // The expected version travels in the If-Match header, not in the body.
             RequestBody::Debit {
                 account, amount, ..
-            } => json!({ "account": account, "amount": amount }),
-            RequestBody::Like { op_id, .. } => json!({ "op_id": op_id }),
+            } => Object::new().num("account", account).num("amount", amount),
+            RequestBody::Like { op_id, .. } => Object::new().opt_str("op_id", op_id.as_deref()),
         }
+        .end()
     }
 
-    /// Compact JSON with sorted keys: equal bodies give equal bytes, whatever order the client
-    /// wrote its fields in. Byte for byte what `serde_json` writes for [`RequestBody::to_json`]
-    /// (a test checks it), written by hand so the page's bundle does not carry a JSON
-    /// serializer just to hash three small bodies.
+    /// The canonical JSON the fingerprint hashes: [`RequestBody::to_json`].
     pub fn canonical_json(&self) -> String {
-        let mut out = String::with_capacity(64);
-        match self {
-            RequestBody::Charge {
-                amount_cents,
-                currency,
-            } => {
-                out.push_str(&format!("{{\"amount\":{amount_cents},\"currency\":"));
-                push_json_string(&mut out, currency);
-                out.push('}');
-            }
-            RequestBody::Debit {
-                account, amount, ..
-            } => {
-                out.push_str(&format!("{{\"account\":{account},\"amount\":{amount}}}"));
-            }
-            RequestBody::Like { op_id, .. } => {
-                out.push_str("{\"op_id\":");
-                match op_id {
-                    Some(id) => push_json_string(&mut out, id),
-                    None => out.push_str("null"),
-                }
-                out.push('}');
-            }
-        }
-        out
+        self.to_json()
     }
 
     /// Lowercase hex SHA-256 of the canonical JSON: the fingerprint stored beside a key, so a
@@ -271,51 +248,29 @@ impl HttpResponse {
         format!("HTTP/1.1 {} {}", self.status, reason_phrase(self.status))
     }
 
-    /// The response body as JSON, as a server would write it.
-    pub fn body_json(&self) -> Value {
+    /// The response body as JSON, as a server would write it (compact, keys sorted).
+    pub fn body_json(&self) -> String {
         match &self.body {
             ResponseBody::Charged {
                 payment_id,
                 amount_cents,
                 customer,
-            } => {
-                json!({ "id": payment_id, "amount": amount_cents, "customer": format!("user_{}", customer.0) })
-            }
-            ResponseBody::Debited { balance, version } => {
-                json!({ "balance": balance, "version": version })
-            }
-            ResponseBody::PreconditionFailed { balance, version } => {
-                json!({ "error": "version_mismatch", "balance": balance, "version": version })
-            }
-            ResponseBody::Liked { likes } => json!({ "likes": likes }),
-            ResponseBody::Error(e) => json!({ "error": error_code(*e) }),
+            } => Object::new()
+                .num("amount", amount_cents)
+                .str("customer", &format!("user_{}", customer.0))
+                .str("id", payment_id),
+            ResponseBody::Debited { balance, version } => Object::new()
+                .num("balance", balance)
+                .num("version", version),
+            ResponseBody::PreconditionFailed { balance, version } => Object::new()
+                .num("balance", balance)
+                .str("error", "version_mismatch")
+                .num("version", version),
+            ResponseBody::Liked { likes } => Object::new().num("likes", likes),
+            ResponseBody::Error(e) => Object::new().str("error", error_code(*e)),
         }
+        .end()
     }
-}
-
-/// Appends `text` as a JSON string literal, escaped as serde_json escapes it.
-fn push_json_string(out: &mut String, text: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if u32::from(c) < 0x20 => {
-                let b = u32::from(c) as usize;
-                out.push_str("\\u00");
-                out.push(char::from(HEX[b >> 4]));
-                out.push(char::from(HEX[b & 0xf]));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// The standard reason phrase of the status codes the lesson uses.
@@ -378,7 +333,7 @@ mod tests {
         assert!(request
             .headers()
             .contains(&(IF_MATCH.to_owned(), "\"5\"".to_owned())));
-        assert!(!request.body.to_json().to_string().contains("version"));
+        assert!(!request.body.to_json().contains("version"));
         let blind = HttpRequest {
             body: RequestBody::Debit {
                 account: 1,
@@ -447,8 +402,62 @@ mod tests {
             },
         ];
         for body in bodies {
-            let expected = serde_json::to_string(&body.to_json()).expect("serializes");
-            assert_eq!(body.canonical_json(), expected);
+            let expected = match &body {
+                RequestBody::Charge {
+                    amount_cents,
+                    currency,
+                } => serde_json::json!({ "amount": amount_cents, "currency": currency }),
+                RequestBody::Debit {
+                    account, amount, ..
+                } => serde_json::json!({ "account": account, "amount": amount }),
+                RequestBody::Like { op_id, .. } => serde_json::json!({ "op_id": op_id }),
+            };
+            assert_eq!(body.canonical_json(), expected.to_string());
+        }
+    }
+
+    #[test]
+    fn response_bodies_are_what_serde_json_writes() {
+        use serde_json::json;
+        let response = |body| HttpResponse {
+            status: 200,
+            replayed: false,
+            body,
+            in_reply_to: MsgId(0),
+            user: UserId(1),
+            op: OpId(0),
+        };
+        let cases = [
+            (
+                ResponseBody::Charged {
+                    payment_id: "ch_\"1".to_owned(),
+                    amount_cents: 10_000,
+                    customer: UserId(2),
+                },
+                json!({ "id": "ch_\"1", "amount": 10_000, "customer": "user_2" }),
+            ),
+            (
+                ResponseBody::Debited {
+                    balance: -5,
+                    version: 3,
+                },
+                json!({ "balance": -5, "version": 3 }),
+            ),
+            (
+                ResponseBody::PreconditionFailed {
+                    balance: 80,
+                    version: u64::MAX,
+                },
+                json!({ "error": "version_mismatch", "balance": 80, "version": u64::MAX }),
+            ),
+            (ResponseBody::Liked { likes: 101 }, json!({ "likes": 101 })),
+            (
+                ResponseBody::Error(ApiError::KeyReused),
+                json!({ "error": error_code(ApiError::KeyReused) }),
+            ),
+        ];
+        for (body, expected) in cases {
+            assert_eq!(response(body).body_json(), expected.to_string());
         }
     }
 

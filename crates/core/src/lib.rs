@@ -37,6 +37,7 @@ mod check;
 pub mod compare;
 pub mod cost;
 pub mod http;
+mod json;
 pub mod link;
 pub mod net;
 mod nodes;

@@ -2,9 +2,9 @@
 //! the `idempotency_keys` table of the PostgreSQL model ([`crate::ledger`]).
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use crate::http::ResponseBody;
+use crate::json::Object;
 use crate::time::SimTime;
 use crate::topology::UserId;
 
@@ -39,20 +39,31 @@ pub struct KeyRecord {
 }
 
 impl KeyRecord {
-    /// The record as the JSON document a server would store in Redis.
-    pub fn to_json(&self, fingerprint_len: usize) -> Value {
+    /// The record as the JSON document a server would store in Redis (compact, keys sorted).
+    pub fn to_json(&self, fingerprint_len: usize) -> String {
+        self.json_object(fingerprint_len, None)
+    }
+
+    /// [`KeyRecord::to_json`], with `response_body` (JSON text) among its fields when given.
+    pub(crate) fn json_object(
+        &self,
+        fingerprint_len: usize,
+        response_body: Option<&str>,
+    ) -> String {
         let fp: String = self.fingerprint.chars().take(fingerprint_len).collect();
+        let object = Object::new().str("request_sha256", &fp);
+        let object = match response_body {
+            Some(body) => object.raw("response_body", body),
+            None => object,
+        };
         match &self.status {
-            KeyStatus::InProgress => {
-                json!({ "status": "in_progress", "user": self.user.0, "request_sha256": fp })
-            }
-            KeyStatus::Completed(r) => json!({
-                "status": "completed",
-                "user": self.user.0,
-                "request_sha256": fp,
-                "response_status": r.status,
-            }),
+            KeyStatus::InProgress => object.str("status", "in_progress"),
+            KeyStatus::Completed(r) => object
+                .num("response_status", r.status)
+                .str("status", "completed"),
         }
+        .num("user", self.user.0)
+        .end()
     }
 }
 

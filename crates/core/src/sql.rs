@@ -14,9 +14,8 @@
 //! version`, an increment in `RETURNING likes`, and the recovery job's query is ordered by
 //! `(user_id, key)`, since a table has no row order of its own.
 
-use serde_json::{json, Value};
-
 use crate::http::{HttpRequest, HttpResponse};
+use crate::json::Object;
 use crate::ledger::{KeyRow, Ledger, SqlBatch, Statement};
 use crate::record::{KeyRecord, KeyStatus, StoredResponse};
 use crate::store::RedisCommand;
@@ -406,11 +405,14 @@ pub fn status_name(status: &KeyStatus) -> &'static str {
 
 /// The stored response as the `response` column's JSON: status code and body.
 pub fn response_json(response: &StoredResponse) -> String {
-    json!({ "status": response.status, "body": stored_body_json(response) }).to_string()
+    Object::new()
+        .raw("body", &stored_body_json(response))
+        .num("status", response.status)
+        .end()
 }
 
 /// The stored response's body as JSON, as the server wrote it when it first answered.
-fn stored_body_json(response: &StoredResponse) -> Value {
+fn stored_body_json(response: &StoredResponse) -> String {
     HttpResponse {
         status: response.status,
         replayed: false,
@@ -425,23 +427,22 @@ fn stored_body_json(response: &StoredResponse) -> Value {
 /// The request as the `request_params` column's JSON: what a recovery job needs to run it
 /// again (the caller, the key, the path and the body; not the attempt count).
 pub fn request_json(request: &HttpRequest) -> String {
-    json!({
-        "user": request.user.0,
-        "idempotency_key": request.idempotency_key,
-        "path": request.body.path(),
-        "body": request.body.to_json(),
-    })
-    .to_string()
+    Object::new()
+        .raw("body", &request.body.to_json())
+        .opt_str("idempotency_key", request.idempotency_key.as_deref())
+        .str("path", &request.body.path())
+        .num("user", request.user.0)
+        .end()
 }
 
 /// The value a real server stores in Redis for a key: the record of [`KeyRecord::to_json`]
 /// with the full fingerprint and, once completed, the response body to replay.
 pub fn redis_value(record: &KeyRecord) -> String {
-    let mut value = record.to_json(usize::MAX);
-    if let (KeyStatus::Completed(response), Value::Object(map)) = (&record.status, &mut value) {
-        map.insert("response_body".to_owned(), stored_body_json(response));
-    }
-    value.to_string()
+    let body = match &record.status {
+        KeyStatus::Completed(response) => Some(stored_body_json(response)),
+        KeyStatus::InProgress => None,
+    };
+    record.json_object(usize::MAX, body.as_deref())
 }
 
 /// The command as a client library sends it: `SET key value [NX] PX ttl` or `GET key`.
@@ -579,6 +580,68 @@ mod tests {
             user: UserId(1),
             fingerprint: "2e11".into(),
             status,
+        }
+    }
+
+    /// The stored documents are byte for byte what serde_json writes for the same objects
+    /// (what the server code this mirrors would store; the conformance suite compares them
+    /// with a real Redis and PostgreSQL).
+    #[test]
+    fn stored_json_is_what_serde_json_writes() {
+        use serde_json::json;
+        let response = StoredResponse {
+            status: 201,
+            body: ResponseBody::Charged {
+                payment_id: "ch_1".into(),
+                amount_cents: 10_000,
+                customer: UserId(1),
+            },
+        };
+        let body = json!({ "id": "ch_1", "amount": 10_000, "customer": "user_1" });
+        assert_eq!(
+            response_json(&response),
+            json!({ "status": 201, "body": body }).to_string()
+        );
+        assert_eq!(
+            redis_value(&record(KeyStatus::InProgress)),
+            json!({ "status": "in_progress", "user": 1, "request_sha256": "2e11" }).to_string()
+        );
+        assert_eq!(
+            redis_value(&record(KeyStatus::Completed(response))),
+            json!({
+                "status": "completed",
+                "user": 1,
+                "request_sha256": "2e11",
+                "response_status": 201,
+                "response_body": body,
+            })
+            .to_string()
+        );
+        assert_eq!(
+            record(KeyStatus::InProgress).to_json(2),
+            json!({ "status": "in_progress", "user": 1, "request_sha256": "2e" }).to_string()
+        );
+        for key in [None, Some("k\"1")] {
+            let request = HttpRequest {
+                user: UserId(2),
+                idempotency_key: key.map(str::to_owned),
+                body: RequestBody::Like {
+                    post: 7,
+                    op_id: None,
+                },
+                attempt: 1,
+                op: OpId(0),
+            };
+            assert_eq!(
+                request_json(&request),
+                json!({
+                    "user": 2,
+                    "idempotency_key": key,
+                    "path": "/posts/7/likes",
+                    "body": { "op_id": null },
+                })
+                .to_string()
+            );
         }
     }
 

@@ -216,15 +216,17 @@ impl Outcome {
             _ => {
                 let mut per_user: Vec<(UserId, usize, u64)> = Vec::new();
                 for line in &world.processor().statement {
-                    match per_user.iter_mut().find(|(u, _, _)| *u == line.user) {
+                    // Kept in user order by insertion (no sort: its code would cost the page's
+                    // wasm a few KB for a list of one or two users).
+                    let at = per_user.partition_point(|(u, _, _)| *u < line.user);
+                    match per_user.get_mut(at).filter(|(u, _, _)| *u == line.user) {
                         Some((_, n, cents)) => {
                             *n += 1;
                             *cents += line.amount_cents;
                         }
-                        None => per_user.push((line.user, 1, line.amount_cents)),
+                        None => per_user.insert(at, (line.user, 1, line.amount_cents)),
                     }
                 }
-                per_user.sort_unstable_by_key(|(u, _, _)| *u);
                 Figures::Charges {
                     per_user,
                     ledger_rows: ledger.charges.len(),

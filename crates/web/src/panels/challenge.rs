@@ -21,15 +21,15 @@ pub const STORAGE_KEY: &str = "idem-lab.challenges";
 /// Standings read from their stored form (`id:solved,id:impossible`); unknown ids, unknown
 /// standings and `open` are dropped, so an old or tampered value cannot break the page.
 pub fn parse_marks(stored: &str) -> BTreeMap<String, Standing> {
-    stored
-        .split(',')
-        .filter_map(|entry| {
-            let (id, standing) = entry.trim().split_once(':')?;
-            let challenge = Challenge::by_id(id)?;
-            let standing = Standing::from_name(standing).filter(|s| *s != Standing::Open)?;
-            Some((challenge.id.to_owned(), standing))
-        })
-        .collect()
+    // `extend`, not `collect`: `collect` sorts its input first (~4 KB of wasm for a few marks).
+    let mut marks = BTreeMap::new();
+    marks.extend(stored.split(',').filter_map(|entry| {
+        let (id, standing) = entry.trim().split_once(':')?;
+        let challenge = Challenge::by_id(id)?;
+        let standing = Standing::from_name(standing).filter(|s| *s != Standing::Open)?;
+        Some((challenge.id.to_owned(), standing))
+    }));
+    marks
 }
 
 /// The stored form of the standings.

@@ -83,19 +83,25 @@ pub fn find_terms(
     catalog: &Catalog,
     seen: &[&str],
 ) -> Vec<(usize, usize, &'static str)> {
-    let mut found: Vec<(usize, usize, &'static str)> = TERMS
-        .iter()
-        .filter(|id| !seen.contains(id))
-        .filter_map(|id| {
-            let forms = catalog.get(&format!("gloss.{id}.match"))?;
-            forms
-                .split('|')
-                .filter_map(|form| find_form(text, form))
-                .min_by_key(|(start, end)| (*start, usize::MAX - end))
-                .map(|(start, end)| (start, end, *id))
-        })
-        .collect();
-    found.sort_by_key(|(start, end, _)| (*start, usize::MAX - end));
+    let order = |(start, end, _): &(usize, usize, &str)| (*start, usize::MAX - end);
+    // Each hit goes in at its place (after equal ones, as a stable sort would put it): a
+    // dozen terms at most, and a `sort_by_key` here would add ~4 KB of sort code to the wasm.
+    let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
+    for id in TERMS.iter().filter(|id| !seen.contains(id)) {
+        let Some(forms) = catalog.get(&format!("gloss.{id}.match")) else {
+            continue;
+        };
+        let Some(hit) = forms
+            .split('|')
+            .filter_map(|form| find_form(text, form))
+            .min_by_key(|(start, end)| (*start, usize::MAX - end))
+            .map(|(start, end)| (start, end, *id))
+        else {
+            continue;
+        };
+        let at = found.partition_point(|other| order(other) <= order(&hit));
+        found.insert(at, hit);
+    }
     let mut kept: Vec<(usize, usize, &'static str)> = Vec::new();
     for hit in found {
         if kept.last().is_none_or(|last| hit.0 >= last.1) {

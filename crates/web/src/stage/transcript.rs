@@ -43,7 +43,7 @@ pub fn wire_text(message: &Message) -> Option<String> {
         _ => return None,
     };
     lines.push(String::new());
-    lines.push(body.to_string());
+    lines.push(body);
     Some(lines.join("\n"))
 }
 

@@ -1057,3 +1057,6 @@ mod tests {
         assert!(explorer.report.done, "after {slices} slices");
     }
 }
+
+#[cfg(test)]
+mod lookups;

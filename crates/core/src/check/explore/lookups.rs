@@ -104,3 +104,26 @@ fn runs_are_remembered_where_they_can_meet() {
     );
     assert!(worth_recording(&woken));
 }
+
+#[test]
+fn a_remembered_subtree_stands_for_a_new_one_only_where_the_bound_allows() {
+    // Explored at step 3, its longest run 5 steps: it stands for the same situation met at
+    // step 4 if 4 + 5 steps still fit under the bound, and always at step 3.
+    let summary = Summary {
+        runs: 12,
+        longest: 5,
+        at_step: 3,
+        ..Summary::default()
+    };
+    assert!(summary.valid_at(3, 0));
+    assert!(summary.valid_at(4, 9));
+    assert!(summary.valid_at(2, 7));
+    assert!(!summary.valid_at(4, 8));
+    // One of its runs was cut off: it stands only for itself.
+    let cut = Summary {
+        cut_off: 1,
+        ..summary.clone()
+    };
+    assert!(cut.valid_at(3, 0));
+    assert!(!cut.valid_at(4, u32::MAX));
+}

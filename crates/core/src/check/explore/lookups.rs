@@ -127,3 +127,14 @@ fn a_remembered_subtree_stands_for_a_new_one_only_where_the_bound_allows() {
     assert!(cut.valid_at(3, 0));
     assert!(!cut.valid_at(4, u32::MAX));
 }
+
+#[test]
+fn a_situation_with_faults_left_is_counted_once_and_explored() {
+    let (mut explorer, world, _) = a_situation_twice();
+    explorer.enter(world.clone(), 1, STEP_EDGE);
+    assert_eq!(explorer.report.states, 1, "a distinct situation");
+    assert_eq!(explorer.stack.len(), 1, "to be explored");
+    let frame = explorer.stack.last().expect("pushed");
+    assert_eq!(frame.faults, faults(&world));
+    assert_eq!(frame.key, (world.view(true), 1));
+}

@@ -138,3 +138,50 @@ fn a_situation_with_faults_left_is_counted_once_and_explored() {
     assert_eq!(frame.faults, faults(&world));
     assert_eq!(frame.key, (world.view(true), 1));
 }
+
+#[test]
+fn a_played_out_run_remembers_its_start_and_the_meeting_points_on_its_way() {
+    let (mut explorer, mut world, _) = a_situation_twice();
+    // The answer will be lost: its loss sends nothing, and the client retries later.
+    world.apply(Action::LoseNextAck).expect("always applies");
+    explorer.play_out(world.clone(), STEP_EDGE);
+    // The same run stepped by hand: where a run can meet another (and goes on), it is
+    // remembered; where it cannot, it is not.
+    let mut expected = vec![world.view(false)];
+    let mut passed_by = 0;
+    let mut run = world;
+    while run.step().is_some() && !run.is_quiescent() {
+        if worth_recording(&run) {
+            expected.push(run.view(false));
+        } else {
+            passed_by += 1;
+        }
+    }
+    assert!(
+        expected.len() > 1 && passed_by > 0,
+        "both kinds of step: {} {passed_by}",
+        expected.len()
+    );
+    let mut remembered: Vec<u128> = explorer.straight.keys().copied().collect();
+    remembered.sort_unstable();
+    expected.sort_unstable();
+    assert_eq!(remembered, expected);
+}
+
+#[test]
+fn a_played_out_run_knows_how_long_its_armed_crash_stays_armed() {
+    let (mut explorer, mut world, _) = a_situation_twice();
+    world
+        .apply(Action::Crash(Phase::Respond))
+        .expect("always applies");
+    explorer.play_out(world.clone(), STEP_EDGE);
+    let run = explorer.last_run.expect("played out");
+    // By hand: the steps after which the crash is still armed.
+    let mut armed = 0;
+    while world.step().is_some() && world.api().crash_armed().is_some() {
+        armed += 1;
+        assert!(armed < 100, "the crash fires");
+    }
+    assert!(armed > 1, "armed for a while: {armed}");
+    assert_eq!(run.armed, armed);
+}

@@ -185,3 +185,23 @@ fn a_played_out_run_knows_how_long_its_armed_crash_stays_armed() {
     assert!(armed > 1, "armed for a while: {armed}");
     assert_eq!(run.armed, armed);
 }
+
+#[test]
+fn a_run_that_meets_a_remembered_one_adds_up_how_long_the_crash_stays_armed() {
+    let (mut explorer, mut world, _) = a_situation_twice();
+    world
+        .apply(Action::Crash(Phase::Respond))
+        .expect("always applies");
+    // The same line one step further first: the run from `world` meets it after a step.
+    let mut further = world.clone();
+    further.step();
+    assert!(further.api().crash_armed().is_some());
+    explorer.play_out(further.clone(), STEP_EDGE);
+    let rest = explorer.last_run.expect("played out").armed;
+    let states = explorer.report.states;
+    explorer.play_out(world, STEP_EDGE);
+    assert_eq!(explorer.report.states, states + 1, "one more situation");
+    let run = explorer.last_run.expect("met the remembered run");
+    assert!(rest > 0);
+    assert_eq!(run.armed, rest + 1);
+}

@@ -21,6 +21,9 @@
 # To keep one warm copy between runs (a fresh copy costs a clean build of idem-core, ~3 min):
 # MUTANTS_SRC=<a copy of the tree> MUTANTS_ARGS="--in-place --baseline=skip --timeout 45"
 # (then no -j is passed: --in-place refuses it).
+# MUTANTS_TESTS picks the test targets each mutant builds and runs (default `--tests`, all of
+# them), e.g. MUTANTS_TESTS="--lib --test=explorer" for a module only some binaries exercise:
+# the score is then a lower bound (a binary left out might have caught more).
 # MUTANTS_SRC tests another source tree (e.g. an older commit, exported), MUTANTS_OUT says
 # where results go (default mutants.out/, gitignored), MUTANTS_TARGET_DIR where mutants build
 # (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs). Prints,
@@ -80,8 +83,13 @@ if [[ -z ${MUTANTS_TABLE_ONLY:-} ]]; then
   # --in-place (mutating $SRC itself, one mutant at a time) takes no --jobs.
   jobs=(-j "${MUTANTS_JOBS:-1}")
   [[ " ${MUTANTS_ARGS:-} " == *" --in-place "* ]] && jobs=()
+  # Which test targets build and run for each mutant (cargo test's target options).
+  tests=()
+  for t in ${MUTANTS_TESTS:---tests}; do
+    tests+=("--cargo-arg=$t")
+  done
   nice -n "${MUTANTS_NICE:-19}" cargo mutants --dir "$SRC" -p idem-core "${files[@]}" \
-    "${jobs[@]}" --profile "${MUTANTS_PROFILE:-mutants}" --cargo-arg=--tests \
+    "${jobs[@]}" --profile "${MUTANTS_PROFILE:-mutants}" "${tests[@]}" \
     --minimum-test-timeout "${MUTANTS_MIN_TIMEOUT:-60}" --no-shuffle --output "$OUT" \
     ${MUTANTS_ARGS:-}
   rc=$?

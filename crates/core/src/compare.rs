@@ -125,8 +125,9 @@ impl Pair {
                     break;
                 };
                 pair.apply(*action).map_err(|e| (index, e))?;
-            } else {
-                pair.step();
+            } else if !pair.step() {
+                // Cannot happen (the pair is not quiescent): no spinning without progress.
+                break;
             }
             each(&pair);
         }

@@ -360,8 +360,10 @@ impl World {
                     break;
                 };
                 world.apply(*action).map_err(|e| (index, e))?;
-            } else {
-                world.step();
+            } else if world.step().is_none() {
+                // Cannot happen (the world is not quiescent): a step that makes no progress
+                // ends the replay rather than spinning.
+                break;
             }
             each(&world);
         }
@@ -906,3 +908,6 @@ fn kind_of(body: &RequestBody, read_version: u64) -> OpKind {
         RequestBody::Like { post, .. } => OpKind::Like { post: *post },
     }
 }
+
+#[cfg(test)]
+mod view_tests;

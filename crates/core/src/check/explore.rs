@@ -865,7 +865,11 @@ impl Explorer {
                 .find(|b| b.invariant == best.invariant && b.kinds == kinds)?;
             match entry.choice {
                 STEP => {
-                    world.step();
+                    // Always a step here (the world is not quiescent); were it not, the
+                    // rebuild ends rather than spinning.
+                    if world.step().is_none() {
+                        break;
+                    }
                 }
                 END => break,
                 choice => {
@@ -1086,7 +1090,10 @@ mod tests {
                 kind: None,
             },
         );
+        let mut slices = 0;
         while let Some(frame) = explorer.stack.last() {
+            slices += 1;
+            assert!(slices < 2_000, "the search ends");
             if frame.next < frame.faults.len() {
                 let action = frame.faults[frame.next];
                 if let (Some(c), Some(world)) = (
@@ -1112,5 +1119,9 @@ mod tests {
             }
         }
         assert!(checked > 5, "crashes were carried: {checked}");
+        assert!(explorer.report.done, "after {slices} slices");
     }
 }
+
+#[cfg(test)]
+mod lookups;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The first-screen size check (a test: sizes are deterministic). Sums gzip -9 of what the
-# page loads before it is interactive, for each language: index.html, the module scripts
-# (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
+# page loads before it is interactive, for each language: index.html, the classic scripts it
+# names (lang.js), the module scripts (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
 # catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
 # when a language's total is above the budget. KB = 1000 bytes.
 # Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
@@ -15,10 +15,12 @@ cd "$ROOT"
 # language, rounded up to the next KB plus about 1 KB, so that any real growth fails: RU 378.4 KB,
 # EN 374.0 KB (wasm 336.1 KB gzip) on 2026-12-01 after the merge that cut serde-wasm-bindgen
 # (-12.2 KB) and added the phone playback bar, the challenge card, catalog-made packet labels
-# (+7.4 KB) and each sequence arrow as its own button (+3.6 KB). The goal is not reached yet:
-# lower the budget as the first screen shrinks.
+# (+7.4 KB) and each sequence arrow as its own button (+3.6 KB). Then the static first screen
+# (#10, loading): index.html's shell in both languages and lang.js (+2.0 KB), its CSS and
+# catalog entries (+0.3 KB), the page drawn in slices (wasm +2.4 KB): RU 383.8 KB, EN 379.4 KB.
+# The goal is not reached yet: lower the budget as the first screen shrinks.
 GOAL_KB=130
-BUDGET_KB=380
+BUDGET_KB=385
 LANGS=(en ru)
 
 dist=dist
@@ -33,7 +35,9 @@ row() { printf '  %-34s %9d B raw %9d B gzip\n' "$1" "$(stat -c %s "$dist/$1")" 
 # What index.html loads before the app is interactive.
 mapfile -t css < <(grep -o 'rel="stylesheet" href="[^"]*"' "$dist/index.html" |
   sed 's/.*href="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
-common=(index.html boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
+mapfile -t classic < <(grep -o '<script src="[^"]*"' "$dist/index.html" |
+  sed 's/.*src="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
+common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
 for f in "${common[@]}"; do
   [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }
 done

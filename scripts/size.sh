@@ -16,8 +16,9 @@ cd "$ROOT"
 # EN 374.0 KB (wasm 336.1 KB gzip) on 2026-12-01 after the merge that cut serde-wasm-bindgen
 # (-12.2 KB) and added the phone playback bar, the challenge card, catalog-made packet labels
 # (+7.4 KB) and each sequence arrow as its own button (+3.6 KB). Then the static first screen
-# (#10, loading): index.html's shell in both languages and lang.js (+2.0 KB), its CSS and
-# catalog entries (+0.3 KB), the page drawn in slices (wasm +2.4 KB): RU 383.8 KB, EN 379.4 KB.
+# (#10, loading): index.html's shell in both languages (+0.9 KB), lang.js (+0.9 KB), boot.js's
+# wait for the first paint (+0.5 KB), its CSS and catalog entries (+0.5 KB), the page drawn in
+# slices (wasm +2.4 KB): RU 383.9 KB, EN 379.5 KB.
 # The goal is not reached yet: lower the budget as the first screen shrinks.
 GOAL_KB=130
 BUDGET_KB=385

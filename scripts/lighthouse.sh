@@ -5,6 +5,8 @@
 # timings are noisy on a shared machine (run it a few times; RUNS=3 does that for you).
 # Usage: bash scripts/lighthouse.sh [query]   e.g. `bash scripts/lighthouse.sh lang=ru`
 # DIST=<folder> measures another build (e.g. a copy of an older dist/, for before/after).
+# KEEP=<folder> keeps each run's Lighthouse JSON there (report-1.json, …) to read its audits
+# (largest-contentful-paint-element, long-tasks, mainthread-work-breakdown, bootup-time…).
 # Build first (`trunk build --release --offline`); installs lighthouse@12.2.3 into
 # $IDEM_TOOLS/lighthouse when missing.
 set -euo pipefail
@@ -69,4 +71,8 @@ for run in $(seq 1 "$runs"); do
       (Math.round(a['total-blocking-time'].numericValue) + ' ms').padStart(8),
       s('interactive').padStart(8)].join(' ') + fail);
   "
+  if [[ -n "${KEEP:-}" ]]; then
+    mkdir -p "$KEEP"
+    cp "$work/report.json" "$KEEP/report-$run.json"
+  fi
 done

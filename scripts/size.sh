@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The first-screen size check (a test: sizes are deterministic). Sums gzip -9 of what the
-# page loads before it is interactive, for each language: index.html, the module scripts
-# (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
+# page loads before it is interactive, for each language: index.html, the classic scripts it
+# names (lang.js), the module scripts (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
 # catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
 # when a language's total is above the budget. KB = 1000 bytes.
 # Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
@@ -12,13 +12,16 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The issue's bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language plus about 1.5 KB, so that any real growth fails: RU 358.4 KB, EN 354.0 KB (wasm
-# 316.0 KB gzip, 800,303 B raw) on 2026-12-01 after the size pass that dropped serde_json from
-# the wasm (-7.7 KB), seven std sort instantiations (-10.5 KB) and added wasm-opt's
-# --low-memory-unused (-2.0 KB); before it RU 378.4 KB, EN 374.0 KB, wasm 336.0 KB. The goal
-# is not reached yet: lower the budget as the first screen shrinks.
+# language plus about 1.5 KB, so that any real growth fails: RU SIZE_RU KB, EN SIZE_EN KB (wasm
+# SIZE_WASM KB gzip) on 2026-12-01 after the size pass that dropped serde_json from the wasm
+# (-7.7 KB), seven std sort instantiations (-10.5 KB) and added wasm-opt's --low-memory-unused
+# (-2.0 KB), and the static first screen (#10, loading): index.html's shell in both languages
+# (+0.9 KB), lang.js (+0.9 KB), boot.js's wait for the first paint (+0.5 KB), its CSS and
+# catalog entries (+0.5 KB), the page drawn in slices (wasm +2.4 KB). Before both: RU 378.4 KB,
+# EN 374.0 KB, wasm 336.0 KB. The goal is not reached yet: lower the budget as the first screen
+# shrinks.
 GOAL_KB=130
-BUDGET_KB=360
+BUDGET_KB=362
 LANGS=(en ru)
 
 dist=dist
@@ -33,7 +36,9 @@ row() { printf '  %-34s %9d B raw %9d B gzip\n' "$1" "$(stat -c %s "$dist/$1")" 
 # What index.html loads before the app is interactive.
 mapfile -t css < <(grep -o 'rel="stylesheet" href="[^"]*"' "$dist/index.html" |
   sed 's/.*href="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
-common=(index.html boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
+mapfile -t classic < <(grep -o '<script src="[^"]*"' "$dist/index.html" |
+  sed 's/.*src="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
+common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
 for f in "${common[@]}"; do
   [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }
 done

@@ -2,37 +2,60 @@
 // page runs under a strict Content-Security-Policy: script-src 'self' 'wasm-unsafe-eval'.
 // The wasm file is found next to this script, so dist/ works under any sub-path.
 //
-// The page's texts are a file per language (i18n/en.txt, i18n/ru.txt). Its request starts here,
-// while the wasm downloads, for the language the wasm will pick by the same rule (the `lang`
-// parameter, else — unless the page is the `embed` widget — the browser's languages, else
-// English); the wasm takes the promise from window.idemLabCatalogs and fetches by itself any
-// file not started here.
-import init from './idem-web.js';
+// web/lang.js (a classic script in <head>) has already chosen the language, shown that
+// language's first screen (the static #idem-shell-<lang> of index.html: title, definition and
+// a "Loading the lesson…" status; the wasm replaces it when it mounts) and started the
+// request for that language's texts. If the wasm cannot be loaded or started, the first
+// screen says so instead of loading for ever.
+// The wasm is requested (and compiled while it streams in) once the first screen's paint has
+// been presented and recorded: until then the link carries what that screen needs (index.html,
+// css, lang.js, the catalog; idem-web.js is preloaded, the wasm deliberately not, see
+// Trunk.toml), and that paint stays the page's largest even when the wasm arrives at once (a
+// paint whose text is replaced before the browser has recorded it is forgotten). No first
+// screen (?embed), no paint to wait for; a hidden tab paints nothing, hence the time limit.
+const painted = new Promise((resolve) => {
+  const seen = () => performance.getEntriesByName('first-contentful-paint').length > 0;
+  if (!document.documentElement.dataset.shell || seen()) return resolve();
+  try {
+    new PerformanceObserver((_, observer) => {
+      if (seen()) {
+        observer.disconnect();
+        resolve();
+      }
+    }).observe({ type: 'paint' });
+  } catch {
+    resolve(); // no paint timing in this browser
+  }
+  setTimeout(resolve, 1000);
+});
 
-const TAGS = ['en', 'ru'];
-const params = location.search.slice(1).split('&');
-const asked = params.find((p) => p.startsWith('lang='))?.slice(5);
-const embed = params.some((p) => p === 'embed' || p === 'embed=1' || p === 'embed=true');
-const browser = (navigator.languages?.length ? navigator.languages : [navigator.language])
-  .map((tag) => String(tag ?? '').split(/[-_]/)[0].toLowerCase())
-  .find((tag) => TAGS.includes(tag));
-const lang = TAGS.includes(asked) ? asked : (!embed && browser) || 'en';
-const text = fetch(new URL(`i18n/${lang}.txt`, import.meta.url)).then((response) =>
-  response.ok ? response.text() : Promise.reject(new Error(`HTTP ${response.status}`)),
-);
-text.catch(() => {}); // the wasm reports a failure in the page; no "uncaught" noise here
-window.idemLabCatalogs = { [lang]: text };
-
-init();
+// (A dynamic import, so that a failure to load idem-web.js is reported too.)
+const started = Promise.all([import('./idem-web.js'), painted]).then(([bindings]) => bindings.default());
+started.catch((error) => {
+  const shell = document.getElementById(`idem-shell-${window.idemLabLang ?? 'en'}`);
+  const failed = shell?.querySelector('[data-testid="shell-failed"]');
+  if (!failed) return;
+  shell.querySelector('[data-testid="shell-status"]')?.remove();
+  shell.dataset.failed = 'true';
+  const reload = failed.querySelector('a');
+  // The same address without its fragment: following it loads the page again.
+  if (reload) reload.href = location.href.split('#')[0];
+  const reason = failed.querySelector('code');
+  if (reason) reason.textContent = String(error?.message ?? error);
+  failed.hidden = false;
+});
 
 // Offline and repeat visits (web/sw.js): the full page only, never in a frame or with ?embed.
 const embedded = window.self !== window.top || /(^|[?&])embed(=1|=true)?(&|$)/.test(location.search.slice(1));
 if (!('serviceWorker' in navigator) || embedded) {
   document.documentElement.dataset.sw = 'off';
 } else {
-  // After load, so it never delays the first screen; a failure leaves the page as it was.
+  // Once the lesson has started and the page has loaded, so that its download of every file
+  // never competes with the first visit's own; a failure leaves the page as it was.
   const register = () =>
     navigator.serviceWorker.register(new URL('./sw.js', import.meta.url), { scope: './' }).catch(() => {});
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  started.then(() => {
+    if (document.readyState === 'complete') register();
+    else window.addEventListener('load', register, { once: true });
+  }, () => {});
 }

@@ -49,6 +49,7 @@ export async function start() {
     const errors = watchErrors(page);
     await page.goto(site.url + (query ? `?${query}` : ''));
     await page.getByTestId('step-index').waitFor();
+    if (!/(^|&)embed(=|&|$)/.test(query)) await ready(page);
     page.errors = errors;
     return page;
   }
@@ -58,6 +59,11 @@ export async function start() {
   }
   return { site, browser, open, close };
 }
+
+/** Waits until the lesson page has drawn all its parts: the first screen (stage, stories)
+ * comes first, the panels below the fold in later tasks; `data-ready` on the root marks the
+ * end (the page's one readiness signal). */
+export const ready = (page) => page.locator('.idem-lab[data-ready="true"]').waitFor();
 
 /** The text of the element with this test id. */
 export const text = (page, id) => page.getByTestId(id).innerText();

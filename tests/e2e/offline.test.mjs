@@ -53,7 +53,7 @@ test('after one visit the lesson loads and plays with the network off', async ()
     const cache = await caches.open(names.find((n) => n.startsWith('idem-lab:')));
     return (await cache.keys()).map((r) => new URL(r.url).pathname.split('/').pop()).sort();
   });
-  for (const file of ['boot.js', 'idem-web.js', 'idem-web_bg.wasm', 'index.html', 'style.css']) {
+  for (const file of ['lang.js', 'boot.js', 'idem-web.js', 'idem-web_bg.wasm', 'index.html', 'style.css']) {
     assert.ok(cached.includes(file), `${file} is cached (cached: ${cached.join(', ')})`);
   }
   await site.close();

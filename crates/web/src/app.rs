@@ -9,6 +9,7 @@ use crate::browser::{location_query, media_matches};
 use crate::embed::share::EmbedButton;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
+use crate::lab::use_lab;
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::panels::calculator::Calculator;
 use crate::panels::challenge::{ChallengeGoal, Challenges};
@@ -78,6 +79,14 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
         };
         lab.t(key)
     };
+    // The masthead, the definition and the stories are drawn in the mounting task; the player
+    // and then the parts below the fold follow in later tasks, one slice per frame, so no task
+    // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
+    // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
+    // marks the whole page drawn: the one signal tests and course pages wait for.
+    let later = later_slices();
+    let ready = later[SLICES - 1];
+    provide_context(Later(later));
     // Everything below is drawn again when the language changes (the lab, and so the run,
     // stays); the notices about the opening link are shown in the first language only.
     let notices = Some((errors, bad_lang));
@@ -104,19 +113,32 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                 <Welcome/>
                 <StoryPicker/>
                 <ChallengeGoal/>
-                <Stage id=PLAYER_ANCHOR lesson=true/>
-                <AfterRunPanel/>
-                <ProtectionBar/>
-                <CompareWith/>
-                <Challenges/>
-                <TryEveryFailure/>
-                <StatePanels/>
-                <Sequence/>
-                <div class="extras">
-                    <Transcript/>
-                    <Calculator/>
-                    <Reference/>
-                </div>
+                // The first screen's box stands in for the player until it is drawn.
+                {move || if later[0].get() {
+                    view! { <Stage id=PLAYER_ANCHOR lesson=true/> }.into_any()
+                } else {
+                    view! { <div class="shell-box shell-stage"></div> }.into_any()
+                }}
+                {part(later[3], || view! {
+                    <AfterRunPanel/>
+                    <ProtectionBar/>
+                    <CompareWith/>
+                }.into_any())}
+                {part(later[4], || view! {
+                    <Challenges/>
+                    <TryEveryFailure/>
+                }.into_any())}
+                {part(later[5], || view! {
+                    <StatePanels/>
+                    <Sequence/>
+                }.into_any())}
+                {part(later[6], || view! {
+                    <div class="extras">
+                        <Transcript/>
+                        <Calculator/>
+                        <Reference/>
+                    </div>
+                }.into_any())}
             }
             .into_any()
         };
@@ -124,13 +146,21 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             <LinkNotice errors=errors/>
             {lang_notice}
             {lesson}
-            <Glossary back_to=PLAYER_ANCHOR/>
-            <footer class="keys">{lab.t("ui.keys")}</footer>
+            {part(later[7], || view! {
+                <Glossary back_to=PLAYER_ANCHOR/>
+                <footer class="keys">{use_lab().t("ui.keys")}</footer>
+            }.into_any())}
         }
     };
 
     view! {
-        <div class="idem-lab" node_ref=events.root() data-theme=move || theme.get().name() lang=move || lab.lang.get().tag()>
+        <div
+            class="idem-lab"
+            node_ref=events.root()
+            data-theme=move || theme.get().name()
+            lang=move || lab.lang.get().tag()
+            data-ready=move || ready.get().to_string()
+        >
             <header class="masthead">
                 <div class="brand">
                     <h1 data-testid="title">{move || lab.t("ui.title")}</h1>
@@ -151,6 +181,51 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             </main>
         </div>
     }
+}
+
+/// How many slices of the page come after the mounting task: the player's topology and
+/// controls, its faults, its summary (`Stage` draws those two by `Later`), then four groups of
+/// panels and the glossary.
+const SLICES: usize = 8;
+
+/// The page's slice flags, for a part drawn over several slices (the player); a part without
+/// them (the embedded widget) draws at once.
+#[derive(Clone, Copy)]
+pub struct Later([Memo<bool>; SLICES]);
+
+/// Whether slice `slice` is drawn (always, outside the page).
+pub fn drawn(slice: usize) -> bool {
+    use_context::<Later>().is_none_or(|Later(flags)| flags[slice].get())
+}
+
+/// A part of the page, drawn once `shown` is set (one code path for every slice: a plain
+/// function per part, erased to `AnyView`).
+fn part(shown: Memo<bool>, draw: fn() -> AnyView) -> impl IntoView {
+    move || shown.get().then(draw)
+}
+
+/// One flag per slice, each set in its own task after a frame has been painted (an animation
+/// frame, then a timeout), in order; a flag never goes back to `false`.
+fn later_slices() -> [Memo<bool>; SLICES] {
+    let (drawn, set_drawn) = signal(0usize);
+    fn next(set_drawn: WriteSignal<usize>) {
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    let now = set_drawn.try_update(|n| {
+                        *n += 1;
+                        *n
+                    });
+                    if now.is_some_and(|n| n < SLICES) {
+                        next(set_drawn);
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        });
+    }
+    next(set_drawn);
+    std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i))
 }
 
 /// What the page shows when its catalog file cannot be loaded (missing, unreadable, offline):

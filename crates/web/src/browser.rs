@@ -54,3 +54,12 @@ pub fn reveal(id: &str) {
 pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())
 }
+
+/// Removes index.html's first screen (`.idem-shell`: one per language, web/lang.js shows one),
+/// which stands in for the lesson until the wasm mounts it or reports why it could not.
+pub fn remove_first_screen(document: &leptos::web_sys::Document) {
+    let shells = document.get_elements_by_class_name("idem-shell");
+    while let Some(shell) = shells.item(0) {
+        shell.remove();
+    }
+}

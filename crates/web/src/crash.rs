@@ -21,7 +21,8 @@ pub fn install() {
     }));
 }
 
-/// The language of the page: the lesson's or first widget's `lang`, else `<html lang>`.
+/// The language of the page: the lesson's or first widget's `lang`, else `<html lang>` (which
+/// web/lang.js sets before index.html's first screen shows, if the panic comes before a mount).
 fn page_lang(document: &Document) -> Lang {
     let tag = document
         .get_elements_by_class_name("idem-lab")
@@ -51,6 +52,8 @@ pub fn show_notice(panic: &str) {
     let Some(body) = document.body() else {
         return;
     };
+    // A panic before the lesson mounts: its "Loading the lesson…" screen goes.
+    crate::browser::remove_first_screen(&document);
     let catalog = page_lang(&document).catalog();
     let Ok(notice) = document.create_element("div") else {
         return;

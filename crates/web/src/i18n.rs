@@ -406,7 +406,8 @@ mod tests {
         lang.catalog().get(key).or_else(|| lang.more().get(key))
     }
 
-    /// Every `.rs` file under `src/` except the catalogs, with its test code cut off.
+    /// Every `.rs` file under `src/` except the catalogs, with its test code cut off, and
+    /// index.html.
     fn ui_sources() -> Vec<(String, String)> {
         fn walk(dir: &Path, out: &mut Vec<(String, String)>) {
             let mut entries: Vec<_> = std::fs::read_dir(dir)
@@ -429,6 +430,15 @@ mod tests {
         let mut out = Vec::new();
         walk(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut out);
         assert!(out.len() > 15, "found too few sources: {}", out.len());
+        // index.html's first screen shows entries by `data-key="…"` (the e2e shell test checks
+        // that its texts equal them).
+        let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../index.html");
+        let html = std::fs::read_to_string(&page).expect("read index.html");
+        assert!(
+            html.contains("data-key=\"shell.loading\""),
+            "no first screen in index.html"
+        );
+        out.push((page.display().to_string(), html));
         out
     }
 

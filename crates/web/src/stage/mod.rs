@@ -102,17 +102,22 @@ pub fn Stage(
     use crate::panels::faults::Faults;
     use crate::panels::path::PREDICT_ANCHOR;
     use crate::panels::recap::Recap;
-    let summary = if lesson {
-        view! { <Summary><Recap anchor=PREDICT_ANCHOR/></Summary> }.into_any()
-    } else {
-        view! { <Summary/> }.into_any()
+    // On the page, the faults and the summary come a frame and two after the rest (app.rs).
+    let summary = move || {
+        crate::app::drawn(2).then(|| {
+            if lesson {
+                view! { <Summary><Recap anchor=PREDICT_ANCHOR/></Summary> }.into_any()
+            } else {
+                view! { <Summary/> }.into_any()
+            }
+        })
     };
     view! {
         <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
                 <Controls/>
-                {lesson.then(|| view! { <Faults/> })}
+                {move || (lesson && crate::app::drawn(1)).then(|| view! { <Faults/> })}
             </div>
             {summary}
         </section>

@@ -1,0 +1,151 @@
+// The first screen (index.html's static shell, shown by web/lang.js before any wasm runs): it is
+// in the page's language, its texts are the catalogs' entries, it says it is loading (politely,
+// to screen readers) without pretending to be interactive, the mounted lesson replaces it
+// without moving anything, it explains a wasm that cannot be loaded, and ?embed never shows it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { start, audit, ready, shot, watchErrors, DESKTOP, PHONE, ROOT } from './harness.mjs';
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+/** The catalog file of `lang` as a map key → template (web/i18n/<lang>.txt). */
+function catalog(lang) {
+  const entries = new Map();
+  for (const line of readFileSync(join(ROOT, 'web', 'i18n', `${lang}.txt`), 'utf8').split('\n')) {
+    const at = line.indexOf(' = ');
+    if (at > 0 && !line.startsWith('#')) entries.set(line.slice(0, at), line.slice(at + 3));
+  }
+  return entries;
+}
+
+/** Records layout shifts and largest-contentful-paint candidates from the very start. */
+const observe = () => {
+  window.shifts = [];
+  window.lcp = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) window.shifts.push(e.value);
+  }).observe({ type: 'layout-shift', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.lcp.push({ inShell: Boolean(e.element?.closest('.idem-shell')), tag: e.element?.tagName });
+    }
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+};
+
+/**
+ * Opens the page with the wasm request held back until `release()` is called (or failed at
+ * once with `fail`), so the first screen can be read as a student on a slow link sees it.
+ */
+async function openHeld(query, viewport, options = {}, fail = false) {
+  const context = await lab.browser.newContext({ viewport, ...options });
+  const page = await context.newPage();
+  page.errors = watchErrors(page);
+  await page.addInitScript(observe);
+  let release;
+  const gate = new Promise((ok) => (release = ok));
+  await page.route('**/idem-web_bg.wasm', async (route) => {
+    if (fail) return route.abort('failed');
+    await gate;
+    return route.continue();
+  });
+  await page.goto(lab.site.url + (query ? `?${query}` : ''));
+  return { page, release };
+}
+
+for (const [lang, how, query, options] of [
+  ['en', '?lang=en', 'lang=en', { locale: 'ru-RU' }],
+  ['ru', '?lang=ru', 'lang=ru', { locale: 'en-US' }],
+  ['ru', 'a Russian browser', '', { locale: 'ru-RU' }],
+]) {
+  test(`before the wasm runs, the first screen is in ${lang} (${how}) and says it is loading`, async () => {
+    const { page, release } = await openHeld(query, PHONE, options);
+    const words = catalog(lang);
+    const shell = page.locator(`#idem-shell-${lang}`);
+    await shell.waitFor();
+    assert.equal(await page.locator('[data-testid="shell"]:visible').count(), 1, 'one language shown');
+    assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), words.get('ui.title'));
+    const status = page.getByRole('status');
+    assert.equal(await status.innerText(), words.get('shell.loading'));
+    assert.equal(await status.getAttribute('data-testid'), 'shell-status');
+    // Nothing to press yet: no buttons, no links, no fields on screen.
+    assert.equal(await page.locator('button:visible, a:visible, input:visible, select:visible').count(), 0);
+    assert.deepEqual(await audit(page), [], 'axe on the first screen');
+    await shot(page, `shell-${lang}${query ? '' : '-browser'}`, false);
+    assert.equal(await page.locator('.idem-lab[data-ready]').count(), 0, 'the wasm has not run');
+    release();
+    await ready(page);
+    assert.equal(await page.getByTestId('shell').count(), 0, 'the lesson replaced the first screen');
+    assert.equal(await page.getByTestId('title').innerText(), words.get('ui.title'));
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test("the first screen's texts are the catalogs' entries, in both languages", async () => {
+  const { page } = await openHeld('lang=en', DESKTOP);
+  for (const lang of ['en', 'ru']) {
+    const words = catalog(lang);
+    const shown = await page
+      .locator(`#idem-shell-${lang} [data-key]`)
+      .evaluateAll((all) => all.map((e) => [e.dataset.key, e.textContent]));
+    assert.ok(shown.length >= 5, `${lang}: too few texts (${shown.length})`);
+    for (const [key, text] of shown) assert.equal(text, words.get(key), `${lang}: ${key}`);
+  }
+  await page.context().close();
+});
+
+for (const [name, viewport] of [
+  ['360 px', PHONE],
+  ['1280 px', DESKTOP],
+]) {
+  test(`at ${name} the mounted lesson moves nothing and paints nothing larger than the first screen`, async () => {
+    const { page, release } = await openHeld('lang=en', viewport);
+    await page.locator('#idem-shell-en').waitFor();
+    // The first screen's largest text has been painted before the wasm may run.
+    await page.waitForFunction(() => window.lcp.length > 0);
+    release();
+    await ready(page);
+    // A frame after the last slice, so a shift it caused has been reported.
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 50))));
+    const { shifts, lcp } = await page.evaluate(() => ({ shifts: window.shifts, lcp: window.lcp }));
+    const total = shifts.reduce((a, b) => a + b, 0);
+    assert.ok(total < 0.01, `layout shift ${total} (${shifts.join(', ')})`);
+    assert.ok(lcp.at(-1).inShell, `the largest paint is the first screen's (${JSON.stringify(lcp)})`);
+    await page.context().close();
+  });
+}
+
+for (const lang of ['en', 'ru']) {
+  test(`a wasm that cannot be loaded is explained on the first screen (${lang})`, async () => {
+    const { page } = await openHeld(`lang=${lang}`, PHONE, {}, true);
+    const words = catalog(lang);
+    const alert = page.locator(`#idem-shell-${lang}`).getByTestId('shell-failed');
+    await alert.waitFor();
+    assert.equal(await alert.getAttribute('role'), 'alert');
+    assert.equal(await alert.locator('p').innerText(), words.get('shell.failed'));
+    const reload = alert.getByRole('link', { name: words.get('crash.reload') });
+    assert.equal(await reload.getAttribute('href'), page.url());
+    assert.equal(await page.locator(`#idem-shell-${lang} [data-testid="shell-status"]`).count(), 0, 'no longer "loading"');
+    assert.deepEqual(await audit(page), []);
+    await shot(page, `shell-failed-${lang}`, false);
+    await page.context().close();
+  });
+}
+
+test('the ?embed widget never shows the first screen', async () => {
+  const { page, release } = await openHeld('embed&lang=ru', PHONE);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.shell ?? null), null);
+  assert.equal(await page.locator('[data-testid="shell"]:visible').count(), 0);
+  release();
+  await page.getByTestId('step-index').waitFor();
+  assert.equal(await page.getByTestId('shell').count(), 0);
+  await page.context().close();
+});

@@ -20,7 +20,7 @@ use idem_core::{
 use leptos::prelude::*;
 
 use crate::browser::now_ms;
-use crate::i18n::Catalog;
+use crate::i18n::{Catalog, Lang};
 use crate::lab::use_lab;
 use crate::markup::{el, table, wrap, SafeHtml};
 use crate::stage::labels::{packet_kind, packet_label, ShortNames};
@@ -408,6 +408,8 @@ struct Shown {
     base: Scenario,
     stopped: bool,
     texts: Vec<(CounterExample, CxText)>,
+    /// The language the search started in, which `texts` are in.
+    lang: Lang,
 }
 
 /// What one frame's slice came to.
@@ -526,7 +528,7 @@ fn work(
 }
 
 fn slice(
-    lab: crate::lab::Lab,
+    lang: Lang,
     search: StoredValue<Search, LocalStorage>,
     result: RwSignal<Option<Shown>>,
     diff: RwSignal<Option<(usize, usize, SafeHtml)>>,
@@ -537,7 +539,7 @@ fn slice(
         let Some(base) = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone())) else {
             return;
         };
-        let catalog = lab.lang.get_untracked().catalog();
+        let catalog = lang.catalog();
         let Some(Some(sliced)) = search.try_update_value(|s| {
             if s.generation != generation {
                 return None;
@@ -571,7 +573,7 @@ fn slice(
         if done {
             finished();
         } else if again {
-            slice(lab, search, result, diff, generation, finished);
+            slice(lang, search, result, diff, generation, finished);
         }
     });
 }
@@ -654,6 +656,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             .filter(|k| KS.contains(k))
             .unwrap_or(DEFAULT_K);
         let scenario = lab.run.with_untracked(|r| r.scenario().clone());
+        let lang = lab.lang.get_untracked();
         let explorer = Explorer::new(&scenario, Bounds::faults(k));
         let report = explorer.report().clone();
         let base = scenario.without_scripted_faults();
@@ -671,8 +674,9 @@ pub fn TryEveryFailure() -> impl IntoView {
             base,
             stopped: false,
             texts: Vec::new(),
+            lang,
         }));
-        slice(lab, search, result, diff, generation, finished);
+        slice(lang, search, result, diff, generation, finished);
     };
     // A counter-example's button replays it and brings the player into view.
     let replay = move |cx: &CounterExample| {
@@ -681,8 +685,24 @@ pub fn TryEveryFailure() -> impl IntoView {
         crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
     };
     // The counter-examples of the result on screen, once it stopped or finished.
+    // Built between frames in the language the search started in; another language since
+    // puts them into its words here.
     let listed = Memo::new(move |_| {
-        result.with(|r| r.as_ref().map(|s| s.texts.clone()).unwrap_or_default())
+        let lang = lab.lang.get();
+        result.with(|r| {
+            r.as_ref()
+                .map(|s| match s.lang == lang {
+                    true => s.texts.clone(),
+                    false => s
+                        .texts
+                        .iter()
+                        .map(|(cx, _)| {
+                            (cx.clone(), counterexample_text(cx, &s.base, lang.catalog()))
+                        })
+                        .collect(),
+                })
+                .unwrap_or_default()
+        })
     });
     let more = move || {
         result.with(|r| {

@@ -12,16 +12,17 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The issue's bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language plus about 1.5 KB, so that any real growth fails: RU SIZE_RU KB, EN SIZE_EN KB (wasm
-# SIZE_WASM KB gzip) on 2026-12-01 after the size pass that dropped serde_json from the wasm
+# language plus about 1.5 KB, so that any real growth fails: RU 364.5 KB, EN 360.1 KB (wasm
+# 318.8 KB gzip) on 2026-12-01 after the size pass that dropped serde_json from the wasm
 # (-7.7 KB), seven std sort instantiations (-10.5 KB) and added wasm-opt's --low-memory-unused
 # (-2.0 KB), and the static first screen (#10, loading): index.html's shell in both languages
 # (+0.9 KB), lang.js (+0.9 KB), boot.js's wait for the first paint (+0.5 KB), its CSS and
-# catalog entries (+0.5 KB), the page drawn in slices (wasm +2.4 KB). Before both: RU 378.4 KB,
+# catalog entries (+0.5 KB), the page drawn in slices (wasm +2.4 KB); and the explorer ending its
+# run over several frames (wasm +0.7 KB). Before all three: RU 378.4 KB,
 # EN 374.0 KB, wasm 336.0 KB. The goal is not reached yet: lower the budget as the first screen
 # shrinks.
 GOAL_KB=130
-BUDGET_KB=362
+BUDGET_KB=366
 LANGS=(en ru)
 
 dist=dist

@@ -205,3 +205,43 @@ fn a_run_that_meets_a_remembered_one_adds_up_how_long_the_crash_stays_armed() {
     assert!(rest > 0);
     assert_eq!(run.armed, rest + 1);
 }
+
+#[test]
+fn a_played_out_run_is_kept_under_every_invariant_it_breaks() {
+    // What a search stopped early shows: each simulated run is kept under each invariant it
+    // breaks, not only the first.
+    let mut beyond_the_first = 0;
+    for id in [
+        "naive",
+        "counter-naive",
+        "cas-naive",
+        "crash-window",
+        "missing-key",
+    ] {
+        for fault in [Action::LoseNextAck, Action::Crash(Phase::WriteLedger)] {
+            let scenario = Scenario::by_id(id).expect("known");
+            let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+            let mut world = explorer.root.clone();
+            world.step();
+            if world.apply(fault).is_err() {
+                continue;
+            }
+            let mut ended = world.clone();
+            assert_eq!(ended.run(300), crate::world::RunEnd::Quiescent, "{id}");
+            let broken: Vec<u8> = ended
+                .verdict()
+                .violations()
+                .map(|(i, _)| invariant_index(i) as u8)
+                .collect();
+            beyond_the_first += broken.iter().filter(|i| **i > 0).count();
+            explorer.play_out(world, STEP_EDGE);
+            let mut kept: Vec<u8> = explorer.found.iter().map(|f| f.0).collect();
+            kept.sort_unstable();
+            assert_eq!(kept, broken, "{id}, {fault:?}");
+        }
+    }
+    assert!(
+        beyond_the_first > 0,
+        "some run breaks another invariant than the first"
+    );
+}

@@ -245,3 +245,71 @@ fn a_played_out_run_is_kept_under_every_invariant_it_breaks() {
         "some run breaks another invariant than the first"
     );
 }
+
+#[test]
+fn the_running_report_keeps_the_shortest_run_per_invariant_and_fault_kinds() {
+    let scenario = Scenario::by_id("naive").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(2));
+    // A run with `fault` injected after `before` steps, then `after` more steps.
+    let run = |before: u32, fault: Action, after: u32| {
+        let mut world = explorer.root.clone();
+        for _ in 0..before {
+            world.step();
+        }
+        world.apply(fault).expect("applies");
+        for _ in 0..after {
+            world.step();
+        }
+        world
+    };
+    let a = run(1, Action::LoseNextAck, 5);
+    let same_length = run(2, Action::LoseNextAck, 4);
+    let shorter = run(1, Action::LoseNextAck, 3);
+    let other_kind = run(1, Action::Crash(Phase::Respond), 5);
+    assert_eq!(a.step_count(), same_length.step_count());
+    assert_ne!(a.injected(), same_length.injected());
+    // (invariant, injected actions, steps) of each run kept.
+    type Kept = (u8, Vec<(u32, Action)>, u32);
+    let kept = |e: &Explorer| -> Vec<Kept> {
+        e.found
+            .iter()
+            .map(|f| (f.0, f.2.injected.clone(), f.2.steps))
+            .collect()
+    };
+    let entry = |i: u8, w: &World| (i, w.injected().to_vec(), w.step_count());
+    explorer.note_found(&a, [0].into_iter());
+    explorer.note_found(&same_length, [0].into_iter());
+    assert_eq!(
+        kept(&explorer),
+        [entry(0, &a)],
+        "the first of equal length stays"
+    );
+    explorer.note_found(&shorter, [0].into_iter());
+    explorer.note_found(&a, [0].into_iter());
+    assert_eq!(kept(&explorer), [entry(0, &shorter)], "the shortest");
+    explorer.note_found(&other_kind, [0].into_iter());
+    explorer.note_found(&a, [1].into_iter());
+    assert_eq!(
+        kept(&explorer),
+        [entry(0, &shorter), entry(0, &other_kind), entry(1, &a)],
+        "one per invariant and kinds"
+    );
+}
+
+#[test]
+fn the_running_report_counts_the_runs_finished_so_far() {
+    let scenario = Scenario::by_id("naive").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+    let mut seen_while_running = 0;
+    let mut slices = 0;
+    while !explorer.run_for(1) {
+        seen_while_running = seen_while_running.max(explorer.report().runs);
+        slices += 1;
+        assert!(slices < 2_000, "the search ends");
+    }
+    let total = explorer.report().runs;
+    assert!(
+        seen_while_running > 0 && seen_while_running <= total,
+        "{seen_while_running} of {total}"
+    );
+}

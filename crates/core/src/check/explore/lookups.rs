@@ -205,3 +205,111 @@ fn a_run_that_meets_a_remembered_one_adds_up_how_long_the_crash_stays_armed() {
     assert!(rest > 0);
     assert_eq!(run.armed, rest + 1);
 }
+
+#[test]
+fn a_played_out_run_is_kept_under_every_invariant_it_breaks() {
+    // What a search stopped early shows: each simulated run is kept under each invariant it
+    // breaks, not only the first.
+    let mut beyond_the_first = 0;
+    for id in [
+        "naive",
+        "counter-naive",
+        "cas-naive",
+        "crash-window",
+        "missing-key",
+    ] {
+        for fault in [Action::LoseNextAck, Action::Crash(Phase::WriteLedger)] {
+            let scenario = Scenario::by_id(id).expect("known");
+            let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+            let mut world = explorer.root.clone();
+            world.step();
+            if world.apply(fault).is_err() {
+                continue;
+            }
+            let mut ended = world.clone();
+            assert_eq!(ended.run(300), crate::world::RunEnd::Quiescent, "{id}");
+            let broken: Vec<u8> = ended
+                .verdict()
+                .violations()
+                .map(|(i, _)| invariant_index(i) as u8)
+                .collect();
+            beyond_the_first += broken.iter().filter(|i| **i > 0).count();
+            explorer.play_out(world, STEP_EDGE);
+            let mut kept: Vec<u8> = explorer.found.iter().map(|f| f.0).collect();
+            kept.sort_unstable();
+            assert_eq!(kept, broken, "{id}, {fault:?}");
+        }
+    }
+    assert!(
+        beyond_the_first > 0,
+        "some run breaks another invariant than the first"
+    );
+}
+
+#[test]
+fn the_running_report_keeps_the_shortest_run_per_invariant_and_fault_kinds() {
+    let scenario = Scenario::by_id("naive").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(2));
+    // A run with `fault` injected after `before` steps, then `after` more steps.
+    let run = |before: u32, fault: Action, after: u32| {
+        let mut world = explorer.root.clone();
+        for _ in 0..before {
+            world.step();
+        }
+        world.apply(fault).expect("applies");
+        for _ in 0..after {
+            world.step();
+        }
+        world
+    };
+    let a = run(1, Action::LoseNextAck, 5);
+    let same_length = run(2, Action::LoseNextAck, 4);
+    let shorter = run(1, Action::LoseNextAck, 3);
+    let other_kind = run(1, Action::Crash(Phase::Respond), 5);
+    assert_eq!(a.step_count(), same_length.step_count());
+    assert_ne!(a.injected(), same_length.injected());
+    // (invariant, injected actions, steps) of each run kept.
+    type Kept = (u8, Vec<(u32, Action)>, u32);
+    let kept = |e: &Explorer| -> Vec<Kept> {
+        e.found
+            .iter()
+            .map(|f| (f.0, f.2.injected.clone(), f.2.steps))
+            .collect()
+    };
+    let entry = |i: u8, w: &World| (i, w.injected().to_vec(), w.step_count());
+    explorer.note_found(&a, [0].into_iter());
+    explorer.note_found(&same_length, [0].into_iter());
+    assert_eq!(
+        kept(&explorer),
+        [entry(0, &a)],
+        "the first of equal length stays"
+    );
+    explorer.note_found(&shorter, [0].into_iter());
+    explorer.note_found(&a, [0].into_iter());
+    assert_eq!(kept(&explorer), [entry(0, &shorter)], "the shortest");
+    explorer.note_found(&other_kind, [0].into_iter());
+    explorer.note_found(&a, [1].into_iter());
+    assert_eq!(
+        kept(&explorer),
+        [entry(0, &shorter), entry(0, &other_kind), entry(1, &a)],
+        "one per invariant and kinds"
+    );
+}
+
+#[test]
+fn the_running_report_counts_the_runs_finished_so_far() {
+    let scenario = Scenario::by_id("naive").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+    let mut seen_while_running = 0;
+    let mut slices = 0;
+    while !explorer.run_for(1) {
+        seen_while_running = seen_while_running.max(explorer.report().runs);
+        slices += 1;
+        assert!(slices < 2_000, "the search ends");
+    }
+    let total = explorer.report().runs;
+    assert!(
+        seen_while_running > 0 && seen_while_running <= total,
+        "{seen_while_running} of {total}"
+    );
+}

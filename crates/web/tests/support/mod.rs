@@ -55,14 +55,41 @@ pub fn wrapper() -> HtmlElement {
     div
 }
 
-/// Mounts the lesson at the deep link `query` into a fresh wrapper and lets it render.
+/// Mounts the lesson at the deep link `query` into a fresh wrapper and lets it render: the
+/// page draws its parts below the first screen in later frames, and marks its root
+/// `data-ready="true"` when all are drawn (the signal course pages wait for too).
 /// Keep the handle alive for the whole test: dropping it unmounts the lesson.
 pub async fn mount_app(query: &str) -> (HtmlElement, UnmountHandle<impl Mountable>) {
     let parent = wrapper();
     let query = query.to_owned();
     let handle = mount_to(parent.clone(), move || view! { <App query=query/> });
     leptos::task::tick().await;
+    // A bound, so a page that never gets ready fails at its first look-up instead of hanging.
+    for _ in 0..240 {
+        if ready(&parent) {
+            break;
+        }
+        next_frame().await;
+    }
     (parent, handle)
+}
+
+/// Whether the lesson under `parent` has drawn all its parts.
+pub fn ready(parent: &HtmlElement) -> bool {
+    parent
+        .query_selector("[data-ready=\"true\"]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
+/// Waits for the next animation frame, then lets the page react.
+pub async fn next_frame() {
+    let promise = leptos::web_sys::js_sys::Promise::new(&mut |resolve, _| {
+        let _ = window().request_animation_frame(&resolve);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    leptos::task::tick().await;
 }
 
 /// The first element under `parent` that matches `selector`, if any.

@@ -313,3 +313,77 @@ fn the_running_report_counts_the_runs_finished_so_far() {
         "{seen_while_running} of {total}"
     );
 }
+
+#[test]
+fn a_parent_counts_its_longest_run_from_where_it_stands() {
+    // A child whose longest run has 5 steps hangs one step below its parent: 6 from there;
+    // the top takes it as it is.
+    let child = Summary {
+        runs: 1,
+        longest: 5,
+        ..Summary::default()
+    };
+    let mut parent = Summary::default();
+    parent.absorb(&child, STEP_EDGE, 1);
+    assert_eq!(parent.longest, 6);
+    let mut top = Summary::default();
+    top.absorb(&child, STEP_EDGE, 0);
+    assert_eq!(top.longest, 5);
+    // A straight run of 4 steps, one step below: 5.
+    let run = Straight {
+        broken: 0,
+        cut: false,
+        steps: 4,
+        at_step: 0,
+        armed: 0,
+    };
+    let mut parent = Summary::default();
+    parent.absorb_straight(&run, STEP_EDGE);
+    assert_eq!(parent.longest, 5);
+}
+
+#[test]
+fn of_equally_short_counter_examples_the_first_found_is_kept() {
+    let found = Best {
+        invariant: 0,
+        kinds: 0,
+        steps: 3,
+        choice: END,
+    };
+    let child = Summary {
+        runs: 1,
+        violating: 1,
+        best: vec![found],
+        ..Summary::default()
+    };
+    let edge = |choice| Edge { choice, kind: None };
+    let mut parent = Summary::default();
+    parent.absorb(&child, edge(7), 1);
+    parent.absorb(&child, edge(9), 1);
+    let kept = |s: &Summary| {
+        s.best
+            .iter()
+            .map(|b| (b.steps, b.choice))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kept(&parent), [(4, 7)], "the first of two as short");
+    // A shorter one takes its place.
+    let shorter = Summary {
+        best: vec![Best { steps: 1, ..found }],
+        ..child.clone()
+    };
+    parent.absorb(&shorter, edge(11), 1);
+    assert_eq!(kept(&parent), [(2, 11)]);
+    // The same for straight runs: the first of two as short stays.
+    let run = Straight {
+        broken: 1,
+        cut: false,
+        steps: 2,
+        at_step: 0,
+        armed: 0,
+    };
+    let mut parent = Summary::default();
+    parent.absorb_straight(&run, edge(7));
+    parent.absorb_straight(&run, edge(9));
+    assert_eq!(kept(&parent), [(3, 7)]);
+}

@@ -131,6 +131,7 @@ fn the_search_is_deterministic_and_resumable() {
     let mut so_far = 0;
     while !sliced.run_for(100) {
         slices += 1;
+        assert!(slices < 100_000, "the sliced search ends");
         let partial = sliced.report();
         assert!(!partial.done);
         assert!(
@@ -167,6 +168,7 @@ fn the_search_is_deterministic_and_resumable() {
         if done {
             break;
         }
+        assert!(calls < 1_000_000, "the clocked search ends");
     }
     assert!(calls > slices, "{calls} calls of 7 units, {slices} of 100");
     assert_eq!(clocked.report(), &whole);

@@ -571,9 +571,9 @@ impl Explorer {
         self.report.done
     }
 
-    /// Runs the search to the end.
+    /// Runs the search to the end (one call that is never asked to stop).
     pub fn run_to_end(&mut self) -> &Report {
-        while !self.run_for(u64::MAX) {}
+        self.run_while(|| true);
         &self.report
     }
 

@@ -387,3 +387,16 @@ fn of_equally_short_counter_examples_the_first_found_is_kept() {
     parent.absorb_straight(&run, edge(9));
     assert_eq!(kept(&parent), [(3, 7)]);
 }
+
+#[test]
+fn the_first_slice_of_one_unit_enters_the_root_only() {
+    let scenario = Scenario::by_id("naive").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+    assert!(!explorer.run_for(1));
+    assert_eq!(explorer.stack.len(), 1, "the root is entered");
+    assert_eq!(
+        explorer.stack[0].next, 0,
+        "and none of its faults is tried yet"
+    );
+    assert_eq!(explorer.report.states, 1);
+}

@@ -224,6 +224,28 @@ fn max_effects_is_the_most_any_operation_had() {
 }
 
 #[test]
+fn stale_claims_come_back_ordered_by_user_then_key() {
+    // The rendered query says ORDER BY user_id, key: rows claimed in another order come back
+    // in that one.
+    let mut ledger = ledger(true);
+    for (user, key) in [(2, "b"), (1, "c"), (2, "a"), (1, "a")] {
+        assert_eq!(rows(&mut ledger, 0, claim(user, key, 0, 1_000)), 1);
+    }
+    let result = ledger.execute(
+        SimTime(5),
+        &batch(vec![Statement::SelectStaleKeys { now: SimTime(5) }]),
+    );
+    let Returned::Keys(keys) = &result[0].returned else {
+        panic!("{result:?}");
+    };
+    let order: Vec<(u32, &str)> = keys
+        .iter()
+        .map(|k| (k.stored.record.user.0, k.key.as_str()))
+        .collect();
+    assert_eq!(order, [(1, "a"), (1, "c"), (2, "a"), (2, "b")]);
+}
+
+#[test]
 fn only_in_progress_claims_past_their_lease_are_stale_or_reclaimable() {
     use idem_core::http::ResponseBody;
     use idem_core::record::StoredResponse;

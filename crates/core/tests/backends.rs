@@ -356,7 +356,10 @@ fn a_duplicate_is_a_later_healthy_copy_of_its_original() {
     // In the naive story the ack is doomed ("lose the next ack"): its copy is not.
     let mut world = World::new(&scenario("naive"));
     assert!(world.network().is_idle());
+    let mut steps = 0;
     let ack = loop {
+        steps += 1;
+        assert!(steps < 10_000, "the run reaches the doomed ack");
         world.step().expect("the run reaches the doomed ack");
         if let Some(m) = world
             .network()

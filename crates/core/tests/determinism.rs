@@ -54,7 +54,7 @@ fn stepping_a_clone_is_stepping_the_original() {
 
 /// Steps `world` until a packet the student may act on is in flight on the phone's link.
 fn step_to_a_faultable_packet(world: &mut World) -> idem_core::MsgId {
-    loop {
+    for _ in 0..10_000 {
         if let Some(m) = world.network().in_flight().find(|m| m.is_faultable()) {
             return m.id;
         }
@@ -63,6 +63,7 @@ fn step_to_a_faultable_packet(world: &mut World) -> idem_core::MsgId {
             "the run ended without a packet on the phone's link"
         );
     }
+    panic!("no packet on the phone's link within 10 000 steps")
 }
 
 #[test]

@@ -288,11 +288,14 @@ fn the_recovery_job_finishes_a_charge_whose_handler_died() {
 fn a_delayed_packet_arrives_that_much_later() {
     use idem_core::{Action, Note};
     let mut world = idem_core::World::new(&scenario("naive"));
+    let mut steps = 0;
     let request = loop {
         if let Some(m) = world.network().in_flight().find(|m| m.is_faultable()) {
             break m.id;
         }
         assert!(world.step().is_some());
+        steps += 1;
+        assert!(steps < 10_000, "a packet reaches the phone's link");
     };
     let due = world.network().get(request).expect("sent").deliver_at;
     let step = world

@@ -368,3 +368,50 @@ proptest! {
         agrees_with_the_oracle(id, &scenario, k);
     }
 }
+
+#[test]
+fn partial_totals_only_grow_to_the_final_ones() {
+    // Every total the page shows while a search runs (runs, violating runs, runs cut off, runs
+    // per invariant) only grows from one slice to the next and ends at the final figure; a
+    // short step bound cuts some runs off.
+    let scenario = Scenario::by_id("naive").expect("known");
+    let bounds = Bounds {
+        max_faults: 2,
+        max_steps: 20,
+    };
+    let whole = Explorer::new(&scenario, bounds).run_to_end().clone();
+    assert!(whole.cut_off > 0 && whole.violating_runs > 0, "{whole:?}");
+    let totals = |r: &Report| {
+        let mut v = vec![r.runs, r.violating_runs, r.cut_off];
+        v.extend(r.by_invariant.iter().map(|(_, n)| *n));
+        v
+    };
+    let last = totals(&whole);
+    let mut sliced = Explorer::new(&scenario, bounds);
+    let mut before = vec![0; last.len()];
+    let mut seen_running = vec![0; last.len()];
+    let mut slices = 0;
+    while !sliced.run_for(1) {
+        slices += 1;
+        assert!(slices < 1_000_000, "the search ends");
+        let now = totals(sliced.report());
+        for (i, ((b, n), l)) in before.iter().zip(&now).zip(&last).enumerate() {
+            assert!(
+                b <= n && n <= l,
+                "total {i} after {slices} slices: {b} → {n} of {l}"
+            );
+        }
+        before = now;
+        for (seen, n) in seen_running.iter_mut().zip(&before) {
+            *seen = (*seen).max(*n);
+        }
+    }
+    // And each total that ends above zero was already counting while the search ran.
+    for (i, (seen, l)) in seen_running.iter().zip(&last).enumerate() {
+        assert!(
+            *l == 0 || *seen > 0,
+            "total {i} showed nothing before the end"
+        );
+    }
+    assert_eq!(totals(sliced.report()), last);
+}

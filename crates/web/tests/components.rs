@@ -7,7 +7,7 @@ mod support;
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
-use leptos::web_sys::js_sys::{Array, Function, Object, Promise, Reflect};
+use leptos::web_sys::js_sys::{Array, Function, Object, Reflect};
 use leptos::web_sys::{Element, Event, HtmlElement};
 use support::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -43,15 +43,6 @@ fn focused() -> String {
         .active_element()
         .and_then(|e| e.get_attribute("data-testid"))
         .unwrap_or_default()
-}
-
-/// Waits for the next animation frame.
-async fn frame() {
-    let promise = Promise::new(&mut |resolve, _| {
-        let _ = window().request_animation_frame(&resolve);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-    leptos::task::tick().await;
 }
 
 #[wasm_bindgen_test]
@@ -144,7 +135,7 @@ async fn test_ids_keep_their_elements_through_a_run() {
     same("after a fault");
     click(&parent, "play-pause").await;
     for _ in 0..5 {
-        frame().await;
+        next_frame().await;
     }
     click(&parent, "play-pause").await;
     same("while playing");
@@ -163,7 +154,7 @@ async fn a_moving_packet_keeps_its_element() {
     click(&parent, "play-pause").await;
     let mut moved = false;
     for _ in 0..240 {
-        frame().await;
+        next_frame().await;
         if packet.get_attribute("transform") != start {
             moved = true;
             break;

@@ -7,6 +7,7 @@
 #   trunk ^0.21                                           (cargo install --locked)
 #   wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock (cargo install)
 #   binaryen@132 (wasm-opt)                               (npm, into $IDEM_TOOLS)
+#   wasm-split-cli (wasm_split_cli_support 0.2.4)          (cargo install --locked)
 #
 # Afterwards `. scripts/env.sh` puts them on PATH.
 set -euo pipefail
@@ -123,8 +124,18 @@ else
   "$wasm_opt" --version >/dev/null || die "wasm-opt did not install"
 fi
 
+# --- wasm-split-cli (cuts the release wasm into lazily loaded files, scripts/split.sh) --
+# The cutter that goes with the wasm_split_helpers crate Leptos's split points use.
+SPLIT_VERSION="0.2.4"
+if cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:"; then
+  ok "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION)"
+else
+  installing "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION, cargo install, ~3 min)"
+  cargo install wasm_split_cli_support --version "=$SPLIT_VERSION" --features build-binary --locked
+fi
+
 # --- Final check ----------------------------------------------------------------
-for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt chromium; do
+for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt wasm-split-cli chromium; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is not on PATH after setup"
 done
 echo "setup ok; PATH includes ${CARGO_HOME:-$HOME/.cargo}/bin and $IDEM_TOOLS/binaryen/node_modules/.bin (. scripts/env.sh)"

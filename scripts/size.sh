@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The first-screen size check (a test: sizes are deterministic). Sums gzip -9 of what the
 # page loads before it is interactive, for each language: index.html, the classic scripts it
-# names (lang.js), the module scripts (boot.js, idem-web.js), the wasm, every stylesheet index.html links, and the language's
+# names (lang.js), the module scripts (boot.js, idem-web.js, __wasm_split.js), the first
+# screen's wasm, every stylesheet index.html links, and the language's
 # catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
 # when a language's total is above the budget. KB = 1000 bytes.
 # Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
-# by the first screen: the other catalog, long-form content, the demo page, the icon, sw.js)
+# by the first screen: the other catalog, long-form content, the wasm of the parts drawn
+# later, the demo page, the icon, sw.js)
 # Reads the release build in dist/ (`trunk build --release --offline`); builds nothing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,6 +42,9 @@ mapfile -t css < <(grep -o 'rel="stylesheet" href="[^"]*"' "$dist/index.html" |
 mapfile -t classic < <(grep -o '<script src="[^"]*"' "$dist/index.html" |
   sed 's/.*src="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
 common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
+# idem-web.js imports the loader of the wasm's later parts (scripts/split.sh) when it has one;
+# the parts' own files (split_*.wasm, chunk_*.wasm) come after the first screen.
+[[ -f "$dist/__wasm_split.js" ]] && common+=(__wasm_split.js)
 for f in "${common[@]}"; do
   [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }
 done

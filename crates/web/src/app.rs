@@ -9,20 +9,14 @@ use crate::browser::{location_query, media_matches};
 use crate::embed::share::EmbedButton;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
-use crate::lab::use_lab;
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
-use crate::panels::calculator::Calculator;
-use crate::panels::challenge::{ChallengeGoal, Challenges};
-use crate::panels::controls::ProtectionBar;
-use crate::panels::explorer::{LastSearch, TryEveryFailure};
+use crate::later::{later_part, Code, LaterPart};
+use crate::panels::challenge::ChallengeGoal;
+use crate::panels::explorer::LastSearch;
 use crate::panels::faults::Faults;
-use crate::panels::glossary::{Glossary, TermLinks};
-use crate::panels::path::{provide_progress, AfterRunPanel, StoryPicker, Welcome, PLAYER_ANCHOR};
-use crate::panels::reference::Reference;
-use crate::stage::compare::{CompareStage, CompareWith};
-use crate::stage::sequence::Sequence;
-use crate::stage::state_panels::StatePanels;
-use crate::stage::transcript::Transcript;
+use crate::panels::glossary::TermLinks;
+use crate::panels::path::{provide_progress, StoryPicker, Welcome, PLAYER_ANCHOR};
+use crate::stage::compare::CompareStage;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
 
@@ -84,7 +78,8 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
     // marks the whole page drawn: the one signal tests and course pages wait for.
-    let later = later_slices();
+    let code = Code::new();
+    let later = later_slices(code);
     let ready = later[SLICES - 1];
     provide_context(Later(later));
     // Everything below is drawn again when the language changes (the lab, and so the run,
@@ -119,26 +114,10 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
                 } else {
                     view! { <div class="shell-box shell-stage"></div> }.into_any()
                 }}
-                {part(later[3], || view! {
-                    <AfterRunPanel/>
-                    <ProtectionBar/>
-                    <CompareWith/>
-                }.into_any())}
-                {part(later[4], || view! {
-                    <Challenges/>
-                    <TryEveryFailure/>
-                }.into_any())}
-                {part(later[5], || view! {
-                    <StatePanels/>
-                    <Sequence/>
-                }.into_any())}
-                {part(later[6], || view! {
-                    <div class="extras">
-                        <Transcript/>
-                        <Calculator/>
-                        <Reference/>
-                    </div>
-                }.into_any())}
+                {part(3, code, later)}
+                {part(4, code, later)}
+                {part(5, code, later)}
+                {part(6, code, later)}
             }
             .into_any()
         };
@@ -146,10 +125,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             <LinkNotice errors=errors/>
             {lang_notice}
             {lesson}
-            {part(later[7], || view! {
-                <Glossary back_to=PLAYER_ANCHOR/>
-                <footer class="keys">{use_lab().t("ui.keys")}</footer>
-            }.into_any())}
+            {part(7, code, later)}
         }
     };
 
@@ -188,6 +164,18 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
 /// panels and the glossary.
 const SLICES: usize = 8;
 
+/// The part of the lesson each slice draws, when its code comes later (`later.rs`).
+const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
+    None,
+    None,
+    None,
+    Some(LaterPart::AfterRun),
+    Some(LaterPart::Challenges),
+    Some(LaterPart::Diagrams),
+    Some(LaterPart::Extras),
+    Some(LaterPart::Glossary),
+];
+
 /// The page's slice flags, for a part drawn over several slices (the player); a part without
 /// them (the embedded widget) draws at once.
 #[derive(Clone, Copy)]
@@ -198,34 +186,48 @@ pub fn drawn(slice: usize) -> bool {
     use_context::<Later>().is_none_or(|Later(flags)| flags[slice].get())
 }
 
-/// A part of the page, drawn once `shown` is set (one code path for every slice: a plain
-/// function per part, erased to `AnyView`).
-fn part(shown: Memo<bool>, draw: fn() -> AnyView) -> impl IntoView {
-    move || shown.get().then(draw)
+/// Slice `slice` of the page: the part its code draws (`SLICE_PARTS`).
+fn part(slice: usize, code: Code, flags: [Memo<bool>; SLICES]) -> impl IntoView {
+    SLICE_PARTS[slice].map(|which| later_part(code, which, flags[slice]))
 }
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
-/// frame, then a timeout), in order; a flag never goes back to `false`.
-fn later_slices() -> [Memo<bool>; SLICES] {
+/// frame, then a timeout), in order, and for a part whose code comes later once that code is
+/// here (or has failed to come); a flag never goes back to `false`. The later parts' files are
+/// all requested together once the first screen (the player) is drawn.
+fn later_slices(code: Code) -> [Memo<bool>; SLICES] {
     let (drawn, set_drawn) = signal(0usize);
-    fn next(set_drawn: WriteSignal<usize>) {
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    let now = set_drawn.try_update(|n| {
-                        *n += 1;
-                        *n
-                    });
-                    if now.is_some_and(|n| n < SLICES) {
-                        next(set_drawn);
+    leptos::task::spawn_local(async move {
+        for (slice, needs) in SLICE_PARTS.into_iter().enumerate() {
+            next_frame().await;
+            if let Some(which) = needs {
+                if slice == 3 {
+                    for other in SLICE_PARTS.iter().flatten() {
+                        leptos::task::spawn_local(code.load(*other));
                     }
-                },
-                std::time::Duration::ZERO,
-            );
-        });
-    }
-    next(set_drawn);
+                }
+                code.load(which).await;
+            }
+            if set_drawn.try_set(slice + 1).is_some() {
+                return; // the page is gone
+            }
+        }
+    });
     std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i))
+}
+
+/// Resolves in a task after the next frame has been painted.
+async fn next_frame() {
+    let (done, wait) = futures::channel::oneshot::channel::<()>();
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let _ = done.send(());
+            },
+            std::time::Duration::ZERO,
+        );
+    });
+    let _ = wait.await;
 }
 
 /// What the page shows when its catalog file cannot be loaded (missing, unreadable, offline):

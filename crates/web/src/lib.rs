@@ -20,6 +20,7 @@ pub mod i18n;
 pub mod keyed;
 pub mod lab;
 pub mod lang;
+pub mod later;
 pub mod markup;
 pub mod outcome_text;
 pub mod panels;

@@ -6,13 +6,8 @@ use leptos::prelude::*;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::lab::Lab;
-use crate::panels::controls::ProtectionBar;
-use crate::panels::explorer::TryEveryFailure;
-use crate::panels::faults::Faults;
-use crate::panels::path::StoryPicker;
+use crate::later::{later_part, Code, LaterPart};
 use crate::panels::recap::Recap;
-use crate::stage::sequence::Sequence;
-use crate::stage::state_panels::StatePanels;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
 
@@ -60,15 +55,11 @@ pub fn Widget(
         lab.run
             .with(|r| lab.t(&format!("scenario.{}.title", r.scenario().id)))
     };
+    // The rest's code comes in a file of its own in the release bundle (later.rs).
     let rest = full.then(|| {
-        view! {
-            <StoryPicker/>
-            <ProtectionBar/>
-            <Faults/>
-            <TryEveryFailure/>
-            <StatePanels/>
-            <Sequence/>
-        }
+        let code = Code::new();
+        code.start(LaterPart::WidgetRest);
+        later_part(code, LaterPart::WidgetRest, Memo::new(|_| true))
     });
     let heading = if page {
         view! { <h1 class="embed-title">{title}</h1> }.into_any()

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Trunk post_build hook (scripts/post-build.sh): cuts the wasm into the first screen's module
+# and the files of the parts drawn later (#10; crates/web/src/later.rs). Trunk has built the
+# binary with the `split` feature (index.html) and run wasm-bindgen on the whole of it; this
+# replaces that output in the staging folder with:
+#   idem-web.js, idem-web_bg.wasm  the first screen: the player and the page around it
+#   split_<part>.wasm, chunk_<n>.wasm  a later part's code, and code later parts share
+#   __wasm_split.js                 loads those files when a part asks (next to idem-web.js)
+# wasm-split-cli reads the relocations the linker kept (crates/web/build.rs), so it runs on
+# cargo's output, before wasm-bindgen; in a release build each module then goes through
+# wasm-opt -Oz (Trunk's own wasm-opt is off in index.html: it would optimise the uncut module).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+stage="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (TRUNK_STAGING_DIR is not set)}"
+profile="${TRUNK_PROFILE:-release}"
+name=idem-web
+wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/$profile/$name.wasm"
+[[ -f "$wasm" ]] || { echo "split: $wasm is missing (built by trunk?)" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+wasm-split-cli --target web --out-name "$name" "$wasm" "$work/split" >/dev/null
+wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle \
+  --out-name "$name" --out-dir "$work/bindgen" "$work/split/$name.wasm"
+
+# The link file must sit next to idem-web.js, which imports it.
+[[ -f "$work/split/__wasm_split.js" ]] || { echo "split: wasm-split-cli wrote no __wasm_split.js" >&2; exit 1; }
+rm -f "$stage"/split_*.wasm "$stage"/chunk_*.wasm
+cp "$work/bindgen/$name.js" "$work/split/__wasm_split.js" "$stage/"
+optimise() {
+  if [[ "$profile" == release ]]; then
+    wasm-opt -Oz --low-memory-unused "$1" -o "$2"
+  else
+    cp "$1" "$2"
+  fi
+}
+optimise "$work/bindgen/${name}_bg.wasm" "$stage/${name}_bg.wasm"
+parts=0
+for part in "$work"/split/split_*.wasm "$work"/split/chunk_*.wasm; do
+  [[ -f "$part" ]] || continue
+  optimise "$part" "$stage/$(basename "$part")"
+  parts=$((parts + 1))
+done
+
+# index.html preloads idem-web.js with its hash (subresource integrity): the file changed.
+html="$stage/index.html"
+if [[ -f "$html" ]] && grep -q "href=\"[^\"]*$name.js\"[^>]*integrity=" "$html"; then
+  sri="sha384-$(openssl dgst -sha384 -binary "$stage/$name.js" | base64 -w0)"
+  sed -i -E "s#(href=\"[^\"]*$name\\.js\"[^>]*integrity=\")[^\"]*\"#\\1$sri\"#" "$html"
+  grep -q "$sri" "$html" || { echo "split: could not update idem-web.js's integrity in index.html" >&2; exit 1; }
+fi
+echo "split: first screen $(stat -c %s "$stage/${name}_bg.wasm") B, $parts later files ($profile)"

@@ -2,7 +2,8 @@
 # The first-screen size check (a test: sizes are deterministic). Sums gzip -9 of what the
 # page loads before it is interactive, for each language: index.html, the classic scripts it
 # names (lang.js), the module scripts (boot.js, idem-web.js, __wasm_split.js), the first
-# screen's wasm, every stylesheet index.html links, and the language's
+# screen's wasm (idem-web_bg.wasm and the player's bundle), every stylesheet index.html links,
+# and the language's
 # catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
 # when a language's total is above the budget. KB = 1000 bytes.
 # Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
@@ -43,8 +44,17 @@ mapfile -t classic < <(grep -o '<script src="[^"]*"' "$dist/index.html" |
   sed 's/.*src="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
 common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
 # idem-web.js imports the loader of the wasm's later parts (scripts/split.sh) when it has one;
-# the parts' own files (split_*.wasm, chunk_*.wasm) come after the first screen.
-[[ -f "$dist/__wasm_split.js" ]] && common+=(__wasm_split.js)
+# the lesson's bundle (split_lesson.wasm and the chunks only it needs) comes after the first
+# screen.
+# The page asks for the player's bundle as it starts (its faults, verdict and prediction,
+# crates/web/src/later.rs): split_player.wasm and the chunks it needs, which the loader names
+# after a `/* …, player, … */` comment.
+if [[ -f "$dist/__wasm_split.js" ]]; then
+  common+=(__wasm_split.js split_player.wasm)
+  mapfile -t player_chunks < <(grep -A2 -E '^/\* (.*, )?player(, .*)? \*/$' "$dist/__wasm_split.js" |
+    grep -oE '"\./chunk_[0-9]+\.wasm"' | tr -d '"' | sed 's|^\./||')
+  common+=("${player_chunks[@]}")
+fi
 for f in "${common[@]}"; do
   [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }
 done

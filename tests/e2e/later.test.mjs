@@ -26,76 +26,77 @@ function catalog(lang) {
   return entries;
 }
 
-const parts = readdirSync(join(ROOT, 'dist')).filter((f) => /^split_.*\.wasm$/.test(f));
+const files = readdirSync(join(ROOT, 'dist')).filter((f) => /\.wasm$/.test(f));
 
-test('the release build has a wasm file per later part, and the page asks for each once, after its first screen', async () => {
-  for (const part of ['after_run', 'challenges', 'diagrams', 'extras', 'glossary', 'widget_rest']) {
-    assert.ok(parts.includes(`split_${part}.wasm`), `dist/split_${part}.wasm`);
-  }
+test("the release build cuts the wasm in two bundles, and the page asks for each once, the lesson's after a player that works without it", async () => {
+  for (const bundle of ['player', 'lesson']) assert.ok(files.includes(`split_${bundle}.wasm`), `dist/split_${bundle}.wasm`);
   const context = await lab.browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = watchErrors(page);
   const asked = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname.split('/').pop()));
-  // Hold every later file until the first screen is up: it must draw without them.
+  // Hold the lesson's file until the player is up: it must play without it.
   let release;
   const gate = new Promise((ok) => (release = ok));
-  await context.route(/\/(split|chunk)_[^/]*\.wasm$/, async (route) => {
+  await context.route('**/split_lesson.wasm', async (route) => {
     await gate;
     return route.continue();
   });
   await page.goto(lab.site.url);
-  await page.getByTestId('step-index').waitFor();
   await page.getByTestId('verdict').waitFor();
+  await page.getByTestId('drop-next-ack').waitFor();
   const before = await step(page);
   await page.getByTestId('step-forward').click();
-  assert.equal(await step(page), before + 1, 'the player works before the later parts arrive');
+  assert.equal(await step(page), before + 1, 'the player works before the lesson bundle arrives');
   assert.equal(await page.locator('.idem-lab[data-ready="true"]').count(), 0, 'the page is not whole yet');
+  assert.equal(await page.getByTestId('calc-plot').count(), 0);
   release();
   await ready(page);
   const wasm = asked.filter((f) => f.endsWith('.wasm'));
   assert.equal(wasm[0], 'idem-web_bg.wasm', 'the first screen comes first');
-  for (const part of ['after_run', 'challenges', 'diagrams', 'extras', 'glossary']) {
-    assert.equal(wasm.filter((f) => f === `split_${part}.wasm`).length, 1, `split_${part}.wasm asked once`);
-  }
-  assert.equal(wasm.filter((f) => f === 'split_widget_rest.wasm').length, 0, "the widget's part is not the page's");
+  assert.deepEqual(wasm.filter((f) => f.startsWith('split_')).sort(), ['split_lesson.wasm', 'split_player.wasm']);
   assert.equal(new Set(wasm).size, wasm.length, 'no file asked twice');
   await page.getByTestId('calc-plot').waitFor();
+  await page.getByTestId('glossary').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-for (const lang of ['en', 'ru']) {
-  test(`a later part whose file cannot be loaded says so in ${lang}, the rest works, and Try again draws it`, async () => {
+for (const [lang, bundle, missing, after] of [
+  ['en', 'lesson', 'calc-plot', 'glossary'],
+  ['ru', 'lesson', 'calc-plot', 'glossary'],
+  ['en', 'player', 'verdict', 'drop-next-ack'],
+]) {
+  test(`when the ${bundle} bundle cannot be loaded the page says so once, in ${lang}, the rest works, and Try again draws it`, async () => {
     const words = catalog(lang);
     const context = await lab.browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
     const page = await context.newPage();
     const errors = watchErrors(page);
     let fail = true;
-    await context.route('**/split_extras.wasm', (route) => (fail ? route.abort('failed') : route.continue()));
+    await context.route(`**/split_${bundle}.wasm`, (route) => (fail ? route.abort('failed') : route.continue()));
     await page.goto(`${lab.site.url}?lang=${lang}`);
     await ready(page);
     const notice = page.getByTestId('part-failed');
-    assert.equal(await notice.count(), 1, 'one part is missing');
+    assert.equal(await notice.count(), 1, 'said once for the whole file');
     assert.equal(await notice.getAttribute('role'), 'alert');
     assert.equal(await notice.locator('p').innerText(), words.get('part.failed'));
-    assert.equal(await page.getByTestId('calc-plot').count(), 0, 'the calculator is that part');
-    // The parts before and after it are drawn, and the player still plays.
-    await page.getByTestId('sequence').waitFor();
-    assert.ok((await page.locator('.glossary, [data-testid="glossary"]').count()) > 0, 'the glossary after it');
+    assert.equal(await page.getByTestId(missing).count(), 0, `${missing} is in that file`);
+    assert.equal(await page.getByTestId(after).count(), 0, `${after} too`);
+    // The player still plays.
     const before = await step(page);
     await page.getByTestId('step-forward').click();
     assert.equal(await step(page), before + 1);
     assert.deepEqual(await audit(page), [], 'axe with the notice shown');
     await notice.scrollIntoViewIfNeeded();
-    await shot(page, `later-failed-${lang}`, false);
+    await shot(page, `later-failed-${bundle}-${lang}`, false);
     // Only the failed request is reported (the loader logs it).
-    assert.ok(errors.length >= 1 && errors.every((e) => /split_extras|Failed to fetch|failed/i.test(e)), errors.join('\n'));
+    assert.ok(errors.length >= 1 && errors.every((e) => /split_|Failed to fetch|failed/i.test(e)), errors.join('\n'));
     fail = false;
     const retry = page.getByTestId('part-retry');
     assert.equal(await retry.innerText(), words.get('part.retry'));
     await retry.click();
-    await page.getByTestId('calc-plot').waitFor();
+    await page.getByTestId(missing).first().waitFor();
+    await page.getByTestId(after).first().waitFor();
     assert.equal(await page.getByTestId('part-failed').count(), 0, 'the notice is gone');
     await context.close();
   });

@@ -13,7 +13,6 @@ use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::later::{later_part, Code, LaterPart};
 use crate::panels::challenge::ChallengeGoal;
 use crate::panels::explorer::LastSearch;
-use crate::panels::faults::Faults;
 use crate::panels::glossary::TermLinks;
 use crate::panels::path::{provide_progress, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::stage::compare::CompareStage;
@@ -78,7 +77,11 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
     // marks the whole page drawn: the one signal tests and course pages wait for.
+    // The player's own later parts are requested at once; the rest once the player is drawn.
     let code = Code::new();
+    provide_context(code);
+    code.start(LaterPart::Faults);
+    code.start(LaterPart::LessonSummary);
     let later = later_slices(code);
     let ready = later[SLICES - 1];
     provide_context(Later(later));
@@ -100,7 +103,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             if comparing.get() {
                 return view! {
                     <CompareStage id=PLAYER_ANCHOR right=right/>
-                    <Faults/>
+                    {later_part(code, LaterPart::Faults, None)}
                 }
                 .into_any();
             }
@@ -167,8 +170,8 @@ const SLICES: usize = 8;
 /// The part of the lesson each slice draws, when its code comes later (`later.rs`).
 const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
     None,
-    None,
-    None,
+    Some(LaterPart::Faults),
+    Some(LaterPart::LessonSummary),
     Some(LaterPart::AfterRun),
     Some(LaterPart::Challenges),
     Some(LaterPart::Diagrams),
@@ -188,7 +191,7 @@ pub fn drawn(slice: usize) -> bool {
 
 /// Slice `slice` of the page: the part its code draws (`SLICE_PARTS`).
 fn part(slice: usize, code: Code, flags: [Memo<bool>; SLICES]) -> impl IntoView {
-    SLICE_PARTS[slice].map(|which| later_part(code, which, flags[slice]))
+    SLICE_PARTS[slice].map(|which| later_part(code, which, Some(flags[slice])))
 }
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation

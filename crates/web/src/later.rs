@@ -11,60 +11,83 @@
 //! its place with a button that tries again; the rest of the page keeps working.
 
 use leptos::prelude::*;
+#[allow(unused_imports)]
 use leptos::wasm_split::SplitLoaderError;
 
-use crate::lab::use_lab;
+use crate::lab::{use_lab, Lab};
 use crate::panels::calculator::Calculator;
 use crate::panels::challenge::Challenges;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
 use crate::panels::faults::Faults;
 use crate::panels::glossary::Glossary;
-use crate::panels::path::{AfterRunPanel, StoryPicker, PLAYER_ANCHOR};
+use crate::panels::path::{AfterRunPanel, StoryPicker, PLAYER_ANCHOR, PREDICT_ANCHOR};
+use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
 use crate::stage::compare::CompareWith;
 use crate::stage::sequence::Sequence;
 use crate::stage::state_panels::StatePanels;
+use crate::stage::summary::Summary;
 use crate::stage::transcript::Transcript;
+use leptos::context::Provider;
 
 /// What draws a part once its code is here.
 pub type Draw = fn() -> AnyView;
 
-/// One function per part, a split point of the wasm with the `split` feature (a plain function
-/// without it), and the `match` that calls the one `$part` names.
-macro_rules! split_points {
-    ($part:expr; $($variant:ident => $name:ident: $view:expr;)*) => {{
+/// One function per bundle of parts, a split point of the wasm with the `split` feature (a
+/// plain function without it) that returns the drawing function of each of its parts, and
+/// [`LaterPart::code`] and [`LaterPart::bundle`], which find a part's bundle. Code that only one
+/// bundle uses goes into its file; code that both use, into one file they share.
+macro_rules! split_bundles {
+    ($($bundle:ident [$($variant:ident => $view:expr;)*])*) => {
         $(
             #[cfg_attr(
                 feature = "split",
                 ::leptos::wasm_split::wasm_split(
-                    $name,
+                    $bundle,
                     wasm_split_path = ::leptos::wasm_split,
                     fallible
                 )
             )]
-            fn $name() -> Result<Draw, SplitLoaderError> {
-                fn draw() -> AnyView {
-                    $view.into_any()
-                }
-                Ok(draw)
+            fn $bundle() -> Result<Vec<(LaterPart, Draw)>, SplitLoaderError> {
+                Ok(vec![$((LaterPart::$variant, (|| $view.into_any()) as Draw)),*])
             }
         )*
-        match $part {
-            $(
-                LaterPart::$variant => {
-                    #[cfg(feature = "split")]
-                    let code = $name().await;
-                    #[cfg(not(feature = "split"))]
-                    let code = $name();
-                    code
+
+        impl LaterPart {
+            /// The bundle whose file holds the part's code.
+            pub fn bundle(self) -> &'static str {
+                match self {
+                    $($(LaterPart::$variant)|* => stringify!($bundle),)*
                 }
-            )*
+            }
+
+            /// The part's drawing code: its bundle's file is requested once, the first time any
+            /// caller asks (callers at the same time share the request); after a failure the
+            /// next call asks again.
+            pub async fn code(self) -> Result<Draw, ()> {
+                let bundle = match self {
+                    $(
+                        $(LaterPart::$variant)|* => {
+                            #[cfg(feature = "split")]
+                            let code = $bundle().await;
+                            #[cfg(not(feature = "split"))]
+                            let code = $bundle();
+                            code
+                        }
+                    )*
+                };
+                bundle.map_err(drop).and_then(|draws| {
+                    draws.into_iter().find(|(p, _)| *p == self).map(|(_, draw)| draw).ok_or(())
+                })
+            }
         }
-    }};
+    };
 }
 
-/// The parts drawn after the first screen, each with its own code file in the release bundle.
+/// The parts drawn after the first screen. Their code comes in two files of the release bundle:
+/// the player's (its faults, verdict and prediction, requested as the page starts) and the
+/// rest of the lesson's (requested once the player is drawn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaterPart {
     /// What the run taught, the protections and the comparison picker.
@@ -79,63 +102,82 @@ pub enum LaterPart {
     Glossary,
     /// The rest of a widget mounted with `full`.
     WidgetRest,
+    /// The fault buttons under the page's player.
+    Faults,
+    /// The verdict and narration beside a player.
+    Summary,
+    /// The page's verdict and narration, with the prediction.
+    LessonSummary,
+    /// A widget's prediction.
+    Recap,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 6] = [
+    pub const ALL: [LaterPart; 10] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
         LaterPart::Extras,
         LaterPart::Glossary,
         LaterPart::WidgetRest,
+        LaterPart::Faults,
+        LaterPart::Summary,
+        LaterPart::LessonSummary,
+        LaterPart::Recap,
     ];
 
     /// The part's place in [`LaterPart::ALL`].
     fn index(self) -> usize {
         self as usize
     }
+}
 
-    /// The part's drawing code: its file is requested once, the first time any caller asks
-    /// (callers at the same time share the request); after a failure the next call asks again.
-    pub async fn code(self) -> Result<Draw, SplitLoaderError> {
-        split_points! {
-            self;
-            AfterRun => after_run: view! {
-                <AfterRunPanel/>
-                <ProtectionBar/>
-                <CompareWith/>
-            };
-            Challenges => challenges: view! {
-                <Challenges/>
-                <TryEveryFailure/>
-            };
-            Diagrams => diagrams: view! {
-                <StatePanels/>
-                <Sequence/>
-            };
-            Extras => extras: view! {
-                <div class="extras">
-                    <Transcript/>
-                    <Calculator/>
-                    <Reference/>
-                </div>
-            };
-            Glossary => glossary: view! {
-                <Glossary back_to=PLAYER_ANCHOR/>
-                <footer class="keys">{use_lab().t("ui.keys")}</footer>
-            };
-            WidgetRest => widget_rest: view! {
-                <StoryPicker/>
-                <ProtectionBar/>
-                <Faults/>
-                <TryEveryFailure/>
-                <StatePanels/>
-                <Sequence/>
-            };
-        }
-    }
+// The two bundles: the player's later parts, requested as the page starts, and the rest of the
+// lesson, requested once the player is drawn.
+split_bundles! {
+    player [
+        Faults => view! { <Faults/> };
+        Summary => view! { <Summary/> };
+        LessonSummary => view! {
+            <Summary><Recap anchor=PREDICT_ANCHOR/></Summary>
+        };
+        Recap => view! { <Recap/> };
+    ]
+    lesson [
+        AfterRun => view! {
+            <AfterRunPanel/>
+            <ProtectionBar/>
+            <CompareWith/>
+        };
+        Challenges => view! {
+            <Challenges/>
+            <TryEveryFailure/>
+        };
+        Diagrams => view! {
+            <StatePanels/>
+            <Sequence/>
+        };
+        Extras => view! {
+            <div class="extras">
+                <Transcript/>
+                <Calculator/>
+                <Reference/>
+            </div>
+        };
+        Glossary => view! {
+            <Glossary back_to=PLAYER_ANCHOR/>
+            <footer class="keys">{use_lab().t("ui.keys")}</footer>
+        };
+        WidgetRest => view! {
+            <StoryPicker/>
+            <ProtectionBar/>
+            <Faults/>
+            <TryEveryFailure/>
+            <StatePanels/>
+            <Sequence/>
+        };
+    ]
 }
 
 /// The state of each part's code, shared by the page (or widget) that draws them.
@@ -163,13 +205,33 @@ impl Code {
         }
     }
 
+    /// Whether `part` is the first part of its bundle whose code failed to come (the one that
+    /// says so: a missing file is reported once, not by every part in it).
+    fn first_failed(self, part: LaterPart) -> bool {
+        LaterPart::ALL
+            .into_iter()
+            .find(|p| p.bundle() == part.bundle() && matches!(self.get(*p), Some(Err(()))))
+            == Some(part)
+    }
+
+    /// Asks again for every part of `part`'s bundle whose code failed to come.
+    pub async fn retry(self, part: LaterPart) {
+        for other in LaterPart::ALL {
+            if other.bundle() == part.bundle()
+                && matches!(self.0[other.index()].get_untracked(), Some(Err(())))
+            {
+                self.load(other).await;
+            }
+        }
+    }
+
     /// Requests `part`'s code (once: a part already here is not asked again) and waits for it.
     pub async fn load(self, part: LaterPart) {
         let slot = self.0[part.index()];
         if matches!(slot.get_untracked(), Some(Ok(_))) {
             return;
         }
-        let code = part.code().await.map_err(drop);
+        let code = part.code().await;
         slot.try_set(Some(code));
     }
 }
@@ -180,16 +242,33 @@ impl Default for Code {
     }
 }
 
-/// `part`, drawn when `shown` and its code is here; the notice and a retry button in its place
-/// when its code could not be loaded.
-pub fn later_part(code: Code, part: LaterPart, shown: Memo<bool>) -> impl IntoView {
+/// `part` in a player or widget: drawn once its code is here (requested now, from the page's or
+/// widget's [`Code`] in context, or on its own outside them).
+pub fn later_here(part: LaterPart) -> impl IntoView {
+    let code = use_context::<Code>().unwrap_or_default();
+    code.start(part);
+    later_part(code, part, None)
+}
+
+/// `part`, drawn when `shown` (if given) and its code is here; the notice and a retry button in
+/// its place when its code could not be loaded.
+///
+/// The part is drawn with the lab in context here and now, also when its code comes later: a
+/// compare side provides its own lab to what it draws beside its sibling, and by the time the
+/// code arrives the context would be the sibling's.
+pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> impl IntoView {
+    let lab = use_context::<Lab>();
     move || {
-        if !shown.get() {
+        if shown.is_some_and(|shown| !shown.get()) {
             return None;
         }
-        Some(match code.get(part)? {
-            Ok(draw) => draw(),
-            Err(()) => view! { <PartFailed code=code part=part/> }.into_any(),
+        Some(match (code.get(part)?, lab) {
+            (Ok(draw), Some(lab)) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),
+            (Ok(draw), None) => draw(),
+            (Err(()), _) if code.first_failed(part) => {
+                view! { <PartFailed code=code part=part/> }.into_any()
+            }
+            (Err(()), _) => ().into_any(),
         })
     }
 }
@@ -200,7 +279,7 @@ fn PartFailed(code: Code, part: LaterPart) -> impl IntoView {
     let lab = use_lab();
     let retry = move |_| {
         leptos::task::spawn_local(async move {
-            code.load(part).await;
+            code.retry(part).await;
         })
     };
     view! {
@@ -210,5 +289,65 @@ fn PartFailed(code: Code, part: LaterPart) -> impl IntoView {
                 {move || lab.t("part.retry")}
             </button>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures::FutureExt;
+
+    #[test]
+    fn the_player_bundle_holds_the_players_parts_and_the_lesson_bundle_the_rest() {
+        for part in LaterPart::ALL {
+            let player = matches!(
+                part,
+                LaterPart::Faults
+                    | LaterPart::Summary
+                    | LaterPart::LessonSummary
+                    | LaterPart::Recap
+            );
+            assert_eq!(
+                part.bundle(),
+                if player { "player" } else { "lesson" },
+                "{part:?}"
+            );
+        }
+        for (i, part) in LaterPart::ALL.into_iter().enumerate() {
+            assert_eq!(part.index(), i, "ALL is in declaration order");
+        }
+    }
+
+    #[test]
+    fn in_one_module_every_part_is_ready_at_the_first_poll() {
+        for part in LaterPart::ALL {
+            let code = part.code().now_or_never();
+            assert!(matches!(code, Some(Ok(_))), "{part:?}");
+        }
+    }
+
+    #[test]
+    fn a_bundle_that_failed_is_reported_by_its_first_failed_part_only() {
+        let owner = Owner::new();
+        owner.set();
+        let code = Code::new();
+        for part in [LaterPart::Challenges, LaterPart::Extras, LaterPart::Summary] {
+            code.0[part.index()].set(Some(Err(())));
+        }
+        assert!(code.first_failed(LaterPart::Challenges));
+        assert!(
+            !code.first_failed(LaterPart::Extras),
+            "the same file, said once"
+        );
+        assert!(code.first_failed(LaterPart::Summary), "another file");
+        assert!(!code.first_failed(LaterPart::AfterRun), "not failed");
+        // Asking again fetches every failed part of that bundle (here at once: one module).
+        code.retry(LaterPart::Extras).now_or_never().expect("ready");
+        assert!(matches!(code.get(LaterPart::Challenges), Some(Ok(_))));
+        assert!(matches!(code.get(LaterPart::Extras), Some(Ok(_))));
+        assert!(
+            matches!(code.get(LaterPart::Summary), Some(Err(()))),
+            "the other bundle waits"
+        );
     }
 }

@@ -6,8 +6,7 @@ use leptos::prelude::*;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::lab::Lab;
-use crate::later::{later_part, Code, LaterPart};
-use crate::panels::recap::Recap;
+use crate::later::{later_here, later_part, Code, LaterPart};
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
 
@@ -59,7 +58,7 @@ pub fn Widget(
     let rest = full.then(|| {
         let code = Code::new();
         code.start(LaterPart::WidgetRest);
-        later_part(code, LaterPart::WidgetRest, Memo::new(|_| true))
+        later_part(code, LaterPart::WidgetRest, None)
     });
     let heading = if page {
         view! { <h1 class="embed-title">{title}</h1> }.into_any()
@@ -79,7 +78,7 @@ pub fn Widget(
             {heading}
             <LinkNotice errors=errors/>
             <Stage/>
-            <Recap/>
+            {later_here(LaterPart::Recap)}
             {rest}
         </div>
     };

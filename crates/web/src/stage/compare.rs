@@ -13,8 +13,8 @@ use leptos::prelude::*;
 
 use crate::i18n::Catalog;
 use crate::lab::{use_lab, Lab};
+use crate::later::{later_here, LaterPart};
 use crate::panels::controls::Controls;
-use crate::stage::summary::Summary;
 use crate::stage::topology::Topology;
 
 /// One side's gist in words ("charged 2 times", "the retry got the stored answer").
@@ -87,7 +87,7 @@ fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {
         <div class="compare-side" data-testid=testid role="group" aria-label=title>
             <h3 class="compare-name">{title}</h3>
             <Topology/>
-            <Summary/>
+            {later_here(LaterPart::Summary)}
         </div>
     }
 }

@@ -22,7 +22,6 @@ use crate::lab::{default_scenario, Lab};
 use crate::panels::controls::Controls;
 use crate::stage::geometry::Layout;
 use crate::stage::playback::Run;
-use crate::stage::summary::Summary;
 use crate::stage::topology::Topology;
 use crate::text::link_error;
 
@@ -99,17 +98,16 @@ pub fn Stage(
     #[prop(optional)] id: Option<&'static str>,
     #[prop(optional)] lesson: bool,
 ) -> impl IntoView {
-    use crate::panels::faults::Faults;
-    use crate::panels::path::PREDICT_ANCHOR;
-    use crate::panels::recap::Recap;
-    // On the page, the faults and the summary come a frame and two after the rest (app.rs).
+    use crate::later::{later_here, LaterPart};
+    // On the page, the faults and the summary come a frame and two after the rest (app.rs);
+    // their code comes in files of their own (later.rs).
     let summary = move || {
         crate::app::drawn(2).then(|| {
-            if lesson {
-                view! { <Summary><Recap anchor=PREDICT_ANCHOR/></Summary> }.into_any()
+            later_here(if lesson {
+                LaterPart::LessonSummary
             } else {
-                view! { <Summary/> }.into_any()
-            }
+                LaterPart::Summary
+            })
         })
     };
     view! {
@@ -117,7 +115,7 @@ pub fn Stage(
             <div class="stage-main">
                 <Topology/>
                 <Controls/>
-                {move || (lesson && crate::app::drawn(1)).then(|| view! { <Faults/> })}
+                {move || (lesson && crate::app::drawn(1)).then(|| later_here(LaterPart::Faults))}
             </div>
             {summary}
         </section>

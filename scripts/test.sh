@@ -88,8 +88,8 @@ step "rustfmt" \
   cargo fmt --all -- --check
 step "clippy (native, whole workspace)" \
   cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32, idem-web)" \
-  cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "clippy (wasm32, idem-web, with the split feature)" \
+  cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 step "unit and property tests (idem-core, native)" \
   counted cargo test -p idem-core
 step "unit tests and options fuzz (idem-web pure parts, native)" \

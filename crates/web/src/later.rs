@@ -262,7 +262,13 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
         if shown.is_some_and(|shown| !shown.get()) {
             return None;
         }
-        Some(match (code.get(part)?, lab) {
+        let Some(code_here) = code.get(part) else {
+            // The verdict's column keeps its place while its code comes.
+            return matches!(part, LaterPart::Summary | LaterPart::LessonSummary).then(|| {
+                view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
+            });
+        };
+        Some(match (code_here, lab) {
             (Ok(draw), Some(lab)) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),
             (Ok(draw), None) => draw(),
             (Err(()), _) if code.first_failed(part) => {

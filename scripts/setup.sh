@@ -127,7 +127,8 @@ fi
 # --- wasm-split-cli (cuts the release wasm into lazily loaded files, scripts/split.sh) --
 # The cutter that goes with the wasm_split_helpers crate Leptos's split points use.
 SPLIT_VERSION="0.2.4"
-if cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:"; then
+installed="$(cargo install --list)"
+if grep -qx "wasm_split_cli_support v$SPLIT_VERSION:" <<<"$installed"; then
   ok "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION)"
 else
   installing "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION, cargo install, ~3 min)"

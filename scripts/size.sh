@@ -47,13 +47,15 @@ common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@
 # the lesson's bundle (split_lesson.wasm and the chunks only it needs) comes after the first
 # screen.
 # The page asks for the player's bundle as it starts (its faults, verdict and prediction,
-# crates/web/src/later.rs): split_player.wasm and the chunks it needs, which the loader names
-# after a `/* …, player, … */` comment.
+# crates/web/src/later.rs): split_player-<hash>.wasm and the chunks it needs, which the loader
+# names after a `/* …, player, … */` comment.
 if [[ -f "$dist/__wasm_split.js" ]]; then
-  common+=(__wasm_split.js split_player.wasm)
-  mapfile -t player_chunks < <(grep -A2 -E '^/\* (.*, )?player(, .*)? \*/$' "$dist/__wasm_split.js" |
-    grep -oE '"\./chunk_[0-9]+\.wasm"' | tr -d '"' | sed 's|^\./||')
-  common+=("${player_chunks[@]}")
+  mapfile -t player < <(grep -A2 -E '^/\* (.*, )?player(, .*)? \*/$|^export const __wasm_split_load_player ' \
+    "$dist/__wasm_split.js" | grep -oE '"\./(chunk_[0-9]+|split_player)-[0-9a-f]+\.wasm"' | tr -d '"' | sed 's|^\./||')
+  named=0
+  for f in "${player[@]}"; do [[ "$f" == split_player-* ]] && named=1; done
+  ((named)) || { echo "size check: __wasm_split.js names no split_player-<hash>.wasm (has its layout changed?)" >&2; exit 1; }
+  common+=(__wasm_split.js "${player[@]}")
 fi
 for f in "${common[@]}"; do
   [[ -f "$dist/$f" ]] || { echo "size check: $dist/$f is missing" >&2; exit 1; }

@@ -4,7 +4,8 @@
 # binary with the `split` feature (index.html) and run wasm-bindgen on the whole of it; this
 # replaces that output in the staging folder with:
 #   idem-web.js, idem-web_bg.wasm  the first screen: the player and the page around it
-#   split_<part>.wasm, chunk_<n>.wasm  a later part's code, and code later parts share
+#   split_<bundle>-<hash>.wasm      a bundle's own code (player, lesson)
+#   chunk_<n>-<hash>.wasm           code both bundles use
 #   __wasm_split.js                 loads those files when a part asks (next to idem-web.js)
 # wasm-split-cli reads the relocations the linker kept (crates/web/build.rs), so it runs on
 # cargo's output, before wasm-bindgen; in a release build each module then goes through
@@ -14,8 +15,16 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 stage="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (TRUNK_STAGING_DIR is not set)}"
 profile="${TRUNK_PROFILE:-release}"
 name=idem-web
-wasm="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/$profile/$name.wasm"
+# Where cargo put the build (CARGO_TARGET_DIR, build.target-dir, or target/), as Trunk finds it.
+target_dir="$(cd "$ROOT" && cargo metadata --no-deps --format-version 1 --offline |
+  sed -E 's/.*"target_directory":"([^"]*)".*/\1/')"
+wasm="$target_dir/wasm32-unknown-unknown/$profile/$name.wasm"
 [[ -f "$wasm" ]] || { echo "split: $wasm is missing (built by trunk?)" >&2; exit 1; }
+# Trunk checks wasm-opt's version only when it runs it (index.html turns that off).
+if [[ "$profile" == release ]]; then
+  wasm-opt --version | grep -q 'version 132' ||
+    { echo "split: wasm-opt is not binaryen 132 ($(wasm-opt --version)); run scripts/setup.sh and . scripts/env.sh" >&2; exit 1; }
+fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +38,9 @@ rm -f "$stage"/split_*.wasm "$stage"/chunk_*.wasm
 cp "$work/bindgen/$name.js" "$work/split/__wasm_split.js" "$stage/"
 optimise() {
   if [[ "$profile" == release ]]; then
-    wasm-opt -Oz --low-memory-unused "$1" -o "$2"
+    # (Its warnings about the name section's unknown subsections are noise.)
+    wasm-opt -Oz --low-memory-unused "$1" -o "$2" 2>"$work/wasm-opt.log" ||
+      { cat "$work/wasm-opt.log" >&2; exit 1; }
   else
     cp "$1" "$2"
   fi
@@ -42,13 +53,19 @@ for part in "$work"/split/split_*.wasm "$work"/split/chunk_*.wasm; do
   parts=$((parts + 1))
 done
 
-# index.html preloads idem-web.js with its hash (subresource integrity): the file changed.
+# A part's file is named by its content (split_lesson-<hash>.wasm): a page still running the
+# previous build's first-screen module asks for its own parts' names and gets them, or a 404
+# (a notice), never a part of another build, which would not fit its memory and table.
+for part in "$stage"/split_*.wasm "$stage"/chunk_*.wasm; do
+  [[ -f "$part" ]] || continue
+  base="$(basename "$part" .wasm)"
+  hashed="$base-$(sha256sum "$part" | cut -c1-12).wasm"
+  mv "$part" "$stage/$hashed"
+  sed -i "s#\"\./$base\.wasm\"#\"./$hashed\"#" "$stage/__wasm_split.js"
+  grep -q "\"\./$hashed\"" "$stage/__wasm_split.js" || { echo "split: $base.wasm is not named in __wasm_split.js" >&2; exit 1; }
+done
+
 html="$stage/index.html"
-if [[ -f "$html" ]] && grep -q "href=\"[^\"]*$name.js\"[^>]*integrity=" "$html"; then
-  sri="sha384-$(openssl dgst -sha384 -binary "$stage/$name.js" | base64 -w0)"
-  sed -i -E "s#(href=\"[^\"]*$name\\.js\"[^>]*integrity=\")[^\"]*\"#\\1$sri\"#" "$html"
-  grep -q "$sri" "$html" || { echo "split: could not update idem-web.js's integrity in index.html" >&2; exit 1; }
-fi
 # idem-web.js imports __wasm_split.js: preload it beside idem-web.js, so the module graph (and
 # so the wasm's request) does not wait one more round trip for it.
 if [[ -f "$html" ]] && ! grep -q '__wasm_split.js' "$html"; then

@@ -196,8 +196,8 @@ fn part(slice: usize, code: Code, flags: [Memo<bool>; SLICES]) -> impl IntoView 
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
 /// frame, then a timeout), in order, and for a part whose code comes later once that code is
-/// here (or has failed to come); a flag never goes back to `false`. The later parts' files are
-/// all requested together once the first screen (the player) is drawn.
+/// here (or has failed to come); a flag never goes back to `false`. The player's bundle is
+/// requested as the page starts (`App`), the lesson's once the player is drawn.
 fn later_slices(code: Code) -> [Memo<bool>; SLICES] {
     let (drawn, set_drawn) = signal(0usize);
     leptos::task::spawn_local(async move {

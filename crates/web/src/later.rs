@@ -10,6 +10,7 @@
 //! A part whose file cannot be loaded (offline, a file missing on the site) shows a notice in
 //! its place with a button that tries again; the rest of the page keeps working.
 
+use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
 #[allow(unused_imports)]
 use leptos::wasm_split::SplitLoaderError;
@@ -36,7 +37,7 @@ pub type Draw = fn() -> AnyView;
 
 /// One function per bundle of parts, a split point of the wasm with the `split` feature (a
 /// plain function without it) that returns the drawing function of each of its parts, and
-/// [`LaterPart::code`] and [`LaterPart::bundle`], which find a part's bundle. Code that only one
+/// [`LaterPart::bundle`] and `LaterPart::bundle_code`, which find a part's bundle. Code that only one
 /// bundle uses goes into its file; code that both use, into one file they share.
 macro_rules! split_bundles {
     ($($bundle:ident [$($variant:ident => $view:expr;)*])*) => {
@@ -62,10 +63,9 @@ macro_rules! split_bundles {
                 }
             }
 
-            /// The part's drawing code: its bundle's file is requested once, the first time any
-            /// caller asks (callers at the same time share the request); after a failure the
-            /// next call asks again.
-            pub async fn code(self) -> Result<Draw, ()> {
+            /// The drawing code of every part in this part's bundle, from the bundle's file
+            /// (requested when first asked for; `Code` shares one request among its callers).
+            async fn bundle_code(self) -> Result<Vec<(LaterPart, Draw)>, ()> {
                 let bundle = match self {
                     $(
                         $(LaterPart::$variant)|* => {
@@ -77,9 +77,7 @@ macro_rules! split_bundles {
                         }
                     )*
                 };
-                bundle.map_err(drop).and_then(|draws| {
-                    draws.into_iter().find(|(p, _)| *p == self).map(|(_, draw)| draw).ok_or(())
-                })
+                bundle.map_err(drop)
             }
         }
     };
@@ -180,25 +178,34 @@ split_bundles! {
     ]
 }
 
-/// The state of each part's code, shared by the page (or widget) that draws them.
+/// A bundle's request under way, shared by everyone waiting for it.
+type BundleLoad = Shared<LocalBoxFuture<'static, Result<Vec<(LaterPart, Draw)>, ()>>>;
+
+/// The state of each part's code, shared by the page (or widget) that draws them, and the
+/// bundles' requests under way.
 #[derive(Clone, Copy)]
-pub struct Code([RwSignal<Option<Result<Draw, ()>>>; LaterPart::ALL.len()]);
+pub struct Code {
+    slots: [RwSignal<Option<Result<Draw, ()>>>; LaterPart::ALL.len()],
+    loading: StoredValue<Vec<(&'static str, BundleLoad)>, LocalStorage>,
+}
 
 impl Code {
     /// Nothing loaded yet.
     pub fn new() -> Self {
-        Code(std::array::from_fn(|_| RwSignal::new(None)))
+        Code {
+            slots: std::array::from_fn(|_| RwSignal::new(None)),
+            loading: StoredValue::new_local(Vec::new()),
+        }
     }
 
     /// `part`'s code: `None` while it has not arrived, `Err` when its last request failed.
     pub fn get(self, part: LaterPart) -> Option<Result<Draw, ()>> {
-        self.0[part.index()].get()
+        self.slots[part.index()].get()
     }
 
     /// Requests `part`'s code and returns at once: the code is set in this call when it is
     /// already here (always without the `split` feature), later when its file arrives.
     pub fn start(self, part: LaterPart) {
-        use futures::FutureExt;
         let mut loading = Box::pin(self.load(part));
         if loading.as_mut().now_or_never().is_none() {
             leptos::task::spawn_local(loading);
@@ -214,25 +221,46 @@ impl Code {
             == Some(part)
     }
 
-    /// Asks again for every part of `part`'s bundle whose code failed to come.
-    pub async fn retry(self, part: LaterPart) {
-        for other in LaterPart::ALL {
-            if other.bundle() == part.bundle()
-                && matches!(self.0[other.index()].get_untracked(), Some(Err(())))
-            {
-                self.load(other).await;
+    /// Requests `part`'s bundle, unless its code is here, and waits for it: one request at a
+    /// time per bundle, shared by every caller; its result is set for every part of the bundle,
+    /// and a failed one is forgotten, so the next call (e.g. "Try again") asks again.
+    pub async fn load(self, part: LaterPart) {
+        let bundle = part.bundle();
+        let here = self.slots[part.index()].try_with_untracked(|s| matches!(s, Some(Ok(_))));
+        if here != Some(false) {
+            return; // here already, or the page is gone
+        }
+        let Some(request) = self.loading.try_update_value(|all| {
+            if let Some((_, request)) = all.iter().find(|(b, _)| *b == bundle) {
+                return request.clone();
+            }
+            let request = part.bundle_code().boxed_local().shared();
+            all.push((bundle, request.clone()));
+            request
+        }) else {
+            return;
+        };
+        let result = request.await;
+        if result.is_err() {
+            self.loading
+                .try_update_value(|all| all.retain(|(b, _)| *b != bundle));
+        }
+        for other in LaterPart::ALL.into_iter().filter(|p| p.bundle() == bundle) {
+            let code = result.as_ref().map_err(|_| ()).and_then(|draws| {
+                draws
+                    .iter()
+                    .find(|(p, _)| *p == other)
+                    .map(|(_, draw)| *draw)
+                    .ok_or(())
+            });
+            // Set only what changes (nothing → failed → here), so a part drawn, or a notice
+            // with its focus, is not drawn again.
+            let slot = self.slots[other.index()];
+            let was = slot.try_with_untracked(|s| s.as_ref().map(Result::is_ok));
+            if was.is_some_and(|was| was != Some(code.is_ok())) {
+                slot.try_set(Some(code));
             }
         }
-    }
-
-    /// Requests `part`'s code (once: a part already here is not asked again) and waits for it.
-    pub async fn load(self, part: LaterPart) {
-        let slot = self.0[part.index()];
-        if matches!(slot.get_untracked(), Some(Ok(_))) {
-            return;
-        }
-        let code = part.code().await;
-        slot.try_set(Some(code));
     }
 }
 
@@ -279,19 +307,32 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
     }
 }
 
-/// The notice in place of a part whose code could not be loaded.
+/// The notice in place of a part whose code could not be loaded. "Try again" is disabled and
+/// marked busy while it asks; a failed attempt leaves the notice (and focus) where it is.
 #[component]
 fn PartFailed(code: Code, part: LaterPart) -> impl IntoView {
     let lab = use_lab();
+    let busy = RwSignal::new(false);
     let retry = move |_| {
+        if busy.get_untracked() {
+            return;
+        }
+        busy.set(true);
         leptos::task::spawn_local(async move {
-            code.retry(part).await;
+            code.load(part).await;
+            busy.try_set(false);
         })
     };
     view! {
         <div class="link-notice" role="alert" data-testid="part-failed">
             <p>{move || lab.t("part.failed")}</p>
-            <button class="ghost" data-testid="part-retry" on:click=retry>
+            <button
+                class="ghost"
+                data-testid="part-retry"
+                on:click=retry
+                disabled=move || busy.get()
+                aria-busy=move || busy.get().to_string()
+            >
                 {move || lab.t("part.retry")}
             </button>
         </div>
@@ -301,7 +342,6 @@ fn PartFailed(code: Code, part: LaterPart) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use futures::FutureExt;
 
     #[test]
     fn the_player_bundle_holds_the_players_parts_and_the_lesson_bundle_the_rest() {
@@ -326,9 +366,17 @@ mod tests {
 
     #[test]
     fn in_one_module_every_part_is_ready_at_the_first_poll() {
+        let owner = Owner::new();
+        owner.set();
+        let code = Code::new();
         for part in LaterPart::ALL {
-            let code = part.code().now_or_never();
-            assert!(matches!(code, Some(Ok(_))), "{part:?}");
+            let draws = part.bundle_code().now_or_never();
+            assert!(
+                matches!(&draws, Some(Ok(d)) if d.iter().any(|(p, _)| *p == part)),
+                "{part:?}"
+            );
+            assert!(code.load(part).now_or_never().is_some(), "{part:?}");
+            assert!(matches!(code.get(part), Some(Ok(_))), "{part:?}");
         }
     }
 
@@ -338,7 +386,7 @@ mod tests {
         owner.set();
         let code = Code::new();
         for part in [LaterPart::Challenges, LaterPart::Extras, LaterPart::Summary] {
-            code.0[part.index()].set(Some(Err(())));
+            code.slots[part.index()].set(Some(Err(())));
         }
         assert!(code.first_failed(LaterPart::Challenges));
         assert!(
@@ -347,8 +395,8 @@ mod tests {
         );
         assert!(code.first_failed(LaterPart::Summary), "another file");
         assert!(!code.first_failed(LaterPart::AfterRun), "not failed");
-        // Asking again fetches every failed part of that bundle (here at once: one module).
-        code.retry(LaterPart::Extras).now_or_never().expect("ready");
+        // Asking again fetches the whole bundle (here at once: one module).
+        code.load(LaterPart::Extras).now_or_never().expect("ready");
         assert!(matches!(code.get(LaterPart::Challenges), Some(Ok(_))));
         assert!(matches!(code.get(LaterPart::Extras), Some(Ok(_))));
         assert!(

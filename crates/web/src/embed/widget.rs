@@ -54,9 +54,11 @@ pub fn Widget(
         lab.run
             .with(|r| lab.t(&format!("scenario.{}.title", r.scenario().id)))
     };
-    // The rest's code comes in a file of its own in the release bundle (later.rs).
+    // Parts of the widget come in later files of the release bundle (later.rs): one store of
+    // their code for the whole widget, so a missing file is said once and retried once.
+    let code = Code::new();
+    provide_context(code);
     let rest = full.then(|| {
-        let code = Code::new();
         code.start(LaterPart::WidgetRest);
         later_part(code, LaterPart::WidgetRest, None)
     });

@@ -99,16 +99,19 @@ pub fn Stage(
     #[prop(optional)] lesson: bool,
 ) -> impl IntoView {
     use crate::later::{later_here, LaterPart};
-    // On the page, the faults and the summary come a frame and two after the rest (app.rs);
-    // their code comes in files of their own (later.rs).
+    // On the page, the faults and the summary come in later slices (app.rs), once the player's
+    // bundle of code is here (later.rs); the summary's column keeps its place meanwhile.
     let summary = move || {
-        crate::app::drawn(2).then(|| {
+        if crate::app::drawn(2) {
             later_here(if lesson {
                 LaterPart::LessonSummary
             } else {
                 LaterPart::Summary
             })
-        })
+            .into_any()
+        } else {
+            view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
+        }
     };
     view! {
         <section class="stage" id=id>

@@ -181,6 +181,18 @@ pub(crate) fn call(
     Reflect::apply(&function, storage, &args).ok()
 }
 
+/// The marks as stored when the page opened (`None` when storage cannot be used), read ahead
+/// of [`provide_progress`] when the page reads them in an earlier task (main.rs, #10: the
+/// first use of the browser's storage waits for it).
+pub struct Stored(Option<BTreeSet<String>>);
+
+impl Stored {
+    /// Reads the stored marks.
+    pub fn read() -> Stored {
+        Stored(load())
+    }
+}
+
 /// The stored marks, or `None` when storage cannot be used.
 fn load() -> Option<BTreeSet<String>> {
     let storage = storage()?;
@@ -215,8 +227,12 @@ impl Progress {
 
 /// Loads the marks, provides them as context and marks a scenario done whenever its run
 /// reaches the end. `keep` is false for tests and embeddings that must not touch storage.
-pub fn provide_progress(lab: Lab, keep: bool) -> Progress {
-    let loaded = if keep { load() } else { None };
+pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
+    let loaded = if keep {
+        stored.unwrap_or_else(Stored::read).0
+    } else {
+        None
+    };
     let progress = Progress {
         kept: RwSignal::new(keep && loaded.is_some()),
         refused: RwSignal::new(keep && loaded.is_none()),
@@ -324,11 +340,13 @@ fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
     let done = move || progress.is_some_and(|p| p.is_done(id));
     let button = NodeRef::<leptos::html::Button>::new();
     // The phone's story row scrolls sideways: keep the story on screen in view inside it
-    // (the row only; the page does not move).
+    // (the row only; the page does not move). Measured at the next frame, when the page is
+    // laid out anyway: measuring at once would lay out the page inside the task that draws
+    // it, which makes that task long (#10).
     Effect::new(move |_| {
         if current.with(|c| c == id) {
             if let Some(b) = button.get() {
-                show_in_row(&b);
+                request_animation_frame(move || show_in_row(&b));
             }
         }
     });
@@ -384,17 +402,24 @@ pub fn StoryPicker() -> impl IntoView {
         .iter()
         .map(|id| pick(lab, current, id))
         .collect_view();
-    let themes = THEMES
-        .iter()
-        .map(|(key, ids)| {
-            view! {
-                <div class="theme">
-                    <h3 class="theme-title">{lab.t(key)}</h3>
-                    <div class="chips">{ids.iter().map(|id| pick(lab, current, id)).collect_view()}</div>
-                </div>
-            }
+    // The folded mechanics come with the page's third slice (app.rs), unless they are open
+    // at once: drawn in the mounting task, their chips would lengthen it while hidden (#10).
+    let open_at_start = untrack(is_mechanic);
+    let themes = move || {
+        (open_at_start || crate::app::drawn(2)).then(|| {
+            untrack(|| THEMES
+                .iter()
+                .map(|(key, ids)| {
+                    view! {
+                        <div class="theme">
+                            <h3 class="theme-title">{lab.t(key)}</h3>
+                            <div class="chips">{ids.iter().map(|id| pick(lab, current, id)).collect_view()}</div>
+                        </div>
+                    }
+                })
+                .collect_view())
         })
-        .collect_view();
+    };
     view! {
         <nav class="scenarios path" aria-label=lab.t("group.stories")>
             <div class="group">

@@ -102,7 +102,8 @@ pub fn Stage(
     use crate::panels::faults::Faults;
     use crate::panels::path::PREDICT_ANCHOR;
     use crate::panels::recap::Recap;
-    // On the page, the faults and the summary come a frame and two after the rest (app.rs).
+    // On the page, the playback bar and the faults come a frame after the drawing, and the
+    // summary two (app.rs): drawn in one task, they made it long (#10).
     let summary = move || {
         crate::app::drawn(2).then(|| {
             if lesson {
@@ -116,7 +117,7 @@ pub fn Stage(
         <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
-                <Controls/>
+                {move || crate::app::drawn(1).then(|| view! { <Controls/> })}
                 {move || (lesson && crate::app::drawn(1)).then(|| view! { <Faults/> })}
             </div>
             {summary}

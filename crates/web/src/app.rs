@@ -235,6 +235,12 @@ pub fn drawn(slice: usize) -> bool {
     use_context::<Later>().is_none_or(|Later(flags)| flags[slice].get())
 }
 
+/// A part of the player drawn with slice `slice` of the page (at once outside it), in the
+/// same way as [`part`].
+pub fn with_slice(slice: usize, draw: fn() -> AnyView) -> impl IntoView {
+    move || drawn(slice).then(draw)
+}
+
 /// A part of the page, drawn once `shown` is set (one code path for every slice: a plain
 /// function per part, erased to `AnyView`).
 fn part(shown: Memo<bool>, draw: fn() -> AnyView) -> impl IntoView {

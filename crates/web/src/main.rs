@@ -24,32 +24,33 @@ fn main() {
     // Each step of the start in a task of its own, so that none blocks the page long (#10):
     // the wasm's start; reading the catalog (its file has usually arrived by then); the page's
     // opening run; drawing the first screen.
-    later(move || {
+    later(Box::new(move || {
         wasm_bindgen_futures::spawn_local(async move {
             let loaded = load(lang, Part::Main).await;
-            later(move || {
+            later(Box::new(move || {
+                // The page's opening (`None` for the widget, which reads its own).
                 let opening = (loaded.is_ok() && !embed).then(idem_web::app::Opening::read);
-                later(move || {
+                later(Box::new(move || {
                     idem_web::browser::remove_first_screen(&document());
                     match (loaded, opening) {
-                        (Ok(_), _) if embed => mount_to_body(
-                            move || view! { <idem_web::embed::Widget query=query page=true/> },
-                        ),
                         (Ok(_), Some(opening)) => {
                             mount_to_body(move || view! { <idem_web::App opening/> })
                         }
-                        (Ok(_), None) => mount_to_body(|| view! { <idem_web::App/> }),
+                        (Ok(_), None) => mount_to_body(
+                            move || view! { <idem_web::embed::Widget query=query page=true/> },
+                        ),
                         (Err(error), _) => {
                             mount_to_body(move || view! { <idem_web::app::LoadFailed error/> })
                         }
                     }
-                });
-            });
+                }));
+            }));
         });
-    });
+    }));
 }
 
-/// Runs `f` in a task of its own, after the tasks waiting now.
-fn later(f: impl FnOnce() + 'static) {
+/// Runs `f` in a task of its own, after the tasks waiting now (boxed: one copy of the code
+/// for every step).
+fn later(f: Box<dyn FnOnce()>) {
     set_timeout(f, std::time::Duration::ZERO);
 }

@@ -183,21 +183,17 @@ pub(crate) fn call(
 
 /// The marks as stored when the page opened (`None` when storage cannot be used), read ahead
 /// of [`provide_progress`] when the page reads them in an earlier task (main.rs, #10: the
-/// first use of the browser's storage waits for it).
-pub struct Stored(Option<BTreeSet<String>>);
+/// first use of the browser's storage waits for it). Kept as stored, read by `provide_progress`.
+pub struct Stored(Option<String>);
 
 impl Stored {
     /// Reads the stored marks.
     pub fn read() -> Stored {
-        Stored(load())
+        Stored(storage().and_then(|storage| {
+            let value = call(&storage, "getItem", &[STORAGE_KEY])?;
+            Some(value.as_string().unwrap_or_default())
+        }))
     }
-}
-
-/// The stored marks, or `None` when storage cannot be used.
-fn load() -> Option<BTreeSet<String>> {
-    let storage = storage()?;
-    let value = call(&storage, "getItem", &[STORAGE_KEY])?;
-    Some(parse_done(&value.as_string().unwrap_or_default()))
 }
 
 /// Stores the marks; false when storage refused.
@@ -229,7 +225,10 @@ impl Progress {
 /// reaches the end. `keep` is false for tests and embeddings that must not touch storage.
 pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
     let loaded = if keep {
-        stored.unwrap_or_else(Stored::read).0
+        stored
+            .unwrap_or_else(Stored::read)
+            .0
+            .map(|s| parse_done(&s))
     } else {
         None
     };
@@ -417,7 +416,8 @@ pub fn StoryPicker() -> impl IntoView {
                         </div>
                     }
                 })
-                .collect_view())
+                .collect_view()
+                .into_any())
         })
     };
     view! {

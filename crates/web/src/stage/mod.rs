@@ -117,7 +117,7 @@ pub fn Stage(
         <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
-                {move || crate::app::drawn(1).then(|| view! { <Controls/> })}
+                {crate::app::with_slice(1, || view! { <Controls/> }.into_any())}
                 {move || (lesson && crate::app::drawn(1)).then(|| view! { <Faults/> })}
             </div>
             {summary}

@@ -237,6 +237,35 @@ test('the other mechanics are advanced, grouped by theme, and not numbered like 
   await page.context().close();
 });
 
+test('on a phone the story row shows the story on screen, from a link and after a switch', async () => {
+  /** How far (px) the chip of `id` sticks out of its row's visible part (0: inside). */
+  const outside = (page, id) =>
+    page.getByTestId(`scenario-${id}`).evaluate((chip) => {
+      const c = chip.getBoundingClientRect();
+      const r = chip.parentElement.getBoundingClientRect();
+      return Math.max(0, r.left - c.left, c.right - r.right);
+    });
+  const last = STORIES[STORIES.length - 1];
+  const page = await lab.open(`scenario=${last}`, PHONE);
+  const row = page.locator('.chips.stories');
+  assert.ok(
+    await row.evaluate((r) => r.scrollWidth > r.clientWidth),
+    'the stories do not fit a phone: the row scrolls sideways',
+  );
+  assert.equal(await outside(page, last), 0, 'the linked story is in view in its row');
+  await page.getByTestId(`scenario-${STORIES[0]}`).evaluate((chip) => chip.click());
+  await page.waitForFunction(
+    (id) => {
+      const chip = document.querySelector(`[data-testid="scenario-${id}"]`);
+      const c = chip.getBoundingClientRect();
+      const r = chip.parentElement.getBoundingClientRect();
+      return c.left >= r.left && c.right <= r.right;
+    },
+    STORIES[0],
+  );
+  await page.context().close();
+});
+
 test('without storage the page says the marks will not be kept', async () => {
   const context = await lab.browser.newContext({ viewport: DESKTOP });
   await context.addInitScript(() => {

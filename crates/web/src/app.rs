@@ -14,7 +14,7 @@ use crate::later::{later_part, Code, LaterPart};
 use crate::panels::challenge::ChallengeGoal;
 use crate::panels::explorer::LastSearch;
 use crate::panels::glossary::TermLinks;
-use crate::panels::path::{provide_progress, StoryPicker, Welcome, PLAYER_ANCHOR};
+use crate::panels::path::{provide_progress, Stored, StoryPicker, Welcome, PLAYER_ANCHOR};
 use crate::stage::compare::CompareStage;
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
@@ -24,18 +24,32 @@ use crate::theme::Theme;
 /// `query` is the deep link to open (`scenario=key&step=4`); without it the page reads the
 /// browser's address and keeps it up to date. Tests and embeddings pass a query and leave the
 /// address alone.
+/// `opening` is what the page opens with when it was read ahead, in an earlier task (main.rs).
 #[component]
-pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
+pub fn App(
+    #[prop(optional, into)] query: Option<String>,
+    #[prop(optional)] opening: Option<Opening>,
+) -> impl IntoView {
     let owns_url = query.is_none();
     let query = query.unwrap_or_else(location_query);
-    let (run, errors) = run_from_query(&query);
+    let (run, errors, stored) = match opening {
+        Some(Opening {
+            run,
+            errors,
+            stored,
+        }) => (run, errors, Some(stored)),
+        None => {
+            let (run, errors) = run_from_query(&query);
+            (run, errors, None)
+        }
+    };
     let (lang, bad_lang) = choose(&query, &browser_languages());
     let lab = provide_lab(run, lang);
     if owns_url {
         use_url_sync(lab);
         Effect::new(move |_| set_document_lang(lab.lang.get()));
     }
-    provide_progress(lab, owns_url);
+    provide_progress(lab, owns_url, stored);
     provide_context(LastSearch(RwSignal::new(None)));
     // Compare mode shows two stages and the faults; the rest of the lesson is about one run.
     // The mode follows the run one tick later, so the parts it replaces have finished
@@ -162,15 +176,38 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     }
 }
 
-/// How many slices of the page come after the mounting task: the player's topology and
-/// controls, its faults, its summary (`Stage` draws those two by `Later`), then four groups of
-/// panels and the glossary.
+/// What the page at the browser's address opens with: the run its link asks for, what was
+/// wrong with the link, and the stored progress. main.rs reads it in a task of its own before
+/// the one that draws the first screen, so that neither is long (#10).
+pub struct Opening {
+    run: crate::stage::playback::Run,
+    errors: Vec<idem_core::LinkError>,
+    stored: Stored,
+}
+
+impl Opening {
+    /// Reads the opening of the page at the browser's address.
+    pub fn read() -> Opening {
+        let (run, errors) = run_from_query(&location_query());
+        Opening {
+            run,
+            errors,
+            stored: Stored::read(),
+        }
+    }
+}
+
+/// How many slices of the page come after the mounting task: the player's topology, its
+/// controls and faults, its summary (`Stage` draws those two by `Later`, and the picker its
+/// folded mechanics with the summary), then four groups of panels and the glossary.
 const SLICES: usize = 8;
 
 /// The part of the lesson each slice draws, when its code comes later (`later.rs`).
+/// The player's bundle (faults, summary) is waited for at slice 2, so the playback bar, drawn
+/// with slice 1, never waits for the network; the faults come with the summary.
 const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
     None,
-    Some(LaterPart::Faults),
+    None,
     Some(LaterPart::LessonSummary),
     Some(LaterPart::AfterRun),
     Some(LaterPart::Challenges),
@@ -187,6 +224,11 @@ pub struct Later([Memo<bool>; SLICES]);
 /// Whether slice `slice` is drawn (always, outside the page).
 pub fn drawn(slice: usize) -> bool {
     use_context::<Later>().is_none_or(|Later(flags)| flags[slice].get())
+}
+
+/// A part of the player drawn with slice `slice` of the page (at once outside it).
+pub fn with_slice(slice: usize, draw: fn() -> AnyView) -> impl IntoView {
+    move || drawn(slice).then(draw)
 }
 
 /// Slice `slice` of the page: the part its code draws (`SLICE_PARTS`).

@@ -21,23 +21,36 @@ fn main() {
     } else {
         idem_web::lang::choose(&query, &idem_web::lang::browser_languages()).0
     };
-    wasm_bindgen_futures::spawn_local(async move {
-        let loaded = load(lang, Part::Main).await;
-        // The mount in a task of its own: the wasm's start and the catalog are one task.
-        set_timeout(
-            move || {
-                idem_web::browser::remove_first_screen(&document());
-                match loaded {
-                    Ok(_) if embed => mount_to_body(
-                        move || view! { <idem_web::embed::Widget query=query page=true/> },
-                    ),
-                    Ok(_) => mount_to_body(|| view! { <idem_web::App/> }),
-                    Err(error) => {
-                        mount_to_body(move || view! { <idem_web::app::LoadFailed error/> })
+    // Each step of the start in a task of its own, so that none blocks the page long (#10):
+    // the wasm's start; reading the catalog (its file has usually arrived by then); the page's
+    // opening run; drawing the first screen.
+    later(Box::new(move || {
+        wasm_bindgen_futures::spawn_local(async move {
+            let loaded = load(lang, Part::Main).await;
+            later(Box::new(move || {
+                // The page's opening (`None` for the widget, which reads its own).
+                let opening = (loaded.is_ok() && !embed).then(idem_web::app::Opening::read);
+                later(Box::new(move || {
+                    idem_web::browser::remove_first_screen(&document());
+                    match (loaded, opening) {
+                        (Ok(_), Some(opening)) => {
+                            mount_to_body(move || view! { <idem_web::App opening/> })
+                        }
+                        (Ok(_), None) => mount_to_body(
+                            move || view! { <idem_web::embed::Widget query=query page=true/> },
+                        ),
+                        (Err(error), _) => {
+                            mount_to_body(move || view! { <idem_web::app::LoadFailed error/> })
+                        }
                     }
-                }
-            },
-            std::time::Duration::ZERO,
-        );
-    });
+                }));
+            }));
+        });
+    }));
+}
+
+/// Runs `f` in a task of its own, after the tasks waiting now (boxed: one copy of the code
+/// for every step).
+fn later(f: Box<dyn FnOnce()>) {
+    set_timeout(f, std::time::Duration::ZERO);
 }

@@ -181,11 +181,19 @@ pub(crate) fn call(
     Reflect::apply(&function, storage, &args).ok()
 }
 
-/// The stored marks, or `None` when storage cannot be used.
-fn load() -> Option<BTreeSet<String>> {
-    let storage = storage()?;
-    let value = call(&storage, "getItem", &[STORAGE_KEY])?;
-    Some(parse_done(&value.as_string().unwrap_or_default()))
+/// The marks as stored when the page opened (`None` when storage cannot be used), read ahead
+/// of [`provide_progress`] when the page reads them in an earlier task (main.rs, #10: the
+/// first use of the browser's storage waits for it). Kept as stored, read by `provide_progress`.
+pub struct Stored(Option<String>);
+
+impl Stored {
+    /// Reads the stored marks.
+    pub fn read() -> Stored {
+        Stored(storage().and_then(|storage| {
+            let value = call(&storage, "getItem", &[STORAGE_KEY])?;
+            Some(value.as_string().unwrap_or_default())
+        }))
+    }
 }
 
 /// Stores the marks; false when storage refused.
@@ -215,8 +223,15 @@ impl Progress {
 
 /// Loads the marks, provides them as context and marks a scenario done whenever its run
 /// reaches the end. `keep` is false for tests and embeddings that must not touch storage.
-pub fn provide_progress(lab: Lab, keep: bool) -> Progress {
-    let loaded = if keep { load() } else { None };
+pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
+    let loaded = if keep {
+        stored
+            .unwrap_or_else(Stored::read)
+            .0
+            .map(|s| parse_done(&s))
+    } else {
+        None
+    };
     let progress = Progress {
         kept: RwSignal::new(keep && loaded.is_some()),
         refused: RwSignal::new(keep && loaded.is_none()),
@@ -324,11 +339,13 @@ fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
     let done = move || progress.is_some_and(|p| p.is_done(id));
     let button = NodeRef::<leptos::html::Button>::new();
     // The phone's story row scrolls sideways: keep the story on screen in view inside it
-    // (the row only; the page does not move).
+    // (the row only; the page does not move). Measured at the next frame, when the page is
+    // laid out anyway: measuring at once would lay out the page inside the task that draws
+    // it, which makes that task long (#10).
     Effect::new(move |_| {
         if current.with(|c| c == id) {
             if let Some(b) = button.get() {
-                show_in_row(&b);
+                request_animation_frame(move || show_in_row(&b));
             }
         }
     });
@@ -384,17 +401,25 @@ pub fn StoryPicker() -> impl IntoView {
         .iter()
         .map(|id| pick(lab, current, id))
         .collect_view();
-    let themes = THEMES
-        .iter()
-        .map(|(key, ids)| {
-            view! {
-                <div class="theme">
-                    <h3 class="theme-title">{lab.t(key)}</h3>
-                    <div class="chips">{ids.iter().map(|id| pick(lab, current, id)).collect_view()}</div>
-                </div>
-            }
+    // The folded mechanics come with the page's third slice (app.rs), unless they are open
+    // at once: drawn in the mounting task, their chips would lengthen it while hidden (#10).
+    let open_at_start = untrack(is_mechanic);
+    let themes = move || {
+        (open_at_start || crate::app::drawn(2)).then(|| {
+            untrack(|| THEMES
+                .iter()
+                .map(|(key, ids)| {
+                    view! {
+                        <div class="theme">
+                            <h3 class="theme-title">{lab.t(key)}</h3>
+                            <div class="chips">{ids.iter().map(|id| pick(lab, current, id)).collect_view()}</div>
+                        </div>
+                    }
+                })
+                .collect_view()
+                .into_any())
         })
-        .collect_view();
+    };
     view! {
         <nav class="scenarios path" aria-label=lab.t("group.stories")>
             <div class="group">

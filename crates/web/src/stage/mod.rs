@@ -99,8 +99,9 @@ pub fn Stage(
     #[prop(optional)] lesson: bool,
 ) -> impl IntoView {
     use crate::later::{later_here, LaterPart};
-    // On the page, the faults and the summary come in later slices (app.rs), once the player's
-    // bundle of code is here (later.rs); the summary's column keeps its place meanwhile.
+    // On the page, the playback bar comes a frame after the drawing (drawn in one task, they
+    // made it long, #10); the faults and the summary come in later slices too, once the
+    // player's bundle of code is here (later.rs); the summary's column keeps its place meanwhile.
     let summary = move || {
         if crate::app::drawn(2) {
             later_here(if lesson {
@@ -117,7 +118,7 @@ pub fn Stage(
         <section class="stage" id=id>
             <div class="stage-main">
                 <Topology/>
-                <Controls/>
+                {crate::app::with_slice(1, || view! { <Controls/> }.into_any())}
                 {move || (lesson && crate::app::drawn(1)).then(|| later_here(LaterPart::Faults))}
             </div>
             {summary}

@@ -50,11 +50,28 @@ const embedded = window.self !== window.top || /(^|[?&])embed(=1|=true)?(&|$)/.t
 if (!('serviceWorker' in navigator) || embedded) {
   document.documentElement.dataset.sw = 'off';
 } else {
-  // Once the lesson has started and the page has loaded, so that its download of every file
-  // never competes with the first visit's own; a failure leaves the page as it was.
+  // Once the whole lesson is drawn (`data-ready`, with its later wasm parts) and the page has
+  // loaded, so that the worker's download of every file never competes with the first visit's
+  // own (10 s at most); a failure leaves the page as it was.
   const register = () =>
     navigator.serviceWorker.register(new URL('./sw.js', import.meta.url), { scope: './' }).catch(() => {});
-  started.then(() => {
+  const drawn = () =>
+    new Promise((resolve) => {
+      const done = () => document.querySelector('.idem-lab[data-ready="true"]');
+      if (done()) return resolve();
+      const observer = new MutationObserver(() => {
+        if (done()) {
+          observer.disconnect();
+          resolve();
+        }
+      });
+      observer.observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-ready'], childList: true });
+      setTimeout(() => {
+        observer.disconnect();
+        resolve();
+      }, 10000);
+    });
+  started.then(drawn).then(() => {
     if (document.readyState === 'complete') register();
     else window.addEventListener('load', register, { once: true });
   }, () => {});

@@ -84,7 +84,10 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
     // marks the whole page drawn: the one signal tests and course pages wait for.
-    let later = later_slices();
+    // The panels' texts (`Part::Panels`) are asked for once the player is drawn, and the
+    // slices after it wait for them; a file that cannot be loaded is said where they would be.
+    let panels_failed = RwSignal::new(None::<String>);
+    let later = later_slices(lab, panels_failed);
     let ready = later[SLICES - 1];
     provide_context(Later(later));
     // Everything below is drawn again when the language changes (the lab, and so the run,
@@ -101,8 +104,19 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             let text = lang.catalog().fill("lang.bad", &[("value", value)]);
             view! { <p class="link-notice" role="alert" data-testid="lang-notice">{text}</p> }
         });
+        let panels_failed = move || {
+            panels_failed.get().map(|error| {
+                let text = lab.catalog().fill("panels.failed", &[("error", error)]);
+                view! { <p class="link-notice" role="alert" data-testid="panels-failed">{text}</p> }
+            })
+        };
         let lesson = move || {
             if comparing.get() {
+                // The compare stage's texts are the panels': it waits for the first slice
+                // drawn with them.
+                if !later[FIRST_SCREEN].get() {
+                    return view! { <div class="shell-box shell-stage"></div> }.into_any();
+                }
                 return view! {
                     <CompareStage id=PLAYER_ANCHOR right=right/>
                     <Faults/>
@@ -146,6 +160,7 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
             <LinkNotice errors=errors/>
             {lang_notice}
             {lesson}
+            {panels_failed}
             {part(later[7], || view! {
                 <Glossary back_to=PLAYER_ANCHOR/>
                 <footer class="keys">{use_lab().t("ui.keys")}</footer>
@@ -188,6 +203,9 @@ pub fn App(#[prop(optional, into)] query: Option<String>) -> impl IntoView {
 /// panels and the glossary.
 const SLICES: usize = 8;
 
+/// The slices of the first screen (the player); the ones after wait for the panels' texts.
+const FIRST_SCREEN: usize = 3;
+
 /// The page's slice flags, for a part drawn over several slices (the player); a part without
 /// them (the embedded widget) draws at once.
 #[derive(Clone, Copy)]
@@ -205,10 +223,12 @@ fn part(shown: Memo<bool>, draw: fn() -> AnyView) -> impl IntoView {
 }
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
-/// frame, then a timeout), in order; a flag never goes back to `false`.
-fn later_slices() -> [Memo<bool>; SLICES] {
+/// frame, then a timeout), in order; a flag never goes back to `false`. Once the first screen's
+/// slices are drawn, the panels' file of the page's language is asked for and the next slices
+/// follow when it is loaded (`failed` says why it could not be).
+fn later_slices(lab: crate::lab::Lab, failed: RwSignal<Option<String>>) -> [Memo<bool>; SLICES] {
     let (drawn, set_drawn) = signal(0usize);
-    fn next(set_drawn: WriteSignal<usize>) {
+    fn next(set_drawn: WriteSignal<usize>, lab: crate::lab::Lab, failed: RwSignal<Option<String>>) {
         request_animation_frame(move || {
             set_timeout(
                 move || {
@@ -216,15 +236,29 @@ fn later_slices() -> [Memo<bool>; SLICES] {
                         *n += 1;
                         *n
                     });
-                    if now.is_some_and(|n| n < SLICES) {
-                        next(set_drawn);
+                    match now {
+                        Some(FIRST_SCREEN) => {
+                            let Some(lang) = lab.lang.try_get_untracked() else {
+                                return;
+                            };
+                            leptos::task::spawn_local(async move {
+                                match crate::i18n::load(lang, crate::i18n::Part::Panels).await {
+                                    Ok(_) => next(set_drawn, lab, failed),
+                                    Err(error) => {
+                                        failed.try_set(Some(error.to_string()));
+                                    }
+                                }
+                            });
+                        }
+                        Some(n) if n < SLICES => next(set_drawn, lab, failed),
+                        _ => {}
                     }
                 },
                 std::time::Duration::ZERO,
             );
         });
     }
-    next(set_drawn);
+    next(set_drawn, lab, failed);
     std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i))
 }
 

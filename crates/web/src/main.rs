@@ -3,10 +3,11 @@
 //! It mounts the lesson on the page, or the compact widget when the address has `embed`, or
 //! nothing when the page has `<meta name="idem-lab" content="manual">` (it calls `mount`).
 //! The page's language is chosen first and its catalog file loaded (`web/boot.js` has usually
-//! fetched it already); a file that cannot be loaded is reported in the page. Whatever is
+//! fetched it already; the widget, drawn at once, waits for the panels' file too); a file that
+//! cannot be loaded is reported in the page. Whatever is
 //! mounted replaces index.html's first screen in the same task, so nothing moves on screen.
 
-use idem_web::i18n::{load, Part};
+use idem_web::i18n::load_parts;
 use leptos::prelude::*;
 
 fn main() {
@@ -22,7 +23,7 @@ fn main() {
         idem_web::lang::choose(&query, &idem_web::lang::browser_languages()).0
     };
     wasm_bindgen_futures::spawn_local(async move {
-        let loaded = load(lang, Part::Main).await;
+        let loaded = load_parts(lang, embed).await;
         // The mount in a task of its own: the wasm's start and the catalog are one task.
         set_timeout(
             move || {

@@ -223,9 +223,9 @@ fn part(shown: Memo<bool>, draw: fn() -> AnyView) -> impl IntoView {
 }
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
-/// frame, then a timeout), in order; a flag never goes back to `false`. Once the first screen's
-/// slices are drawn, the panels' file of the page's language is asked for and the next slices
-/// follow when it is loaded (`failed` says why it could not be).
+/// frame, then a timeout), in order; a flag never goes back to `false`. A frame after the first
+/// screen's slices are drawn, the panels' file of the page's language is asked for and the next
+/// slices follow when it is loaded (`failed` says why it could not be).
 fn later_slices(lab: crate::lab::Lab, failed: RwSignal<Option<String>>) -> [Memo<bool>; SLICES] {
     let (drawn, set_drawn) = signal(0usize);
     fn next(set_drawn: WriteSignal<usize>, lab: crate::lab::Lab, failed: RwSignal<Option<String>>) {
@@ -236,8 +236,9 @@ fn later_slices(lab: crate::lab::Lab, failed: RwSignal<Option<String>>) -> [Memo
                         *n += 1;
                         *n
                     });
+                    // The step after the first screen draws nothing: it asks for the panels.
                     match now {
-                        Some(FIRST_SCREEN) => {
+                        Some(n) if n == FIRST_SCREEN + 1 => {
                             let Some(lang) = lab.lang.try_get_untracked() else {
                                 return;
                             };
@@ -250,7 +251,7 @@ fn later_slices(lab: crate::lab::Lab, failed: RwSignal<Option<String>>) -> [Memo
                                 }
                             });
                         }
-                        Some(n) if n < SLICES => next(set_drawn, lab, failed),
+                        Some(n) if n <= SLICES => next(set_drawn, lab, failed),
                         _ => {}
                     }
                 },
@@ -259,7 +260,7 @@ fn later_slices(lab: crate::lab::Lab, failed: RwSignal<Option<String>>) -> [Memo
         });
     }
     next(set_drawn, lab, failed);
-    std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i))
+    std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i + usize::from(i >= FIRST_SCREEN)))
 }
 
 /// What the page shows when its catalog file cannot be loaded (missing, unreadable, offline):

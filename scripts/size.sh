@@ -3,12 +3,13 @@
 # page loads before it is interactive, for each language: index.html, the classic scripts it
 # names (lang.js), the module scripts (boot.js, idem-web.js, __wasm_split.js), the first
 # screen's wasm (idem-web_bg.wasm and the player's bundle), every stylesheet index.html links,
-# and the language's
-# catalog when the build has one (dist/i18n/<lang>.*). Prints the per-file table and fails
-# when a language's total is above the budget. KB = 1000 bytes.
+# and the language's first-screen catalog when the build has one (dist/i18n/<lang>.txt).
+# Prints the per-file table and fails when a language's total is above the budget.
+# KB = 1000 bytes.
 # Usage: bash scripts/size.sh [--lazy]   (--lazy also lists the files loaded later or never
-# by the first screen: the other catalog, long-form content, the wasm of the parts drawn
-# later, the demo page, the icon, sw.js)
+# by the first screen: the panels' catalog (<lang>-panels.txt, fetched once the first screen is
+# drawn), the other language, long-form content, the wasm of the parts drawn later, the demo
+# page, the icon, sw.js)
 # Reads the release build in dist/ (`trunk build --release --offline`); builds nothing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,15 +1,17 @@
-// The message catalogs are files (dist/i18n/<lang>.txt and <lang>-more.txt), not part of the
-// wasm: only the page's language is fetched, started by boot.js before the wasm; the other
-// language once, when chosen; the reading sections' texts when one is first opened; a course
-// page on another path mounts a widget whose texts come from next to idem-web.js. A missing
-// or broken file is reported in the page (tested on copies of dist/ with a file deleted or
-// garbled), never a blank page or a panic.
+// The message catalogs are files (dist/i18n/<lang>.txt, <lang>-panels.txt and <lang>-more.txt),
+// not part of the wasm: only the page's language is fetched, its first screen's part started
+// by boot.js before the wasm, its panels' part once the first screen is drawn (the first
+// screen needs nothing from it); the other language once, when chosen; the reading sections'
+// texts when one is first opened; a course page on another path mounts a widget whose texts
+// come from next to idem-web.js. A missing or broken file is reported in the page (tested on
+// copies of dist/ with a file deleted or garbled), never a blank page or a panic.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { start, ROOT, DESKTOP } from './harness.mjs';
+import { readFileSync } from 'node:fs';
+import { start, ready, shot, ROOT, DESKTOP, PHONE } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let lab;
@@ -43,6 +45,30 @@ async function openAt(url) {
   return page;
 }
 
+/** Every key of the built catalog files of `lang` (dist/i18n/<lang>*.txt). */
+function keysOf(lang) {
+  const keys = [];
+  for (const part of ['', '-panels', '-more']) {
+    for (const line of readFileSync(join(ROOT, 'dist', 'i18n', `${lang}${part}.txt`), 'utf8').split('\n')) {
+      const at = line.indexOf(' = ');
+      if (at > 0 && !line.startsWith('#')) keys.push(line.slice(0, at));
+    }
+  }
+  return keys;
+}
+
+/**
+ * The keys among `keys` that the page shows, in its text or in an attribute: a key missing
+ * from the loaded catalogs shows itself (release builds).
+ */
+const shownKeys = (page, keys) =>
+  page.evaluate((keys) => {
+    const texts = [document.body.innerText];
+    for (const e of document.querySelectorAll('*')) for (const a of e.attributes) texts.push(a.value);
+    const all = texts.join('\n');
+    return keys.filter((k) => new RegExp(`(^|[^\\w.-])${k.replaceAll('.', '\\.')}($|[^\\w.-])`).test(all));
+  }, keys);
+
 /** The catalog files the page asked for, in order (`en.txt`, `ru-more.txt`, …). */
 const catalogRequests = (page) =>
   page.requests.filter((p) => p.includes('/i18n/')).map((p) => p.split('/i18n/')[1]);
@@ -75,7 +101,8 @@ test('only the page language is fetched, without waiting for the wasm; the other
   await page.goto(`${lab.site.url}?scenario=key&lang=en`);
   await page.getByTestId('step-index').waitFor();
   assert.equal(heldUntilCatalog, true, 'the catalog request started while the wasm was on its way');
-  assert.deepEqual(catalogRequests(page), ['en.txt']);
+  await ready(page);
+  assert.deepEqual(catalogRequests(page), ['en.txt', 'en-panels.txt']);
   // The switch fetches Russian once; going back and forth fetches nothing more.
   await page.getByTestId('lang-ru').click();
   await page.waitForFunction(() => document.documentElement.lang === 'ru');
@@ -85,7 +112,10 @@ test('only the page language is fetched, without waiting for the wasm; the other
   assert.equal(await page.getByTestId('title').innerText(), 'Idempotency Lab');
   await page.getByTestId('lang-ru').click();
   await page.waitForFunction(() => document.documentElement.lang === 'ru');
-  assert.deepEqual(catalogRequests(page), ['en.txt', 'ru.txt']);
+  // Both Russian files at once, before the switch (in either order).
+  assert.deepEqual(catalogRequests(page).slice(0, 2), ['en.txt', 'en-panels.txt']);
+  assert.deepEqual(catalogRequests(page).slice(2).sort(), ['ru-panels.txt', 'ru.txt']);
+  assert.equal(await page.locator('#glossary-title').innerText(), 'Словарь', 'the panels switch too');
   // The reading sections: their texts arrive when one is first opened, once.
   const when = page.getByTestId('when-not');
   await when.locator('summary').click();
@@ -97,7 +127,8 @@ test('only the page language is fetched, without waiting for the wasm; the other
   const industry = page.getByTestId('industry');
   await industry.locator('summary').click();
   assert.match(await page.getByTestId('industry-table').innerText(), /до 72 ч/);
-  assert.deepEqual(catalogRequests(page), ['en.txt', 'ru.txt', 'ru-more.txt']);
+  assert.equal(catalogRequests(page).length, 5);
+  assert.deepEqual(catalogRequests(page).at(-1), 'ru-more.txt');
   assert.deepEqual(page.pageErrors, []);
   await page.context().close();
 });
@@ -188,6 +219,83 @@ test('a garbled catalog and a missing long-form file are reported where they are
     assert.equal(await when.locator('.extra-body').getAttribute('aria-busy'), 'false');
     assert.deepEqual(en.pageErrors, [], 'no panic');
     await en.context().close();
+  } finally {
+    await site.close();
+  }
+});
+
+/** The first screen at work while the panels are not here: the story played to its end. */
+async function playFirstScreen(page) {
+  await page.getByTestId('run-to-end').click();
+  await page.locator('[data-testid="verdict"][data-verdict]').waitFor();
+  assert.equal(await page.getByTestId('step-index').isVisible(), true);
+}
+
+for (const lang of ['en', 'ru']) {
+  test(`${lang}: the panels' texts are asked for once the first screen is drawn, which needs none of them`, async () => {
+    // No service worker: its precaching of every file would ask for the panels' file too.
+    const context = await lab.browser.newContext({ viewport: PHONE, serviceWorkers: 'block' });
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    let drawnWhenAsked;
+    let asked;
+    const askedNow = new Promise((resolve) => (asked = resolve));
+    const page = await context.newPage();
+    page.pageErrors = [];
+    page.on('pageerror', (e) => page.pageErrors.push(String(e)));
+    await context.route(`**/i18n/${lang}-panels.txt`, async (route) => {
+      // The player (its summary is its last slice) is on screen before the request.
+      drawnWhenAsked = await page.evaluate(() => document.querySelector('[data-testid="narration"]') !== null);
+      asked();
+      await gate;
+      return route.continue();
+    });
+    await page.goto(`${lab.site.url}?scenario=naive&lang=${lang}`);
+    await askedNow;
+    assert.equal(drawnWhenAsked, true, 'the panels are asked for after the first screen is drawn');
+    // Held: the first screen works and shows no key in place of a text; no panel is drawn.
+    await playFirstScreen(page);
+    assert.equal(await page.locator('.idem-lab').getAttribute('data-ready'), 'false');
+    assert.equal(await page.getByTestId('glossary').count(), 0);
+    assert.equal(await page.getByTestId('panels-failed').count(), 0);
+    const keys = keysOf(lang);
+    assert.deepEqual(await shownKeys(page, keys), [], 'no missing key on the first screen');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot(page, `panels-loading-${lang}`);
+    release();
+    await ready(page);
+    await page.getByTestId('glossary').waitFor();
+    assert.deepEqual(await shownKeys(page, keys), [], 'no missing key with the panels');
+    await shot(page, `panels-loaded-${lang}`);
+    assert.deepEqual(page.pageErrors, []);
+    await context.close();
+  });
+}
+
+test('a missing panels file: the first screen works and says where the panels would be', async () => {
+  const site = await brokenSite((dir) => rm(join(dir, 'i18n', 'en-panels.txt')));
+  try {
+    const page = await openAt(`${site.url}?scenario=naive&lang=en`);
+    const notice = page.getByTestId('panels-failed');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /could not be loaded \(i18n\/en-panels\.txt: HTTP 404\)/);
+    assert.equal(await notice.getAttribute('role'), 'alert');
+    await playFirstScreen(page);
+    assert.deepEqual(await shownKeys(page, keysOf('en')), [], 'no missing key');
+    assert.equal(await page.getByTestId('glossary').count(), 0);
+    assert.deepEqual(page.pageErrors, [], 'no panic');
+    await page.context().close();
+    // The compare mode draws nothing but the notice and the faults without the panels' texts.
+    const compare = await openAt(`${site.url}?scenario=naive&compare=key&base=1&lang=en`);
+    await compare.getByTestId('panels-failed').waitFor();
+    assert.deepEqual(await shownKeys(compare, keysOf('en')), [], 'no missing key');
+    assert.deepEqual(compare.pageErrors, [], 'no panic');
+    await compare.context().close();
+    // The widget draws everything at once: it says which file is missing.
+    const embed = await openAt(`${site.url}?embed&scenario=naive&lang=en`);
+    assert.match(await embed.getByTestId('load-error').innerText(), /i18n\/en-panels\.txt: HTTP 404/);
+    assert.deepEqual(embed.pageErrors, [], 'no panic');
+    await embed.context().close();
   } finally {
     await site.close();
   }

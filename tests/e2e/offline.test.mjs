@@ -53,7 +53,7 @@ test('after one visit the lesson loads and plays with the network off', async ()
     const cache = await caches.open(names.find((n) => n.startsWith('idem-lab:')));
     return (await cache.keys()).map((r) => new URL(r.url).pathname.split('/').pop()).sort();
   });
-  for (const file of ['lang.js', 'boot.js', 'idem-web.js', 'idem-web_bg.wasm', 'index.html', 'style.css']) {
+  for (const file of ['lang.js', 'boot.js', 'idem-web.js', 'idem-web_bg.wasm', 'index.html', 'style.css', 'en-panels.txt']) {
     assert.ok(cached.includes(file), `${file} is cached (cached: ${cached.join(', ')})`);
   }
   await site.close();
@@ -63,6 +63,9 @@ test('after one visit the lesson loads and plays with the network off', async ()
   await page.getByTestId('step-index').waitFor();
   assert.equal(await page.evaluate(() => navigator.onLine), false);
   await playNaive(page);
+  // The panels too: their texts come from the cache.
+  await page.locator('.idem-lab[data-ready="true"]').waitFor();
+  assert.equal(await page.getByTestId('panels-failed').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

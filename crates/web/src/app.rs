@@ -91,12 +91,15 @@ pub fn App(
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
     // marks the whole page drawn: the one signal tests and course pages wait for.
-    // The player's own later parts are requested at once; the rest once the player is drawn.
+    // The player's own later parts are requested at once; the rest of the code, and the
+    // panels' texts (`Part::Panels`), once the player is drawn, and the slices after it wait
+    // for them; a texts file that cannot be loaded is said where they would be.
     let code = Code::new();
     provide_context(code);
     code.start(LaterPart::Faults);
     code.start(LaterPart::LessonSummary);
-    let later = later_slices(code);
+    let panels_failed = RwSignal::new(None::<String>);
+    let later = later_slices(lab, code, panels_failed);
     let ready = later[SLICES - 1];
     provide_context(Later(later));
     // Everything below is drawn again when the language changes (the lab, and so the run,
@@ -113,8 +116,19 @@ pub fn App(
             let text = lang.catalog().fill("lang.bad", &[("value", value)]);
             view! { <p class="link-notice" role="alert" data-testid="lang-notice">{text}</p> }
         });
+        let panels_failed = move || {
+            panels_failed.get().map(|error| {
+                let text = lab.catalog().fill("panels.failed", &[("error", error)]);
+                view! { <p class="link-notice" role="alert" data-testid="panels-failed">{text}</p> }
+            })
+        };
         let lesson = move || {
             if comparing.get() {
+                // The compare stage's texts are the panels': it waits for the first slice
+                // drawn with them.
+                if !later[FIRST_SCREEN].get() {
+                    return view! { <div class="shell-box shell-stage"></div> }.into_any();
+                }
                 return view! {
                     <CompareStage id=PLAYER_ANCHOR right=right/>
                     {later_part(code, LaterPart::Faults, None)}
@@ -142,6 +156,7 @@ pub fn App(
             <LinkNotice errors=errors/>
             {lang_notice}
             {lesson}
+            {panels_failed}
             {part(7, code, later)}
         }
     };
@@ -216,6 +231,9 @@ const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
     Some(LaterPart::Glossary),
 ];
 
+/// The slices of the first screen (the player); the ones after wait for the panels' texts.
+const FIRST_SCREEN: usize = 3;
+
 /// The page's slice flags, for a part drawn over several slices (the player); a part without
 /// them (the embedded widget) draws at once.
 #[derive(Clone, Copy)]
@@ -239,18 +257,31 @@ fn part(slice: usize, code: Code, flags: [Memo<bool>; SLICES]) -> impl IntoView 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
 /// frame, then a timeout), in order, and for a part whose code comes later once that code is
 /// here (or has failed to come); a flag never goes back to `false`. The player's bundle is
-/// requested as the page starts (`App`), the lesson's once the player is drawn.
-fn later_slices(code: Code) -> [Memo<bool>; SLICES] {
+/// requested as the page starts (`App`); a frame after the first screen's slices are drawn,
+/// the lesson's bundle and the panels' texts of the page's language are asked for, and the next
+/// slices follow when the texts are loaded (`failed` says why they could not be).
+fn later_slices(
+    lab: crate::lab::Lab,
+    code: Code,
+    failed: RwSignal<Option<String>>,
+) -> [Memo<bool>; SLICES] {
     let (drawn, set_drawn) = signal(0usize);
     leptos::task::spawn_local(async move {
         for (slice, needs) in SLICE_PARTS.into_iter().enumerate() {
             next_frame().await;
-            if let Some(which) = needs {
-                if slice == 3 {
-                    for other in SLICE_PARTS.iter().flatten() {
-                        leptos::task::spawn_local(code.load(*other));
-                    }
+            if slice == FIRST_SCREEN {
+                for other in SLICE_PARTS.iter().flatten() {
+                    leptos::task::spawn_local(code.load(*other));
                 }
+                let Some(lang) = lab.lang.try_get_untracked() else {
+                    return; // the page is gone
+                };
+                if let Err(error) = crate::i18n::load(lang, crate::i18n::Part::Panels).await {
+                    failed.try_set(Some(error.to_string()));
+                    return;
+                }
+            }
+            if let Some(which) = needs {
                 code.load(which).await;
             }
             if set_drawn.try_set(slice + 1).is_some() {

@@ -2,9 +2,12 @@
 //! part, keyed by a stable name, and is fetched at run time, so the wasm carries no text and a
 //! reader downloads only the language they read.
 //!
-//! The files are `web/i18n/{tag}.txt` (the first screen) and `web/i18n/{tag}-more.txt` (the
-//! reading sections below the fold, fetched when one is first opened); Trunk copies them to
-//! `dist/i18n/`. Their format (one `key = template` a line) is read by [`parse`] and described
+//! The files are `web/i18n/{tag}.txt` (the first screen: loaded before the page is drawn),
+//! `web/i18n/{tag}-panels.txt` (the panels below the player: fetched once the first screen is
+//! drawn, the page draws them when it is here) and `web/i18n/{tag}-more.txt` (the reading
+//! sections below the fold, fetched when one is first opened); Trunk copies them to
+//! `dist/i18n/`. The first screen's catalog answers for the panels' keys too once their file is
+//! loaded ([`Catalog::get`]), so a component looks every key up the same way. Their format (one `key = template` a line) is read by [`parse`] and described
 //! at the top of each file. Templates hold `{name}` placeholders that [`Catalog::fill`]
 //! replaces. Adding a language is one more pair of files (same keys, checked by the
 //! completeness tests) and one more [`Lang`] variant.
@@ -16,7 +19,29 @@
 #[cfg(target_arch = "wasm32")]
 mod load;
 #[cfg(target_arch = "wasm32")]
-pub use load::load;
+pub use load::{load, prefetch};
+
+/// Starts the request of `part` of `lang` (native builds read the files at compile time).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn prefetch(_lang: Lang, _part: Part) {}
+
+/// The first screen's part of `lang`, and its panels' part too when `panels` (both asked for
+/// at once): the language switch and the embedded widget, which draw everything at once, wait
+/// for both. The first error, if any.
+pub async fn load_parts(lang: Lang, panels: bool) -> Result<(), LoadError> {
+    prefetch(lang, Part::Main);
+    if panels {
+        prefetch(lang, Part::Panels);
+    }
+    let main = load(lang, Part::Main).await.map(|_| ());
+    // Both answers are awaited, so that neither request fails unheard.
+    let panels = if panels {
+        load(lang, Part::Panels).await.map(|_| ())
+    } else {
+        Ok(())
+    };
+    main.and(panels)
+}
 
 /// The catalog of `part` of `lang` (native builds read the files at compile time, so this
 /// never waits and never fails; the browser's version fetches the file).
@@ -62,38 +87,44 @@ pub enum Part {
     Main,
     /// `{tag}-more.txt`: the long reading sections, loaded when first opened.
     More,
+    /// `{tag}-panels.txt`: what only the panels below the player show, loaded once the first
+    /// screen is drawn.
+    Panels,
 }
 
 impl Part {
-    /// Both parts.
-    pub const ALL: [Part; 2] = [Part::Main, Part::More];
+    /// Every part.
+    pub const ALL: [Part; 3] = [Part::Main, Part::More, Part::Panels];
 
     /// The file's name under `i18n/` for language `lang`.
     pub fn file(self, lang: Lang) -> String {
         match self {
             Part::Main => format!("{}.txt", lang.tag()),
             Part::More => format!("{}-more.txt", lang.tag()),
+            Part::Panels => format!("{}-panels.txt", lang.tag()),
         }
     }
 }
 
 /// The loaded catalogs: one slot per language and part, filled once.
-static SLOTS: [OnceLock<Catalog>; 4] = [const { OnceLock::new() }; 4];
+static SLOTS: [OnceLock<Catalog>; 6] = [const { OnceLock::new() }; 6];
 
 /// What a catalog answers before its file is loaded: nothing (release builds show keys).
 static EMPTY: [Catalog; 2] = [
     Catalog {
         tag: "en",
         entries: &[],
+        part: Part::Main,
     },
     Catalog {
         tag: "ru",
         entries: &[],
+        part: Part::Main,
     },
 ];
 
 fn slot(lang: Lang, part: Part) -> &'static OnceLock<Catalog> {
-    &SLOTS[lang as usize * 2 + part as usize]
+    &SLOTS[lang as usize * 3 + part as usize]
 }
 
 /// The files as they are in the repository, for native builds (unit tests, tools).
@@ -102,8 +133,10 @@ pub fn bundled(lang: Lang, part: Part) -> &'static str {
     match (lang, part) {
         (Lang::En, Part::Main) => include_str!("../../../web/i18n/en.txt"),
         (Lang::En, Part::More) => include_str!("../../../web/i18n/en-more.txt"),
+        (Lang::En, Part::Panels) => include_str!("../../../web/i18n/en-panels.txt"),
         (Lang::Ru, Part::Main) => include_str!("../../../web/i18n/ru.txt"),
         (Lang::Ru, Part::More) => include_str!("../../../web/i18n/ru-more.txt"),
+        (Lang::Ru, Part::Panels) => include_str!("../../../web/i18n/ru-panels.txt"),
     }
 }
 
@@ -119,6 +152,7 @@ pub fn install(lang: Lang, part: Part, text: &str) -> Result<&'static Catalog, P
     Ok(slot(lang, part).get_or_init(|| Catalog {
         tag: lang.tag(),
         entries,
+        part,
     }))
 }
 
@@ -132,6 +166,7 @@ pub fn loaded(lang: Lang, part: Part) -> Option<&'static Catalog> {
                 entries: parse(bundled(lang, part))
                     .unwrap_or_else(|e| panic!("web/i18n/{}: {e}", part.file(lang)))
                     .leak(),
+                part,
             }
         }))
     }
@@ -252,15 +287,25 @@ pub struct Catalog {
     pub tag: &'static str,
     /// `(key, template)` pairs; any order, looked up linearly (a few hundred entries).
     pub entries: &'static [(&'static str, &'static str)],
+    /// The file it was read from.
+    pub part: Part,
 }
 
 impl Catalog {
-    /// The template of `key`, if the catalog has it.
+    /// The template of `key`, if the catalog has it; the first screen's catalog also answers
+    /// with the panels' entries of its language once they are loaded.
     pub fn get(&self, key: &str) -> Option<&'static str> {
+        let panels = || {
+            let lang = Lang::from_tag(self.tag)?;
+            (self.part == Part::Main)
+                .then(|| loaded(lang, Part::Panels))??
+                .get(key)
+        };
         self.entries
             .iter()
             .find(|(k, _)| *k == key)
             .map(|(_, template)| *template)
+            .or_else(panels)
     }
 
     /// The text of `key`. A missing key is a bug: debug builds (and so every test) panic,
@@ -394,11 +439,12 @@ mod tests {
     use std::collections::BTreeSet;
     use std::path::Path;
 
-    /// Every entry of `lang`, both parts.
+    /// Every entry of `lang`, every part.
     fn all_entries(lang: Lang) -> Vec<(&'static str, &'static str)> {
-        let mut entries = lang.catalog().entries.to_vec();
-        entries.extend_from_slice(lang.more().entries);
-        entries
+        Part::ALL
+            .into_iter()
+            .flat_map(|part| loaded(lang, part).expect("bundled").entries.iter().copied())
+            .collect()
     }
 
     /// The template of `key` in either part of `lang`.
@@ -538,6 +584,236 @@ mod tests {
         names
     }
 
+    /// A top-level item of the UI's code (a `fn`, `const`, `static`, type, or a method of an
+    /// `impl` block) and its text (rustfmt's layout: items start at column 0, methods at 4).
+    struct Item {
+        name: String,
+        body: String,
+        /// The file it is in.
+        file: String,
+    }
+
+    fn items() -> Vec<Item> {
+        let mut items = Vec::new();
+        for (file, code) in ui_sources() {
+            if !file.ends_with(".rs") {
+                continue;
+            }
+            let mut in_impl = false;
+            let mut current = Item {
+                name: String::new(),
+                body: String::new(),
+                file: file.to_string(),
+            };
+            for line in code.lines() {
+                // later.rs's two bundles of later parts are two items: the player's, which the
+                // first screen draws, and the lesson's, which it does not.
+                let bundle = match line.trim_end() {
+                    "split_bundles! {" => Some("player_bundle"),
+                    "    lesson [" if current.name == "player_bundle" => Some("lesson_bundle"),
+                    _ => None,
+                };
+                if let Some(name) = bundle {
+                    items.push(std::mem::replace(
+                        &mut current,
+                        Item {
+                            name: name.to_owned(),
+                            body: String::new(),
+                            file: file.to_string(),
+                        },
+                    ));
+                }
+                let indent = line.len() - line.trim_start().len();
+                let mut head = line.trim_start();
+                for modifier in ["pub(crate) ", "pub(super) ", "pub ", "async ", "unsafe "] {
+                    head = head.strip_prefix(modifier).unwrap_or(head);
+                }
+                let keyword = [
+                    "fn ", "const ", "static ", "struct ", "enum ", "type ", "impl",
+                ]
+                .into_iter()
+                .find(|k| head.starts_with(k));
+                let starts = keyword.is_some() && (indent == 0 || (in_impl && indent == 4));
+                if starts {
+                    let rest = head[keyword.unwrap_or("").len()..].trim_start();
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    items.push(std::mem::replace(
+                        &mut current,
+                        Item {
+                            name,
+                            body: String::new(),
+                            file: file.to_string(),
+                        },
+                    ));
+                    if indent == 0 {
+                        in_impl = keyword == Some("impl") && line.trim_end().ends_with('{');
+                    }
+                } else if indent == 0 && line == "}" {
+                    in_impl = false;
+                }
+                // Comments name other items without using them.
+                if !line.trim_start().starts_with("//") {
+                    current.body.push_str(line);
+                    current.body.push('\n');
+                }
+            }
+            items.push(current);
+        }
+        items
+    }
+
+    /// What the page draws after its first screen, once the panels part is loaded (app.rs's
+    /// later slices and the compare mode): the first screen never reaches into them.
+    const LATER_PARTS: [&str; 12] = [
+        "AfterRunPanel",
+        "ProtectionBar",
+        "CompareWith",
+        "Challenges",
+        "TryEveryFailure",
+        "StatePanels",
+        "Sequence",
+        "Transcript",
+        "Calculator",
+        "Reference",
+        "Glossary",
+        "CompareStage",
+    ];
+
+    /// The keys of `Part::Main`, decided from the code: every key that an item reachable from
+    /// the first screen asks for. The first screen is the page (`App`, and the player's bundle
+    /// of later.rs) without the parts it draws later ([`LATER_PARTS`] named in app.rs, and
+    /// later.rs's lesson bundle, with the footer `ui.keys`; a first-screen part that draws
+    /// one of them pulls its keys in); "reachable" follows names (an item reaches every item
+    /// whose name it writes), which can only add keys; the crash notice (`crash::install`) and
+    /// the trait methods the compiler calls (`fmt`, `from`, …) count as reached. Keys built with `format!` come
+    /// with the item that builds them (its literal `"family.{`), the narration's `Note::KEYS`
+    /// with the item that reads `note.key()`; index.html's first screen shows its `data-key`s.
+    fn first_screen_keys() -> BTreeSet<String> {
+        let items = items();
+        let mut reached: BTreeSet<usize> = BTreeSet::new();
+        let mut todo: Vec<usize> = items
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| {
+                [
+                    "App",
+                    "player_bundle",
+                    "install",
+                    "fmt",
+                    "from",
+                    "drop",
+                    "default",
+                    "deref",
+                ]
+                .contains(&i.name.as_str())
+            })
+            .map(|(n, _)| n)
+            .collect();
+        while let Some(n) = todo.pop() {
+            if !reached.insert(n) {
+                continue;
+            }
+            let body = &items[n].body;
+            // The page's own items (app.rs: App, its slices) and later.rs's list of parts
+            // name the later parts it draws once the panels are here.
+            let app = items[n].file.ends_with("app.rs") || items[n].file.ends_with("later.rs");
+            // `main` (the entry point, which mounts the page or the widget) is called by no
+            // one: its name in the code is the `<main>` element.
+            let names: BTreeSet<&str> = body
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .filter(|t| !t.is_empty() && *t != "main" && !(app && LATER_PARTS.contains(t)))
+                .collect();
+            todo.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .filter(|(m, i)| !reached.contains(m) && names.contains(i.name.as_str()))
+                    .map(|(m, _)| m),
+            );
+        }
+        let catalog: BTreeSet<&str> = all_entries(Lang::En).iter().map(|(k, _)| *k).collect();
+        let mut keys = BTreeSet::new();
+        for n in reached {
+            let body = &items[n].body;
+            for (i, piece) in body.split('"').enumerate() {
+                if i % 2 == 1
+                    && catalog.contains(piece)
+                    && !(items[n].name == "App" && piece == "ui.keys")
+                {
+                    keys.insert(piece.to_owned());
+                }
+            }
+            // The `format!` templates of keys in this item, as (text before the first
+            // placeholder, text after the last): `"gloss.{id}.match"` builds `gloss.*.match`.
+            let templates: Vec<(&str, &str)> = body
+                .split('"')
+                .skip(1)
+                .step_by(2)
+                .filter(|t| {
+                    t.contains('{')
+                        && looks_like_key(&fill_template(t, &[]).replace(['{', '}'], "x"))
+                })
+                .filter_map(|t| Some((t.split('{').next()?, t.rsplit('}').next()?)))
+                .collect();
+            for key in generated_keys() {
+                let built = if Note::KEYS.contains(&key.as_str()) {
+                    body.contains("note.key()")
+                } else {
+                    templates.iter().any(|(head, tail)| {
+                        head.contains('.')
+                            && key.len() > head.len() + tail.len()
+                            && key.starts_with(head)
+                            && key.ends_with(tail)
+                    })
+                };
+                if built {
+                    keys.insert(key);
+                }
+            }
+        }
+        let page =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../index.html"))
+                .expect("read index.html");
+        for piece in page.split("data-key=\"").skip(1) {
+            keys.insert(piece.split('"').next().unwrap_or("").to_owned());
+        }
+        keys
+    }
+
+    /// `Part::Main` holds exactly the first screen's keys, `Part::Panels` the rest of what the
+    /// page asks for before a reading section is opened.
+    #[test]
+    fn the_first_screen_part_holds_exactly_the_first_screen_s_keys() {
+        let first = first_screen_keys();
+        for lang in Lang::ALL {
+            let main: BTreeSet<&str> = loaded(lang, Part::Main)
+                .expect("native builds read the files")
+                .entries
+                .iter()
+                .map(|(k, _)| *k)
+                .collect();
+            let missing: Vec<&String> = first
+                .iter()
+                .filter(|k| !main.contains(k.as_str()))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "{}: the first screen needs {missing:?} (if App draws a later part under \
+                 another name, add it to LATER_PARTS)",
+                lang.tag()
+            );
+            let extra: Vec<&&str> = main.iter().filter(|k| !first.contains(**k)).collect();
+            assert!(
+                extra.is_empty(),
+                "{}: only the panels use {extra:?}",
+                lang.tag()
+            );
+        }
+    }
+
     #[test]
     fn every_language_has_a_distinct_tag_that_reads_back() {
         for lang in Lang::ALL {
@@ -607,7 +883,7 @@ mod tests {
             seen.sort_unstable();
             let before = seen.len();
             seen.dedup();
-            assert_eq!(before, seen.len(), "{}: a key in both parts", lang.tag());
+            assert_eq!(before, seen.len(), "{}: a key in two parts", lang.tag());
             for (key, template) in &entries {
                 assert_eq!(
                     template.matches('{').count(),
@@ -748,7 +1024,19 @@ mod tests {
             assert!(lang.catalog().get("industry.stripe").is_none());
             assert!(lang.more().get("industry.stripe").is_some());
             assert!(lang.more().get("ui.title").is_none());
+            // The first screen's catalog answers for the panels' keys, no other catalog does.
+            let panels = loaded(lang, Part::Panels).expect("bundled");
+            assert!(panels.get("calc.title").is_some());
+            assert!(panels.get("ui.title").is_none());
+            assert!(lang
+                .catalog()
+                .entries
+                .iter()
+                .all(|(k, _)| *k != "calc.title"));
+            assert_eq!(lang.catalog().get("calc.title"), panels.get("calc.title"));
+            assert!(lang.more().get("calc.title").is_none());
         }
+        assert_eq!(Part::Panels.file(Lang::En), "en-panels.txt");
         assert_eq!(Part::More.file(Lang::Ru), "ru-more.txt");
         assert_eq!(Lang::Ru.catalog().text("calc.thousands"), "\u{a0}");
     }

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{load, Lang, Part};
+use crate::i18n::{load_parts, Lang, Part};
 
 /// The raw value of the `lang` parameter of a query string (without `?`), if present.
 pub fn lang_param(query: &str) -> Option<&str> {
@@ -103,17 +103,20 @@ pub fn LangSwitch(
 ) -> impl IntoView {
     let lab = crate::lab::use_lab();
     let _ = owns_url;
-    // A language's file is fetched the first time it is chosen; the switch happens when it
-    // is there, and a file that cannot be loaded is reported next to the switch.
+    // A language's files (the first screen's and the panels') are fetched the first time it is
+    // chosen; the switch happens when they are there, and a file that cannot be loaded is
+    // reported next to the switch.
     let failed = RwSignal::new(None::<String>);
     let choose = move |lang: Lang| {
-        if crate::i18n::loaded(lang, Part::Main).is_some() {
+        if crate::i18n::loaded(lang, Part::Main).is_some()
+            && crate::i18n::loaded(lang, Part::Panels).is_some()
+        {
             failed.set(None);
             lab.set_lang.set(lang);
             return;
         }
         leptos::task::spawn_local(async move {
-            match load(lang, Part::Main).await {
+            match load_parts(lang, true).await {
                 Ok(_) => {
                     failed.set(None);
                     lab.set_lang.set(lang);

@@ -3,10 +3,11 @@
 //! It mounts the lesson on the page, or the compact widget when the address has `embed`, or
 //! nothing when the page has `<meta name="idem-lab" content="manual">` (it calls `mount`).
 //! The page's language is chosen first and its catalog file loaded (`web/boot.js` has usually
-//! fetched it already); a file that cannot be loaded is reported in the page. Whatever is
+//! fetched it already; the widget, drawn at once, waits for the panels' file too); a file that
+//! cannot be loaded is reported in the page. Whatever is
 //! mounted replaces index.html's first screen in the same task, so nothing moves on screen.
 
-use idem_web::i18n::{load, Part};
+use idem_web::i18n::load_parts;
 use leptos::prelude::*;
 
 fn main() {
@@ -26,7 +27,8 @@ fn main() {
     // opening run; drawing the first screen.
     later(Box::new(move || {
         wasm_bindgen_futures::spawn_local(async move {
-            let loaded = load(lang, Part::Main).await;
+            // The widget, drawn at once, waits for the panels' texts too.
+            let loaded = load_parts(lang, embed).await;
             later(Box::new(move || {
                 // The page's opening (`None` for the widget, which reads its own).
                 let opening = (loaded.is_ok() && !embed).then(idem_web::app::Opening::read);

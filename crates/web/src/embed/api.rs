@@ -8,7 +8,7 @@ use super::options::{validate, OptionError, Options, RawOptions, Value};
 use super::widget::Widget;
 use crate::app::LoadFailed;
 use crate::events::{event_name, NAMES};
-use crate::i18n::{load, loaded, Part};
+use crate::i18n::{load_parts, loaded, Part};
 use crate::lab::Lab;
 use crate::markup::el;
 use leptos::wasm_bindgen::prelude::wasm_bindgen;
@@ -265,9 +265,9 @@ pub fn mount(
     let widget = move || {
         view! { <Widget query=query theme=theme autoplay=autoplay full=!compact lab_out=lab_out/> }
     };
-    // The widget's language file is usually there (the page's or another widget's); if not,
-    // the widget appears once it is fetched, or a notice says why it could not be.
-    if loaded(lang, Part::Main).is_some() {
+    // The widget's language files are usually there (the page's or another widget's); if not,
+    // the widget appears once they are fetched, or a notice says why it could not be.
+    if loaded(lang, Part::Main).is_some() && loaded(lang, Part::Panels).is_some() {
         let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
             id: register(element, Box::new(view), lab),
@@ -276,7 +276,7 @@ pub fn mount(
     }
     let id = register(element.clone(), Box::new(()), lab);
     let ready = wasm_bindgen_futures::future_to_promise(async move {
-        let result = load(lang, Part::Main).await;
+        let result = load_parts(lang, true).await;
         // Unmounted (or replaced) while the file was on its way: nothing to show.
         if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
             return Ok(false.into());

@@ -64,6 +64,31 @@ fn fetch_text(url: String) -> js_sys::Promise {
     })
 }
 
+/// Starts the request of `part` of `lang` now, unless it is loaded or asked for already (a
+/// later [`load`] shares it).
+pub fn prefetch(lang: Lang, part: Part) {
+    if loaded(lang, part).is_none() {
+        let _ = request(lang, part);
+    }
+}
+
+/// The request of `part` of `lang`: the one under way, or a new one.
+fn request(lang: Lang, part: Part) -> js_sys::Promise {
+    let file = format!("i18n/{}", part.file(lang));
+    REQUESTS.with_borrow_mut(|all| {
+        if let Some((_, _, p)) = all.iter().find(|(l, p, _)| *l == lang && *p == part) {
+            return p.clone();
+        }
+        let promise = match part {
+            Part::Main => take_prefetched(lang),
+            Part::More | Part::Panels => None,
+        }
+        .unwrap_or_else(|| fetch_text(format!("{}{file}", module_dir())));
+        all.push((lang, part, promise.clone()));
+        promise
+    })
+}
+
 /// The catalog of `part` of `lang`: at once if loaded, else after fetching and reading its
 /// file (once per page; callers waiting at the same time share one request).
 pub async fn load(lang: Lang, part: Part) -> Result<&'static Catalog, LoadError> {
@@ -71,18 +96,7 @@ pub async fn load(lang: Lang, part: Part) -> Result<&'static Catalog, LoadError>
         return Ok(catalog);
     }
     let file = format!("i18n/{}", part.file(lang));
-    let promise = REQUESTS.with_borrow_mut(|all| {
-        if let Some((_, _, p)) = all.iter().find(|(l, p, _)| *l == lang && *p == part) {
-            return p.clone();
-        }
-        let promise = match part {
-            Part::Main => take_prefetched(lang),
-            Part::More => None,
-        }
-        .unwrap_or_else(|| fetch_text(format!("{}{file}", module_dir())));
-        all.push((lang, part, promise.clone()));
-        promise
-    });
+    let promise = request(lang, part);
     let error = |problem: String| {
         // Forget a failed request, so a later attempt asks again.
         REQUESTS.with_borrow_mut(|all| all.retain(|(l, p, _)| !(*l == lang && *p == part)));

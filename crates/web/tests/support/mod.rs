@@ -25,6 +25,16 @@ pub fn catalogs() {
             include_str!("../../../../web/i18n/en-more.txt"),
         ),
         (
+            Lang::En,
+            Part::Panels,
+            include_str!("../../../../web/i18n/en-panels.txt"),
+        ),
+        (
+            Lang::Ru,
+            Part::Panels,
+            include_str!("../../../../web/i18n/ru-panels.txt"),
+        ),
+        (
             Lang::Ru,
             Part::Main,
             include_str!("../../../../web/i18n/ru.txt"),

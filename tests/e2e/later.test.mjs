@@ -4,9 +4,9 @@
 // lesson working and draws itself when "Try again" finds the file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, audit, ready, shot, step, watchErrors, DESKTOP, ROOT } from './harness.mjs';
+import { start, audit, catalog, ready, shot, step, watchErrors, DESKTOP, ROOT } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -15,16 +15,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-/** The catalog file of `lang` as a map key → template (web/i18n/<lang>.txt). */
-function catalog(lang) {
-  const entries = new Map();
-  for (const line of readFileSync(join(ROOT, 'web', 'i18n', `${lang}.txt`), 'utf8').split('\n')) {
-    const at = line.indexOf(' = ');
-    if (at > 0 && !line.startsWith('#')) entries.set(line.slice(0, at), line.slice(at + 3));
-  }
-  return entries;
-}
 
 const files = readdirSync(join(ROOT, 'dist')).filter((f) => /\.wasm$/.test(f));
 

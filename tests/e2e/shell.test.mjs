@@ -4,9 +4,7 @@
 // without moving anything, it explains a wasm that cannot be loaded, and ?embed never shows it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { start, audit, ready, shot, watchErrors, DESKTOP, PHONE, ROOT } from './harness.mjs';
+import { start, audit, catalog, ready, shot, watchErrors, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -15,16 +13,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-/** The catalog file of `lang` as a map key → template (web/i18n/<lang>.txt). */
-function catalog(lang) {
-  const entries = new Map();
-  for (const line of readFileSync(join(ROOT, 'web', 'i18n', `${lang}.txt`), 'utf8').split('\n')) {
-    const at = line.indexOf(' = ');
-    if (at > 0 && !line.startsWith('#')) entries.set(line.slice(0, at), line.slice(at + 3));
-  }
-  return entries;
-}
 
 /** Records layout shifts and largest-contentful-paint candidates from the very start. */
 const observe = () => {

@@ -10,7 +10,7 @@ use crate::embed::share::EmbedButton;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
-use crate::later::{later_part, Code, LaterPart};
+use crate::later::{later_here, later_part, Code, LaterPart};
 use crate::panels::challenge::ChallengeGoal;
 use crate::panels::explorer::LastSearch;
 use crate::panels::glossary::TermLinks;
@@ -96,8 +96,7 @@ pub fn App(
     // for them; a texts file that cannot be loaded is said where they would be.
     let code = Code::new();
     provide_context(code);
-    code.start(LaterPart::Faults);
-    code.start(LaterPart::LessonSummary);
+    code.start(LaterPart::LessonSummary); // (its bundle, the player's, brings the faults too)
     let panels_failed = RwSignal::new(None::<String>);
     let later = later_slices(lab, code, panels_failed);
     let ready = later[SLICES - 1];
@@ -131,7 +130,7 @@ pub fn App(
                 }
                 return view! {
                     <CompareStage id=PLAYER_ANCHOR right=right/>
-                    {later_part(code, LaterPart::Faults, None)}
+                    {later_here(LaterPart::Faults)}
                 }
                 .into_any();
             }
@@ -270,8 +269,10 @@ fn later_slices(
         for (slice, needs) in SLICE_PARTS.into_iter().enumerate() {
             next_frame().await;
             if slice == FIRST_SCREEN {
-                for other in SLICE_PARTS.iter().flatten() {
-                    leptos::task::spawn_local(code.load(*other));
+                // One part asks for its whole bundle: this slice's, the lesson's, holds every
+                // part after it.
+                if let Some(first) = needs {
+                    code.start(first);
                 }
                 let Some(lang) = lab.lang.try_get_untracked() else {
                     return; // the page is gone

@@ -1,18 +1,18 @@
 //! The parts of the lesson drawn after its first screen, and how their code arrives.
 //!
-//! Each [`LaterPart`] is a split point of the wasm. Built with the `split` feature (the release
-//! bundle: `scripts/split.sh` cuts it), the code that only a part uses leaves
-//! `idem-web_bg.wasm` for a file of its own next to it, which the page requests once its
-//! first screen is drawn, so the student's first download holds the player and no more (#10).
-//! Without the feature (native and browser tests) a part's code is in the one module and
-//! [`LaterPart::code`] is ready at once; the page runs the same path either way.
+//! The parts come in two bundles, each a split point of the wasm. Built with the `split`
+//! feature (the release bundle: `scripts/split.sh` cuts it), the code that only a bundle uses
+//! leaves `idem-web_bg.wasm` for a file of its own next to it: the player's (faults, verdict,
+//! prediction), requested as the page starts, and the lesson's (every panel below the player),
+//! requested once the player is drawn, so the student's first download holds the player and
+//! no more (#10). Without the feature (native and browser tests) the code is in the one module
+//! and [`Code`] has it at the first poll.
 //!
 //! A part whose file cannot be loaded (offline, a file missing on the site) shows a notice in
 //! its place with a button that tries again; the rest of the page keeps working.
 
 use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::prelude::*;
-#[allow(unused_imports)]
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::lab::{use_lab, Lab};
@@ -128,6 +128,13 @@ impl LaterPart {
     /// The part's place in [`LaterPart::ALL`].
     fn index(self) -> usize {
         self as usize
+    }
+
+    /// What holds the part's place until it is drawn: the verdict's column keeps its size.
+    pub fn placeholder(self) -> Option<AnyView> {
+        matches!(self, LaterPart::Summary | LaterPart::LessonSummary).then(|| {
+            view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
+        })
     }
 }
 
@@ -291,10 +298,7 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
             return None;
         }
         let Some(code_here) = code.get(part) else {
-            // The verdict's column keeps its place while its code comes.
-            return matches!(part, LaterPart::Summary | LaterPart::LessonSummary).then(|| {
-                view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
-            });
+            return part.placeholder();
         };
         Some(match (code_here, lab) {
             (Ok(draw), Some(lab)) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use crate::events::{provide_events, use_run_events};
 use crate::hooks::{handle_key, use_layout, use_playback};
 use crate::lab::Lab;
-use crate::later::{later_here, later_part, Code, LaterPart};
+use crate::later::{later_here, Code, LaterPart};
 use crate::stage::{provide_lab, run_from_query, LinkNotice, Stage};
 use crate::theme::Theme;
 
@@ -58,10 +58,7 @@ pub fn Widget(
     // their code for the whole widget, so a missing file is said once and retried once.
     let code = Code::new();
     provide_context(code);
-    let rest = full.then(|| {
-        code.start(LaterPart::WidgetRest);
-        later_part(code, LaterPart::WidgetRest, None)
-    });
+    let rest = full.then(|| later_here(LaterPart::WidgetRest));
     let heading = if page {
         view! { <h1 class="embed-title">{title}</h1> }.into_any()
     } else {

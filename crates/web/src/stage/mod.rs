@@ -103,15 +103,15 @@ pub fn Stage(
     // made it long, #10); the faults and the summary come in later slices too, once the
     // player's bundle of code is here (later.rs); the summary's column keeps its place meanwhile.
     let summary = move || {
-        if crate::app::drawn(2) {
-            later_here(if lesson {
-                LaterPart::LessonSummary
-            } else {
-                LaterPart::Summary
-            })
-            .into_any()
+        let part = if lesson {
+            LaterPart::LessonSummary
         } else {
-            view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
+            LaterPart::Summary
+        };
+        if crate::app::drawn(2) {
+            later_here(part).into_any()
+        } else {
+            part.placeholder().into_any()
         }
     };
     view! {

@@ -37,10 +37,22 @@ gz() { gzip -9c -- "$1" | wc -c; }
 row() { printf '  %-34s %9d B raw %9d B gzip\n' "$1" "$(stat -c %s "$dist/$1")" "$(gz "$dist/$1")"; }
 
 # What index.html loads before the app is interactive.
-mapfile -t css < <(grep -o 'rel="stylesheet" href="[^"]*"' "$dist/index.html" |
-  sed 's/.*href="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
-mapfile -t classic < <(grep -o '<script src="[^"]*"' "$dist/index.html" |
-  sed 's/.*src="\(\.\/\)\{0,1\}\([^"]*\)"/\2/')
+# The release html is minified (Trunk.toml): attributes may be unquoted and in any order.
+# Prints the `attr` of every <tag> that has all the name=value pairs given after it.
+tags() {
+  node -e '
+    const [html, tag, attr, ...want] = process.argv.slice(1);
+    const value = /([a-z-]+)(?:\s*=\s*(?:"([^"]*)"|\x27([^\x27]*)\x27|([^\s>]+)))?/g;
+    for (const [, body] of html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, "gi"))) {
+      const a = {};
+      for (const m of body.matchAll(value)) a[m[1].toLowerCase()] = m[2] ?? m[3] ?? m[4] ?? "";
+      if (a[attr] && want.every((w) => a[w.split("=")[0]] === w.split("=")[1]))
+        console.log(a[attr].replace(/^\.\//, ""));
+    }' "$(cat "$dist/index.html")" "$@"
+}
+mapfile -t css < <(tags link href rel=stylesheet)
+mapfile -t classic < <(tags script src | grep -v '^boot\.js$')
+((${#css[@]})) || { echo "size check: index.html links no stylesheet (has its layout changed?)" >&2; exit 1; }
 common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@]}")
 # idem-web.js imports the loader of the wasm's later parts (scripts/split.sh) when it has one;
 # the lesson's bundle (split_lesson.wasm and the chunks only it needs) comes after the first

@@ -65,11 +65,4 @@ for part in "$stage"/split_*.wasm "$stage"/chunk_*.wasm; do
   grep -q "\"\./$hashed\"" "$stage/__wasm_split.js" || { echo "split: $base.wasm is not named in __wasm_split.js" >&2; exit 1; }
 done
 
-html="$stage/index.html"
-# idem-web.js imports __wasm_split.js: preload it beside idem-web.js, so the module graph (and
-# so the wasm's request) does not wait one more round trip for it.
-if [[ -f "$html" ]] && ! grep -q '__wasm_split.js' "$html"; then
-  sed -i -E "s#(<link rel=\"modulepreload\" href=\"([^\"]*)$name\.js\"[^>]*>)#\1<link rel=\"modulepreload\" href=\"\2__wasm_split.js\" crossorigin=\"anonymous\">#" "$html"
-  grep -q '__wasm_split.js' "$html" || echo "split: note: index.html has no modulepreload of $name.js to put __wasm_split.js beside" >&2
-fi
 echo "split: first screen $(stat -c %s "$stage/${name}_bg.wasm") B, $parts later files ($profile)"

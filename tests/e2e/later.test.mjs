@@ -93,6 +93,10 @@ for (const [lang, bundle, missing, after] of [
     await page.getByTestId(missing).first().waitFor();
     await page.getByTestId(after).first().waitFor();
     assert.equal(await page.getByTestId('part-failed').count(), 0, 'the notice is gone');
+    // The button had the focus: the part drawn in its place has it now, not the page's body.
+    await page.waitForFunction(() => document.activeElement?.dataset.testid === 'part-arrived');
+    assert.equal(await page.getByTestId('part-arrived').count(), 1);
+    assert.deepEqual(await audit(page), [], 'axe with the part drawn after Try again');
     await context.close();
   });
 }

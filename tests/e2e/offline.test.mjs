@@ -78,10 +78,12 @@ test('a new build is picked up: its worker takes over and the next load is the n
   const version = /^const VERSION = '([^']+)';$/m.exec(sw)?.[1];
   assert.ok(version && version !== 'dev', 'the build wrote a version into sw.js');
   // A "new build": another index.html and, as the post_build hook would write, a new version.
+  // (The release html is minified: it has a <title> but no </head>.)
   const html = await readFile(join(copy, 'index.html'), 'utf8');
+  assert.match(html, /<title>/);
   await writeFile(
     join(copy, 'index.html'),
-    html.replace('</head>', '<meta name="idem-build" content="next" /></head>'),
+    html.replace('<title>', '<meta name="idem-build" content="next"><title>'),
   );
   await writeFile(swPath, sw.replace(`const VERSION = '${version}';`, "const VERSION = 'next';"));
   try {

@@ -293,6 +293,9 @@ pub fn later_here(part: LaterPart) -> impl IntoView {
 /// code arrives the context would be the sibling's.
 pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> impl IntoView {
     let lab = use_context::<Lab>();
+    // Whether this place shows (or showed) the notice, so that the part drawn in its place
+    // after "Try again" takes the focus its button had.
+    let noticed = StoredValue::new(false);
     move || {
         if shown.is_some_and(|shown| !shown.get()) {
             return None;
@@ -300,15 +303,48 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
         let Some(code_here) = code.get(part) else {
             return part.placeholder();
         };
-        Some(match (code_here, lab) {
-            (Ok(draw), Some(lab)) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),
-            (Ok(draw), None) => draw(),
-            (Err(()), _) if code.first_failed(part) => {
+        Some(match code_here {
+            Ok(draw) => {
+                let drawn = match lab {
+                    Some(lab) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),
+                    None => draw(),
+                };
+                if noticed.get_value() {
+                    noticed.set_value(false);
+                    arrived(drawn)
+                } else {
+                    drawn
+                }
+            }
+            Err(()) if code.first_failed(part) => {
+                noticed.set_value(true);
                 view! { <PartFailed code=code part=part/> }.into_any()
             }
-            (Err(()), _) => ().into_any(),
+            Err(()) => ().into_any(),
         })
     }
+}
+
+/// A part drawn in place of its notice after "Try again": the button that had the focus is
+/// gone, so the focus goes to the part rather than to the page's body (a keyboard or
+/// screen-reader user goes on from what arrived). Nothing moves when the focus is elsewhere.
+fn arrived(drawn: AnyView) -> AnyView {
+    let here = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let Some(div) = here.get() else { return };
+        let lost = document()
+            .active_element()
+            .is_none_or(|el| el.tag_name().eq_ignore_ascii_case("body"));
+        if lost {
+            let _ = div.focus();
+        }
+    });
+    view! {
+        <div class="part-arrived" tabindex="-1" data-testid="part-arrived" node_ref=here>
+            {drawn}
+        </div>
+    }
+    .into_any()
 }
 
 /// The notice in place of a part whose code could not be loaded. "Try again" is disabled and

@@ -329,22 +329,24 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
 /// gone, so the focus goes to the part rather than to the page's body (a keyboard or
 /// screen-reader user goes on from what arrived). Nothing moves when the focus is elsewhere.
 fn arrived(drawn: AnyView) -> AnyView {
-    let here = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        let Some(div) = here.get() else { return };
-        let lost = document()
-            .active_element()
-            .is_none_or(|el| el.tag_name().eq_ignore_ascii_case("body"));
-        if lost {
-            let _ = div.focus();
-        }
-    });
     view! {
-        <div class="part-arrived" tabindex="-1" data-testid="part-arrived" node_ref=here>
+        <div class="part-arrived" tabindex="-1" data-testid="part-arrived" use:take_lost_focus>
             {drawn}
         </div>
     }
     .into_any()
+}
+
+/// Focuses `el` once it is on the page, if the focus is on the page's body (lost).
+fn take_lost_focus(el: leptos::web_sys::Element) {
+    request_animation_frame(move || {
+        let lost = document()
+            .active_element()
+            .is_none_or(|active| active.tag_name().eq_ignore_ascii_case("body"));
+        if let (true, Some(el)) = (lost, wasm_bindgen::JsCast::dyn_ref::<leptos::web_sys::HtmlElement>(&el)) {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// The notice in place of a part whose code could not be loaded. "Try again" is disabled and

@@ -343,7 +343,10 @@ fn take_lost_focus(el: leptos::web_sys::Element) {
         let lost = document()
             .active_element()
             .is_none_or(|active| active.tag_name().eq_ignore_ascii_case("body"));
-        if let (true, Some(el)) = (lost, wasm_bindgen::JsCast::dyn_ref::<leptos::web_sys::HtmlElement>(&el)) {
+        if let (true, Some(el)) = (
+            lost,
+            wasm_bindgen::JsCast::dyn_ref::<leptos::web_sys::HtmlElement>(&el),
+        ) {
             let _ = el.focus();
         }
     });

@@ -39,9 +39,11 @@ pub const TERMS: [&str; 17] = [
 #[derive(Clone, Copy)]
 pub struct TermLinks;
 
-/// A word character: a use of a term must not be part of a longer word.
+/// A word character: a use of a term must not be part of a longer word. The lesson's texts are
+/// English and Russian, so Latin and Cyrillic letters and digits are enough (and spare the wasm
+/// Unicode's tables of every alphabet).
 fn word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_ascii_alphanumeric() || c == '_' || matches!(c, 'А'..='я' | 'Ё' | 'ё')
 }
 
 /// Where `form` is first used as a whole word in `text` at or after byte `from`: its start and
@@ -234,6 +236,18 @@ mod tests {
         assert_eq!(two.matches("data-term=\"409\"").count(), 1);
         // Not inside a longer word or number.
         assert!(!linked("4090 attempts, unique indexes", Lang::En).contains("<a"));
+    }
+
+    #[test]
+    fn word_characters_are_the_latin_and_cyrillic_letters_digits_and_underscore() {
+        for c in "azAZ09_АЯаяЁёжЩ".chars() {
+            assert!(word_char(c), "{c}");
+        }
+        for c in " .,:;!?()«»—–-'\"№%\u{00a0}é".chars() {
+            assert!(!word_char(c), "{c}");
+        }
+        // A term followed by a Cyrillic letter is part of a longer word.
+        assert!(!linked("Ответами не назовёшь", Lang::Ru).contains("<a"));
     }
 
     #[test]

@@ -297,8 +297,10 @@ test('try every failure: search, then replay a counter-example', async () => {
   const steps = Number(await result.getAttribute('data-steps'));
   assert.ok(states > 0 && steps > states, `${states} situations, ${steps} steps for ${runs} runs`);
   const summary = await result.innerText();
-  assert.match(summary, new RegExp(`${runs} runs checked. The simulator played ${steps} steps in all and remembered ${states} distinct situations`));
-  assert.match(summary, new RegExp(`${bad} runs? breaks? an invariant`));
+  // Counts are written grouped by threes, as English writes them.
+  const en = (n) => n.toLocaleString('en-US');
+  assert.match(summary, new RegExp(`${en(runs)} runs checked. The simulator played ${en(steps)} steps in all and remembered ${en(states)} distinct situations`));
+  assert.match(summary, new RegExp(`${en(bad)} runs? breaks? an invariant`));
   // Counter-examples name packets by caption (replayed on the base run), not by id.
   const listed = (await page.getByTestId('counterexample').allInnerTexts()).join('\n');
   assert.match(listed, /Drop the (request|response) /);

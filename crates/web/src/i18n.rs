@@ -373,6 +373,26 @@ pub fn fill_template(template: &str, args: &[(&str, String)]) -> String {
     fill_plural(template, args, plural_en)
 }
 
+/// `text` read as a whole number, also when its digits are grouped by threes with a comma or a
+/// (narrow) no-break space as the catalogs write counts: `1,104,571`, `1 104 571`.
+fn whole_number(text: &str) -> Option<u64> {
+    let separator = |c: char| matches!(c, ',' | '\u{a0}' | '\u{202f}');
+    if !text.contains(separator) {
+        return text.parse().ok();
+    }
+    let mut groups = text.split(separator);
+    let first = groups.next()?;
+    let grouped = groups.all(|g| g.len() == 3) && (1..=3).contains(&first.len());
+    if !grouped {
+        return None;
+    }
+    text.chars()
+        .filter(|c| !separator(*c))
+        .collect::<String>()
+        .parse()
+        .ok()
+}
+
 /// Replaces `{name}` with its value and `{name:form0|form1|…}` with the form `rule` picks for
 /// the value read as a whole number (the last form when there are fewer forms than the rule
 /// knows, the placeholder as written when the value is not a number or `name` is unknown).
@@ -391,7 +411,7 @@ pub fn fill_plural(template: &str, args: &[(&str, String)], rule: fn(u64) -> usi
                 };
                 let value = args.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
                 let chosen = match (value, forms) {
-                    (Some(v), Some(forms)) => v.parse::<u64>().ok().and_then(|n| {
+                    (Some(v), Some(forms)) => whole_number(v).and_then(|n| {
                         let forms: Vec<&str> = forms.split('|').collect();
                         forms.get(rule(n).min(forms.len() - 1)).copied()
                     }),
@@ -939,6 +959,31 @@ mod tests {
         assert_eq!(en(0), "0 keys");
         assert_eq!(en(2), "2 keys");
         assert_eq!(fill_template("{n:a|b}", &[("n", "x".into())]), "{n:a|b}");
+    }
+
+    #[test]
+    fn counts_grouped_by_threes_choose_their_plural_form() {
+        let ru = |n: &str| {
+            fill_plural(
+                "{n} {n:прогон|прогона|прогонов}",
+                &[("n", n.into())],
+                plural_ru,
+            )
+        };
+        assert_eq!(ru("1\u{a0}104\u{a0}571"), "1\u{a0}104\u{a0}571 прогон");
+        assert_eq!(ru("2\u{a0}002"), "2\u{a0}002 прогона");
+        assert_eq!(ru("12\u{202f}345"), "12\u{202f}345 прогонов");
+        let en = |n: &str| fill_template("{n} {n:run|runs}", &[("n", n.into())]);
+        assert_eq!(en("1,001"), "1,001 runs");
+        assert_eq!(en("1234"), "1234 runs");
+        assert_eq!(whole_number("693,685"), Some(693_685));
+        // Not a count grouped by threes: the placeholder stays as written.
+        for bad in [
+            "1,00", "1,0000", ",100", "100,", "1,,000", "1234,567", "1.000", "1 000",
+        ] {
+            assert_eq!(whole_number(bad), None, "{bad}");
+            assert_eq!(en(bad), format!("{bad} {{n:run|runs}}"), "{bad}");
+        }
     }
 
     #[test]

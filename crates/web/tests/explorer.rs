@@ -41,6 +41,19 @@ fn number(e: &Element, attr: &str) -> u64 {
         .unwrap_or_else(|| panic!("no {attr}"))
 }
 
+/// `n` as the English page writes a count: `12,345`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 #[wasm_bindgen_test]
 async fn the_panel_shows_the_cores_numbers() {
     for (id, k) in [("naive", 1), ("fully-protected", 2)] {
@@ -67,12 +80,12 @@ async fn the_panel_shows_the_cores_numbers() {
         assert!(
             text.contains(&format!(
                 "{} runs checked. The simulator played {} steps in all and remembered {} distinct situations",
-                report.runs_represented(),
-                report.steps,
-                report.distinct_situations()
+                thousands(report.runs_represented()),
+                thousands(report.steps),
+                thousands(report.distinct_situations())
             )) && text.contains(&format!(
                 "{} {} an invariant",
-                report.violating_runs,
+                thousands(report.violating_runs),
                 if report.violating_runs == 1 {
                     "run breaks"
                 } else {

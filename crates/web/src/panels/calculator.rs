@@ -17,22 +17,29 @@ pub fn decimal(x: f64, decimals: u32, catalog: &Catalog) -> String {
     let scaled = (x.abs() * scale).round() as u64;
     let whole = scaled / scale as u64;
     let frac = scaled % scale as u64;
-    let sep = catalog.text("calc.thousands");
-    let digits = whole.to_string();
     let mut out = String::new();
     if x < 0.0 && scaled > 0 {
         out.push('-');
     }
+    out.push_str(&digit_groups(whole, catalog));
+    if frac > 0 {
+        let frac = format!("{frac:0width$}", width = decimals as usize);
+        out.push_str(&catalog.text("calc.decimal"));
+        out.push_str(frac.trim_end_matches('0'));
+    }
+    out
+}
+
+/// `n` with the catalog's thousands separator: `1,104,571` in English, `1 104 571` in Russian.
+pub fn digit_groups(n: u64, catalog: &Catalog) -> String {
+    let sep = catalog.text("calc.thousands");
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * sep.len());
     for (i, d) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push_str(&sep);
         }
         out.push(d);
-    }
-    if frac > 0 {
-        let frac = format!("{frac:0width$}", width = decimals as usize);
-        out.push_str(&catalog.text("calc.decimal"));
-        out.push_str(frac.trim_end_matches('0'));
     }
     out
 }

@@ -149,7 +149,7 @@ pub fn result_view(
     base: &Scenario,
     catalog: &Catalog,
 ) -> ResultView {
-    let n = |v: u64| v.to_string();
+    let n = |v: u64| crate::panels::calculator::digit_groups(v, catalog);
     let partial = stopped && !report.done;
     if !report.done && !partial {
         let text = catalog.fill(
@@ -1090,10 +1090,29 @@ mod tests {
         );
         assert!(core.steps > core.states && core.runs > 1000, "{core:?}");
         let en = v.body.to_string();
+        // Counts are grouped by threes as each language writes them (independently here).
+        let group = |n: u64, sep: &str| {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, d) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                    out.push_str(sep);
+                }
+                out.push(d);
+            }
+            out
+        };
+        assert!(
+            core.steps >= 10_000,
+            "a count that needs grouping: {}",
+            core.steps
+        );
         assert!(
             en.contains(&format!(
                 "{} runs checked. The simulator played {} steps in all and remembered {} distinct situations",
-                core.runs, core.steps, core.states
+                group(core.runs, ","),
+                group(core.steps, ","),
+                group(core.states, ",")
             )),
             "{en}"
         );
@@ -1106,7 +1125,7 @@ mod tests {
                 (2..=4, r) if !(12..=14).contains(&r) => forms[1],
                 _ => forms[2],
             };
-            format!("{n} {form}")
+            format!("{} {form}", group(n, "\u{a0}"))
         };
         for words in [
             plural(core.runs, ["прогон", "прогона", "прогонов"]),
@@ -1130,7 +1149,8 @@ mod tests {
         assert!(
             line.contains(&format!(
                 "{} runs checked so far, {} steps simulated",
-                so_far.runs, so_far.steps
+                group(so_far.runs, ","),
+                group(so_far.steps, ",")
             )),
             "{line}"
         );

@@ -9,7 +9,8 @@
 #   __wasm_split.js                 loads those files when a part asks (next to idem-web.js)
 # wasm-split-cli reads the relocations the linker kept (crates/web/build.rs), so it runs on
 # cargo's output, before wasm-bindgen; in a release build each module then goes through
-# wasm-opt -Oz (Trunk's own wasm-opt is off in index.html: it would optimise the uncut module).
+# wasm-opt -Oz (Trunk's own wasm-opt is off in index.html: it would optimise the uncut module), and
+# the first-screen module's imports from its glue get short names (scripts/short-imports.mjs).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 stage="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (TRUNK_STAGING_DIR is not set)}"
@@ -46,6 +47,10 @@ optimise() {
   fi
 }
 optimise "$work/bindgen/${name}_bg.wasm" "$stage/${name}_bg.wasm"
+# Short names for the module's imports from its glue, in both (scripts/short-imports.mjs).
+if [[ "$profile" == release ]]; then
+  node "$ROOT/scripts/short-imports.mjs" "$stage/${name}_bg.wasm" "$stage/$name.js" >/dev/null
+fi
 parts=0
 for part in "$work"/split/split_*.wasm "$work"/split/chunk_*.wasm; do
   [[ -f "$part" ]] || continue

@@ -1,0 +1,112 @@
+// scripts/short-imports.mjs (run by scripts/split.sh on the release build): it renames the
+// module's imports from wasm-bindgen's glue in the module and the glue together, leaves other
+// imports alone, and refuses (writing nothing) a glue it cannot rename consistently. The page
+// starting at all in the other end-to-end tests is the check on the real build; this one
+// checks the rules on a module made here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './harness.mjs';
+
+const run = promisify(execFile);
+const script = join(ROOT, 'scripts', 'short-imports.mjs');
+
+const leb = (n) => {
+  const out = [];
+  do {
+    let byte = n & 0x7f;
+    n >>>= 7;
+    if (n) byte |= 0x80;
+    out.push(byte);
+  } while (n);
+  return out;
+};
+const str = (s) => [...leb(Buffer.byteLength(s)), ...Buffer.from(s)];
+const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
+
+/** A module importing `imports` ([module, name] pairs) as functions () -> (), and a memory. */
+function module(imports) {
+  const entries = imports.flatMap(([m, n]) => [...str(m), ...str(n), 0x00, 0x00]);
+  const memory = [...str('env'), ...str('memory'), 0x02, 0x00, 0x01];
+  return Buffer.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [0x01, 0x60, 0x00, 0x00]),
+    ...section(2, [...leb(imports.length + 1), ...entries, ...memory]),
+  ]);
+}
+
+const GLUE = ['./idem-web_bg.js', '__wbg_getBoundingClientRect_329ca748ec918b0c'];
+const OTHER = ['./__wasm_split.js', '__wasm_split_load_lesson'];
+const glue = (keys) => `function __wbg_get_imports() {
+    const import0 = {
+        __proto__: null,
+${keys.map((k) => `        ${k}: function(arg0) {\n            return arg0;\n        },`).join('\n')}
+    };
+    return {
+        __proto__: null,
+        "./idem-web_bg.js": import0,
+        "./__wasm_split.js": import1,
+    };
+}
+`;
+
+async function withFiles(wasm, js, body) {
+  const dir = await mkdtemp(join(tmpdir(), 'short-imports-'));
+  const files = [join(dir, 'm.wasm'), join(dir, 'm.js')];
+  try {
+    await writeFile(files[0], wasm);
+    await writeFile(files[1], js);
+    await body(...files);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('the glue imports get short names in the module and the glue alike; others stay', async () => {
+  const many = Array.from({ length: 30 }, (_, i) => ['./idem-web_bg.js', `__wbg_f${i}_0123456789abcdef`]);
+  const imports = [GLUE, OTHER, ...many];
+  const js = glue([GLUE[1], ...many.map(([, n]) => n)]);
+  await withFiles(module(imports), js, async (wasmFile, jsFile) => {
+    await run(process.execPath, [script, wasmFile, jsFile]);
+    const after = WebAssembly.Module.imports(new WebAssembly.Module(await readFile(wasmFile)));
+    assert.deepEqual(after[0], { module: 'a', name: 'a', kind: 'function' });
+    assert.deepEqual(after[1], { module: OTHER[0], name: OTHER[1], kind: 'function' });
+    assert.deepEqual(after.at(-1), { module: 'env', name: 'memory', kind: 'memory' });
+    const names = after.filter((i) => i.module === 'a').map((i) => i.name);
+    assert.equal(names.length, 31);
+    assert.equal(new Set(names).size, 31, 'distinct');
+    assert.deepEqual(names.slice(25, 28), ['z', 'aa', 'ab']);
+    const text = await readFile(jsFile, 'utf8');
+    for (const n of names) assert.match(text, new RegExp(`^        ${n}: function`, 'm'));
+    assert.doesNotMatch(text, /__wbg_\w+_[0-9a-f]{16}/, "no long name left");
+    assert.match(text, /^        a: import0,$/m);
+    assert.match(text, /"\.\/__wasm_split\.js": import1/);
+    // The renamed module links against the renamed glue's object.
+    const object = Function(`const import1 = {};\n${text}\nreturn __wbg_get_imports();`)();
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(await readFile(wasmFile)), {
+      a: object.a,
+      [OTHER[0]]: { [OTHER[1]]: () => {} },
+      env: { memory: new WebAssembly.Memory({ initial: 1 }) },
+    });
+    assert.ok(instance);
+  });
+});
+
+for (const [why, js] of [
+  ['a key missing from the glue', glue([])],
+  ['a key twice in the glue', glue([GLUE[1], GLUE[1]])],
+  ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', "'./idem-web_bg.js': import0")],
+]) {
+  test(`it refuses ${why} and writes nothing`, async () => {
+    const wasm = module([GLUE, OTHER]);
+    await withFiles(wasm, js, async (wasmFile, jsFile) => {
+      await assert.rejects(run(process.execPath, [script, wasmFile, jsFile]), (e) => e.code === 1);
+      assert.deepEqual(await readFile(wasmFile), wasm);
+      assert.equal(await readFile(jsFile, 'utf8'), js);
+    });
+  });
+}

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, watchErrors, verdict, step, shot, SCREENSHOTS, DESKTOP, PHONE } from './harness.mjs';
+import { start, audit, watchErrors, verdict, step, shot, SCREENSHOTS, DESKTOP, PHONE } from './harness.mjs';
 import { CSP } from './server.mjs';
 
 let lab;
@@ -104,8 +104,23 @@ test('the Embed button gives an iframe snippet for the run on screen', async () 
   assert.match(snippet, /title="Idempotency Lab — [^"]+"/);
   assert.match(snippet, /loading="lazy"/);
   assert.deepEqual(await violations(page), []);
+  assert.deepEqual(await audit(page), [], 'axe with the Embed box open (its snippet is labelled)');
   await page.context().close();
 });
+
+for (const lang of ['en', 'ru']) {
+  test(`on a phone the Embed box is on the screen, in ${lang}`, async () => {
+    // (The Russian header wraps the Embed button to another line than the English one.)
+    const page = await openFile(`?scenario=key&lang=${lang}`, PHONE);
+    await page.getByTestId('embed-open').click();
+    const box = await page.locator('.embed-box').boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= PHONE.width, `${lang}: x ${box.x}..${box.x + box.width}`);
+    assert.ok(box.y >= 0 && box.y + box.height <= PHONE.height, `${lang}: y ${box.y}..${box.y + box.height}`);
+    assert.deepEqual(await audit(page), []);
+    await shot(page, `embed-box-phone-${lang}`, false);
+    await page.context().close();
+  });
+}
 
 test('?embed shows the compact player only', async () => {
   for (const [name, viewport] of [

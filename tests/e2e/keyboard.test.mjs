@@ -118,7 +118,7 @@ for (const viewport of [DESKTOP, PHONE]) {
     // Inject a fault.
     await tabTo(page, '[data-testid=drop-next-ack]');
     await page.keyboard.press('Enter');
-    assert.equal(await pressed(page, 'drop-next-ack'), 'true');
+    assert.equal(await page.getByTestId('drop-next-ack').getAttribute('data-armed'), '1');
     await assertFocus(page, 'injecting a fault');
 
     // Toggle a protection on, and off again (Space on the checkbox).

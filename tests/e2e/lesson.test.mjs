@@ -27,7 +27,7 @@ for (const story of STORIES) {
     const page = await lab.open(`scenario=${story.id}&base=1`);
     await page.getByTestId('step-forward').click();
     await page.getByTestId('drop-next-ack').click();
-    assert.equal(await page.getByTestId('drop-next-ack').getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.getByTestId('drop-next-ack').getAttribute('data-armed'), '1');
     await page.getByTestId('run-to-end').click();
     assert.equal(await text(page, story.figure), story.value);
     assert.equal(await verdict(page), story.verdict);
@@ -234,4 +234,23 @@ test('screenshots: desktop, phone, dark; no horizontal scroll at 360 px', async 
   const calm = await lab.open('scenario=key&step=3', PHONE, { reducedMotion: 'reduce' });
   await shot(calm, 'phone-reduced-motion');
   await calm.context().close();
+});
+
+test('each press of "Lose the next answer" loses one more, and its label says how many', async () => {
+  // Story 1's script loses one answer itself (armed at its second step).
+  const page = await lab.open('scenario=naive');
+  const button = page.getByTestId('drop-next-ack');
+  assert.equal(await button.getAttribute('data-armed'), '0');
+  await page.getByTestId('step-forward').click();
+  await page.getByTestId('step-forward').click();
+  await page.getByTestId('step-forward').click();
+  assert.equal(await button.getAttribute('data-armed'), '1');
+  assert.equal((await button.innerText()).trim(), 'Next answer will be lost');
+  await button.click();
+  assert.equal(await button.getAttribute('data-armed'), '2');
+  assert.equal((await button.innerText()).trim(), 'The next 2 answers will be lost');
+  assert.equal(await button.getAttribute('aria-pressed'), null, 'not a toggle');
+  await page.getByTestId('run-to-end').click();
+  assert.match(await text(page, 'verdict'), /Charged 3 times$/);
+  await page.context().close();
 });

@@ -159,6 +159,9 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       assert.equal(await page.getByTestId('scenario-key').getAttribute('aria-pressed'), 'true');
       assert.equal(await page.getByTestId('step-index').innerText(), '0');
       assert.equal(await next.count(), 0, 'no "next story" before the run ends');
+      // The button has gone: the focus is on the player, in view, not on the page's body.
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'player');
+      assert.ok(await inView(page, page.getByTestId('play-pause')), 'Play in view for the next story');
 
       // The marks survive a reload.
       await page.reload();

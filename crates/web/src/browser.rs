@@ -50,6 +50,19 @@ pub fn reveal(id: &str) {
     }
 }
 
+/// [`reveal`]s the element with id `id` and gives it the focus (it has `tabindex="-1"`): for a
+/// button that goes away once pressed, whose focus would otherwise fall to the page's body.
+pub fn reveal_and_focus(id: &str) {
+    reveal(id);
+    if let Some(element) = document().get_element_by_id(id) {
+        if let Some(element) =
+            wasm_bindgen::JsCast::dyn_ref::<leptos::web_sys::HtmlElement>(&element)
+        {
+            let _ = element.focus();
+        }
+    }
+}
+
 /// Milliseconds from the page's time origin (monotonic).
 pub fn now_ms() -> f64 {
     window().performance().map_or(0.0, |p| p.now())

@@ -54,8 +54,10 @@ pub fn badge_for(world: &World, verdict: &idem_core::Verdict) -> Badge {
             (_, Violation::Repeated { op, times }) => match (kind_of(world, *op), times) {
                 (OpKind::Charge, 2) => bad("verdict.charged_twice", 2),
                 (OpKind::Charge, n) => bad("verdict.charged_times", *n),
-                (OpKind::Debit, n) => bad("verdict.debited_twice", *n),
-                (OpKind::Like, n) => bad("verdict.likes_twice", *n),
+                (OpKind::Debit, 2) => bad("verdict.debited_twice", 2),
+                (OpKind::Debit, n) => bad("verdict.debited_times", *n),
+                (OpKind::Like, 2) => bad("verdict.likes_twice", 2),
+                (OpKind::Like, n) => bad("verdict.likes_times", *n),
             },
             (Invariant::LikesMatchOperations, _) => bad("verdict.likes_wrong", 0),
             (Invariant::BalanceMatchesDebits, _) => bad("verdict.balance_wrong", 0),

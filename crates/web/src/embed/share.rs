@@ -56,8 +56,14 @@ pub fn EmbedButton() -> impl IntoView {
             </button>
             <Show when=move || open.get()>
                 <div class="embed-box">
-                    <p class="hint">{lab.t("ui.embed_hint")}</p>
-                    <textarea readonly rows="4" data-testid="embed-snippet" prop:value=snippet></textarea>
+                    <label class="hint" for="embed-snippet">{lab.t("ui.embed_hint")}</label>
+                    <textarea
+                        id="embed-snippet"
+                        readonly
+                        rows="4"
+                        data-testid="embed-snippet"
+                        prop:value=snippet
+                    ></textarea>
                     <button type="button" class="secondary" on:click=copy>{lab.t("ui.embed_copy")}</button>
                 </div>
             </Show>

@@ -99,7 +99,9 @@ pub fn Faults() -> impl IntoView {
     let lab = use_lab();
     let packet_select = NodeRef::<Select>::new();
     let phase_select = NodeRef::<Select>::new();
-    let armed = Memo::new(move |_| lab.run.with(|r| r.world().next_ack_will_be_lost()));
+    // How many of the API's next answers will be lost: each press loses one more (the story's
+    // script may have armed one), so the button is no toggle; its label says how many.
+    let armed = Memo::new(move |_| lab.run.with(|r| r.world().acks_to_lose()));
     let options = move || lab.run.with(|r| packet_choices(r.world(), lab.catalog()));
     // A refusal is said beside the button that was pressed: under the main buttons, or
     // under the menu's when one of those was.
@@ -168,15 +170,19 @@ pub fn Faults() -> impl IntoView {
             <div class="fault-main">
                 <button
                     type="button"
-                    class=move || if armed.get() { "danger armed" } else { "danger" }
+                    class=move || { if armed.get() > 0 { "danger armed" } else { "danger" } }
                     data-testid="drop-next-ack"
-                    aria-pressed=move || armed.get().to_string()
+                    data-armed=move || armed.get().to_string()
                     on:click=move |_| {
                         from_menu.set(false);
                         act_in_view(lab, Action::LoseNextAck)
                     }
                 >
-                    {move || lab.t(if armed.get() { "ui.ack_armed" } else { "ui.lose_ack" })}
+                    {move || match armed.get() {
+                        0 => lab.t("ui.lose_ack"),
+                        1 => lab.t("ui.ack_armed"),
+                        n => lab.catalog().fill("ui.acks_armed", &[("n", n.to_string())]),
+                    }}
                 </button>
                 <button
                     type="button"

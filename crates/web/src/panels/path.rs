@@ -457,7 +457,12 @@ pub fn AfterRunPanel() -> impl IntoView {
                             type="button"
                             class="primary next-story"
                             data-testid="next-story"
-                            on:click=move |_| lab.switch(next)
+                            on:click=move |_| {
+                                lab.switch(next);
+                                // The button goes with the run it ended: the focus goes to the
+                                // player, which shows the next story from its start.
+                                crate::browser::reveal_and_focus(PLAYER_ANCHOR);
+                            }
                         >
                             {label}
                         </button>

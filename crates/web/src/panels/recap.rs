@@ -20,11 +20,19 @@ pub struct Choice {
     pub label: String,
 }
 
+/// How often a payment was charged: not, once, twice, or (a run the student gave more faults)
+/// as many times as it was.
 fn charge_choice(times: usize, catalog: &Catalog) -> Choice {
     let (value, key) = match times {
         0 => ("none", "predict.charge_none"),
         1 => ("once", "predict.charge_once"),
-        _ => ("twice", "predict.charge_twice"),
+        2 => ("twice", "predict.charge_twice"),
+        n => {
+            return Choice {
+                value: format!("times-{n}"),
+                label: catalog.fill("verdict.charged_times", &[("n", n.to_string())]),
+            }
+        }
     };
     Choice {
         value: value.to_owned(),
@@ -91,7 +99,8 @@ fn figure_choice(n: i64, key: &str, catalog: &Catalog) -> Choice {
 }
 
 /// What the run shows now, in the terms of the story: for payments, how often the operation
-/// that took effect most often was charged (0, 1, 2+); otherwise the balance or the likes.
+/// that took effect most often was charged (0, 1, 2, or more); otherwise the balance or the
+/// likes.
 pub fn outcome(world: &World, catalog: &Catalog) -> Choice {
     let ledger = world.ledger();
     match world.scenario().story {
@@ -328,7 +337,7 @@ pub fn Recap(
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use idem_core::Scenario;
+    use idem_core::{Action, Scenario};
 
     fn start_end(id: &str) -> (World, World) {
         let start = World::new(&Scenario::by_id(id).expect("scenario"));
@@ -398,6 +407,50 @@ mod tests {
             let (opts, actual) = values(id);
             assert!(opts.contains(&actual), "{id}: {actual} not in {opts:?}");
             assert!(opts.len() >= 2, "{id}");
+        }
+    }
+
+    /// A story run with one more lost answer than its script: three charges (three likes for
+    /// the counter), and the result and the badge say three, not "twice".
+    fn with_an_extra_lost_answer(id: &str) -> World {
+        let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+        for _ in 0..3 {
+            world.step();
+        }
+        // (The story's own script loses one answer.)
+        world.apply(Action::LoseNextAck).expect("armed");
+        world.run(2_000);
+        world
+    }
+
+    #[test]
+    fn a_run_charged_three_times_says_three_times() {
+        let world = with_an_extra_lost_answer("naive");
+        assert_eq!(
+            world.verdict().max_effects(),
+            3,
+            "the setup charges three times"
+        );
+        for (lang, three) in [(Lang::En, "Charged 3 times"), (Lang::Ru, "Списано 3 раза")]
+        {
+            let catalog = lang.catalog();
+            let actual = outcome(&world, catalog);
+            assert_eq!(actual.label, three);
+            let twice = charge_choice(2, catalog);
+            let html = result_html(&twice, &actual, catalog);
+            assert!(html.contains("data-correct=\"false\""), "{html}");
+            assert!(html.contains(three), "{html}");
+            let badge = crate::text::badge_text(&crate::text::badge(&world), catalog);
+            assert_eq!(badge, three);
+        }
+        let counter = with_an_extra_lost_answer("counter-naive");
+        assert_eq!(counter.ledger().posts[0].likes, 103, "three likes counted");
+        for (lang, three) in [
+            (Lang::En, "Like counted 3 times"),
+            (Lang::Ru, "Лайк засчитан 3 раза"),
+        ] {
+            let badge = crate::text::badge_text(&crate::text::badge(&counter), lang.catalog());
+            assert_eq!(badge, three);
         }
     }
 

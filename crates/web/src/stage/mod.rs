@@ -115,7 +115,7 @@ pub fn Stage(
         }
     };
     view! {
-        <section class="stage" id=id>
+        <section class="stage" id=id tabindex="-1">
             <div class="stage-main">
                 <Topology/>
                 {crate::app::with_slice(1, || view! { <Controls/> }.into_any())}

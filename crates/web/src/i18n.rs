@@ -419,7 +419,20 @@ pub fn fill_plural(template: &str, args: &[(&str, String)], rule: fn(u64) -> usi
                     (None, _) => None,
                 };
                 match chosen {
-                    Some(text) => out.push_str(text),
+                    // A quoted value inside quotes takes the inner pair: «… „…“ …», “… ‘…’ …”.
+                    Some(text) => match out.chars().next_back() {
+                        Some('«') => out.extend(text.chars().map(|c| match c {
+                            '«' => '„',
+                            '»' => '“',
+                            c => c,
+                        })),
+                        Some('“') => out.extend(text.chars().map(|c| match c {
+                            '“' => '‘',
+                            '”' => '’',
+                            c => c,
+                        })),
+                        _ => out.push_str(text),
+                    },
                     None => {
                         out.push('{');
                         out.push_str(inner);
@@ -959,6 +972,22 @@ mod tests {
         assert_eq!(en(0), "0 keys");
         assert_eq!(en(2), "2 keys");
         assert_eq!(fill_template("{n:a|b}", &[("n", "x".into())]), "{n:a|b}");
+    }
+
+    #[test]
+    fn a_quoted_value_in_quotes_takes_the_inner_pair() {
+        let args = [("x", "значит «сделано»".to_owned())];
+        assert_eq!(
+            fill_template("нарушено «{x}»", &args),
+            "нарушено «значит „сделано“»"
+        );
+        assert_eq!(
+            fill_template("{x}", &args),
+            "значит «сделано»",
+            "not inside quotes"
+        );
+        let en = [("x", "means “done”".to_owned())];
+        assert_eq!(fill_template("broke “{x}”", &en), "broke “means ‘done’”");
     }
 
     #[test]

@@ -226,7 +226,12 @@ pub fn Challenges() -> impl IntoView {
                     data-testid=format!("challenge-{id}")
                     data-status=move || status(id).name()
                     aria-pressed=move || active.with(|a| a.is_some_and(|a| a.id == id)).to_string()
-                    on:click=move |_| lab.open(&c.link())
+                    on:click=move |_| {
+                        lab.open(&c.link());
+                        // The challenge is played above: bring the player into view, as a
+                        // counter-example's replay does.
+                        crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+                    }
                 >
                     <span class="done-mark" aria-hidden="true">{move || if done() { "✓ " } else { "" }}</span>
                     {lab.t(&format!("challenge.{id}"))}

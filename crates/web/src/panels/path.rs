@@ -341,8 +341,9 @@ fn pick(lab: Lab, current: Memo<String>, id: &'static str) -> impl IntoView {
     // The phone's story row scrolls sideways: keep the story on screen in view inside it
     // (the row only; the page does not move). Measured at the next frame, when the page is
     // laid out anyway: measuring at once would lay out the page inside the task that draws
-    // it, which makes that task long (#10).
+    // it, which makes that task long (#10). Also when it is marked done: the mark widens it.
     Effect::new(move |_| {
+        let _marked = done();
         if current.with(|c| c == id) {
             if let Some(b) = button.get() {
                 request_animation_frame(move || show_in_row(&b));

@@ -200,7 +200,7 @@ pub fn result_view(
         .map(|i| {
             vec![
                 catalog.text(&format!("invariant.{}", i.name())),
-                format!("#{}", report.violations_of(*i)),
+                format!("#{}", n(report.violations_of(*i))),
             ]
         })
         .collect();

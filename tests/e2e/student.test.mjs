@@ -487,6 +487,11 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       assert.ok(sizes.length >= 10, `${sizes.length} texts`);
       for (const { text, px } of sizes) assert.ok(px >= 12, `"${text}" is ${px.toFixed(1)} px`);
       assert.ok(sizes.some((s) => /POST/.test(s.text)), 'a packet label is measured');
+      // The playback buttons keep one line ("Пуск" is wider than "Play").
+      const tops = await page
+        .locator('.playback .buttons button')
+        .evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
+      assert.equal(new Set(tops).size, 1, `playback buttons on ${new Set(tops).size} lines`);
       await shot(page, `student-${size}-${lang}-compare`, false);
       await page.context().close();
     });

@@ -256,28 +256,20 @@ test('on a phone the story row shows the story on screen, from a link and after 
     'the stories do not fit a phone: the row scrolls sideways',
   );
   assert.equal(await outside(page, last), 0, 'the linked story is in view in its row');
+  /** Waits until the chip of `id` is inside its row's visible part (the row scrolls at a frame). */
+  const inRow = (id) =>
+    page.waitForFunction((id) => {
+      const chip = document.querySelector(`[data-testid="scenario-${id}"]`);
+      const c = chip.getBoundingClientRect();
+      const r = chip.parentElement.getBoundingClientRect();
+      return c.left >= r.left && c.right <= r.right;
+    }, id);
   // Done, its chip gets a mark and grows: it stays in view.
   await page.getByTestId('run-to-end').click();
   await page.waitForFunction((id) => document.querySelector(`[data-testid="scenario-${id}"]`).dataset.done === 'true', last);
-  await page.waitForFunction(
-    (id) => {
-      const chip = document.querySelector(`[data-testid="scenario-${id}"]`);
-      const c = chip.getBoundingClientRect();
-      const r = chip.parentElement.getBoundingClientRect();
-      return c.left >= r.left && c.right <= r.right;
-    },
-    last,
-  );
+  await inRow(last);
   await page.getByTestId(`scenario-${STORIES[0]}`).evaluate((chip) => chip.click());
-  await page.waitForFunction(
-    (id) => {
-      const chip = document.querySelector(`[data-testid="scenario-${id}"]`);
-      const c = chip.getBoundingClientRect();
-      const r = chip.parentElement.getBoundingClientRect();
-      return c.left >= r.left && c.right <= r.right;
-    },
-    STORIES[0],
-  );
+  await inRow(STORIES[0]);
   await page.context().close();
 });
 

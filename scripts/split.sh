@@ -46,6 +46,12 @@ optimise() {
     cp "$1" "$2"
   fi
 }
+# server_fn's stream classes, which no lesson calls, out of the module and its glue before
+# wasm-opt removes what only they reached (scripts/drop-classes.mjs).
+if [[ "$profile" == release ]]; then
+  node "$ROOT/scripts/drop-classes.mjs" "$work/bindgen/${name}_bg.wasm" "$stage/$name.js" \
+    IntoUnderlyingByteSource IntoUnderlyingSink IntoUnderlyingSource >/dev/null
+fi
 optimise "$work/bindgen/${name}_bg.wasm" "$stage/${name}_bg.wasm"
 # Short names for the module's imports from its glue, in both (scripts/short-imports.mjs).
 if [[ "$profile" == release ]]; then

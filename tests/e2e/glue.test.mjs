@@ -1,8 +1,9 @@
-// scripts/short-imports.mjs (run by scripts/split.sh on the release build): it renames the
-// module's imports from wasm-bindgen's glue in the module and the glue together, leaves other
-// imports alone, and refuses (writing nothing) a glue it cannot rename consistently. The page
-// starting at all in the other end-to-end tests is the check on the real build; this one
-// checks the rules on a module made here.
+// The release build's changes to the first-screen module and its wasm-bindgen glue (run by
+// scripts/split.sh): scripts/short-imports.mjs renames the module's imports from the glue in
+// both together and leaves other imports alone; scripts/drop-classes.mjs drops exported
+// classes nobody uses from both. Each refuses (writing nothing) what it cannot do
+// consistently. The page starting at all in the other end-to-end tests is the check on the
+// real build; these check the rules on modules made here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -14,6 +15,7 @@ import { ROOT } from './harness.mjs';
 
 const run = promisify(execFile);
 const script = join(ROOT, 'scripts', 'short-imports.mjs');
+const dropClasses = join(ROOT, 'scripts', 'drop-classes.mjs');
 
 const leb = (n) => {
   const out = [];
@@ -66,7 +68,7 @@ async function withFiles(wasm, js, body) {
   }
 }
 
-test('the glue imports get short names in the module and the glue alike; others stay', async () => {
+test('short-imports: the glue imports get short names in the module and the glue alike; others stay', async () => {
   const many = Array.from({ length: 30 }, (_, i) => ['./idem-web_bg.js', `__wbg_f${i}_0123456789abcdef`]);
   const imports = [GLUE, OTHER, ...many];
   const js = glue([GLUE[1], ...many.map(([, n]) => n)]);
@@ -101,10 +103,76 @@ for (const [why, js] of [
   ['a key twice in the glue', glue([GLUE[1], GLUE[1]])],
   ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', "'./idem-web_bg.js': import0")],
 ]) {
-  test(`it refuses ${why} and writes nothing`, async () => {
+  test(`short-imports refuses ${why} and writes nothing`, async () => {
     const wasm = module([GLUE, OTHER]);
     await withFiles(wasm, js, async (wasmFile, jsFile) => {
       await assert.rejects(run(process.execPath, [script, wasmFile, jsFile]), (e) => e.code === 1);
+      assert.deepEqual(await readFile(wasmFile), wasm);
+      assert.equal(await readFile(jsFile, 'utf8'), js);
+    });
+  });
+}
+
+/** A module with one empty function exported under each of `names`. */
+function exporting(names) {
+  const exports = names.flatMap((n) => [...str(n), 0x00, 0x00]);
+  return Buffer.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [0x01, 0x60, 0x00, 0x00]),
+    ...section(3, [0x01, 0x00]),
+    ...section(7, [...leb(names.length), ...exports]),
+    ...section(10, [0x01, 0x02, 0x00, 0x0b]),
+  ]);
+}
+
+const CLASS_GLUE = `export class Stream {
+    free() {
+        wasm.__wbg_stream_free(this.__wbg_ptr, 0);
+    }
+    pull(controller) {
+        if (controller) {
+            return wasm.stream_pull(this.__wbg_ptr, controller);
+        }
+    }
+}
+if (Symbol.dispose) Stream.prototype[Symbol.dispose] = Stream.prototype.free;
+
+export class MountHandle {
+    free() {
+        wasm.__wbg_mounthandle_free(this.__wbg_ptr, 0);
+    }
+}
+const __wbindgen_enum_StreamType = ["bytes"];
+const StreamFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_stream_free(ptr, 1));
+const MountHandleFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_mounthandle_free(ptr, 1));
+`;
+
+test('drop-classes takes a class out of the module and the glue, and nothing else', async () => {
+  const names = ['__wbg_stream_free', 'stream_pull', '__wbg_mounthandle_free', 'mount', 'memory_'];
+  await withFiles(exporting(names), CLASS_GLUE, async (wasmFile, jsFile) => {
+    await run(process.execPath, [dropClasses, wasmFile, jsFile, 'Stream']);
+    const left = WebAssembly.Module.exports(new WebAssembly.Module(await readFile(wasmFile))).map((e) => e.name);
+    assert.deepEqual(left, ['__wbg_mounthandle_free', 'mount', 'memory_']);
+    const text = await readFile(jsFile, 'utf8');
+    assert.doesNotMatch(text, /stream/i);
+    assert.match(text, /^export class MountHandle \{$/m);
+    assert.match(text, /^const MountHandleFinalization = /m);
+    assert.match(text, /__wbg_mounthandle_free\(ptr, 1\)\);\n$/);
+  });
+});
+
+for (const [why, names, js] of [
+  ['a class the module does not export', ['mount'], CLASS_GLUE],
+  ['a class the glue does not define', ['__wbg_stream_free', 'stream_pull'], CLASS_GLUE.replace(/^export class Stream[\s\S]*?free;\n\n/m, '')],
+]) {
+  test(`drop-classes refuses ${why} and writes nothing`, async () => {
+    const wasm = exporting(names);
+    await withFiles(wasm, js, async (wasmFile, jsFile) => {
+      await assert.rejects(run(process.execPath, [dropClasses, wasmFile, jsFile, 'Stream']), (e) => e.code === 1);
       assert.deepEqual(await readFile(wasmFile), wasm);
       assert.equal(await readFile(jsFile, 'utf8'), js);
     });

@@ -560,9 +560,9 @@ mod tests {
     }
 
     #[test]
-    fn every_closing_answer_of_the_seed_explorers_replays_the_same_faults_and_holds() {
+    fn every_closing_answer_of_the_explorer_replays_the_same_faults_and_holds() {
         let (mut singles, mut pairs) = (0, 0);
-        for id in crate::scenario::seed_ids() {
+        for id in crate::scenario::IDS {
             let (base, shortest) = counterexamples(id);
             for cx in &shortest {
                 let original = played(&base, &cx.injected);

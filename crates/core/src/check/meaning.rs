@@ -3,19 +3,20 @@
 //!
 //! An injected action is recorded with a step count, and a packet fault names its packet by
 //! id: both depend on the protections. With the Idempotency-Key on, the API talks to the store
-//! before anything else, so the answer that was message #6 at step 5 is another number sent at
-//! another step, and replaying the raw schedule drops some other packet, or nothing. Here each
-//! fault is described instead by what it did:
+//! before anything else, so the 201 that was packet #5, dropped at step 6 of the naive run, is
+//! another packet sent at another step, and replaying the raw schedule drops some other
+//! packet, or nothing. Here each fault is described instead by what it did:
 //!
 //! - a packet (only the phone's link loses, duplicates or delays packets) by what it is:
 //!   "operation 1's 2nd request", "the answer to operation 1's 1st request", or the network's
-//!   copy of one of those ([`Wire`]);
+//!   copy of one of those (a [`Name`]);
 //! - its moment by the last thing the phone's side of the run did before it (a packet on the
 //!   phone's link sent or arriving, a client timer, the phone waking, the API restarting or
-//!   sweeping, a scripted input, the previous injected action: a [`Moment`]), and how many
+//!   sweeping, a scripted input, the previous injected action: also a [`Name`]), and how many
 //!   steps after that; the steps inside the data centre in between depend on the protections,
 //!   so in another run the fault comes that many steps later or just before the next such
-//!   moment, whichever is first.
+//!   moment, whichever is first (a packet fault, if its packet is sent later there, when it
+//!   is sent).
 //!
 //! Replayed under the protections it was found with, a schedule rebuilds exactly the same run
 //! (the tests check it for every counter-example of every scenario). A fault whose packet is
@@ -27,69 +28,38 @@
 use crate::action::{Action, ActionError};
 use crate::net::Payload;
 use crate::scenario::Scenario;
-use crate::topology::{MsgId, OpId};
+use crate::topology::MsgId;
 use crate::world::{Cause, World};
 
 /// Replays give up after this many steps (a run of the lesson takes well under 300).
 const MAX_STEPS: u32 = 5_000;
 
-/// A packet on the phone's link, by what it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Wire {
-    /// The phone's `n`-th request (0-based) for operation `op`, retries and second requests
-    /// counted, the network's copies not; `copy` 0 is the request itself, `c` its c-th copy.
-    Request {
-        /// The operation.
-        op: OpId,
-        /// Which of its requests.
-        n: u32,
-        /// 0, or which network copy.
-        copy: u32,
-    },
-    /// The API's answer to the request `to` (`(op, n, copy)` as above); `copy` as above.
-    Response {
-        /// The request answered.
-        to: (OpId, u32, u32),
-        /// 0, or which network copy.
-        copy: u32,
-    },
-}
+/// A packet on the phone's link or a moment of a run, by what it is: `[kind, a, b, c]` (plain
+/// numbers keep the page's wasm small). Packets:
+///
+/// - `[REQUEST, op, n, copy]`: the phone's `n`-th request (0-based) for operation `op`,
+///   retries and second requests counted, the network's copies not; `copy` 0 is the request
+///   itself, `c` the network's c-th copy of it;
+/// - `[RESPONSE, op, n | request_copy << 16, copy]`: the API's answer to that request (or to
+///   its copy `request_copy`), `copy` as above.
+///
+/// Moments, the things on the phone's side of a run, the same whatever the data centre does
+/// in between: a packet sent (the packet's own name), a packet that arrived or was lost on
+/// arrival (its name with [`ARRIVED`] added to the kind), the `n`-th client timer of operation
+/// `op` (`[TIMER, op, n, 0]`), and the `n`-th time the phone woke, the API restarted, its
+/// recovery job ran, a scripted input came or an action was injected (`[kind, 0, n, 0]`).
+pub(crate) type Name = [u32; 4];
 
-impl Wire {
-    fn copy(self) -> u32 {
-        match self {
-            Wire::Request { copy, .. } | Wire::Response { copy, .. } => copy,
-        }
-    }
-
-    fn with_copy(self, c: u32) -> Wire {
-        match self {
-            Wire::Request { op, n, .. } => Wire::Request { op, n, copy: c },
-            Wire::Response { to, .. } => Wire::Response { to, copy: c },
-        }
-    }
-}
-
-/// Something on the phone's side of a run, the same whatever the data centre does in between.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Moment {
-    /// A packet on the phone's link was sent.
-    Sent(Wire),
-    /// It arrived (or was lost on arrival).
-    Arrived(Wire),
-    /// The `n`-th client timer of this operation fired.
-    Timer(OpId, u32),
-    /// The phone woke for the `n`-th time.
-    Wake(u32),
-    /// The API restarted for the `n`-th time.
-    Restart(u32),
-    /// The API's recovery job ran for the `n`-th time.
-    Sweep(u32),
-    /// The `n`-th scripted input.
-    Script(u32),
-    /// The `n`-th injected action.
-    Injected(u32),
-}
+const REQUEST: u32 = 1;
+const RESPONSE: u32 = 2;
+/// Added to a packet's kind: it arrived.
+const ARRIVED: u32 = 2;
+const TIMER: u32 = 5;
+const WAKE: u32 = 6;
+const RESTART: u32 = 7;
+const SWEEP: u32 = 8;
+const SCRIPT: u32 = 9;
+const INJECTED: u32 = 10;
 
 /// One injected action by its meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,9 +67,9 @@ pub(crate) struct Planned {
     /// The action (a packet fault's id is replaced on replay).
     pub action: Action,
     /// The packet a packet fault is about.
-    pub target: Option<Wire>,
+    pub target: Option<Name>,
     /// The last moment before it (`None`: before anything happened).
-    pub anchor: Option<Moment>,
+    pub anchor: Option<Name>,
     /// Steps after the anchor's step.
     pub after: u32,
 }
@@ -108,22 +78,28 @@ pub(crate) struct Planned {
 #[derive(Clone, Debug, Default)]
 struct Tracker {
     /// Every packet on the phone's link so far.
-    wires: Vec<(MsgId, Wire)>,
+    wires: Vec<(MsgId, Name)>,
     /// Moments so far, each with the step count just after it.
-    seen: Vec<(Moment, u32)>,
+    seen: Vec<(Name, u32)>,
 }
 
 impl Tracker {
-    fn wire(&self, id: MsgId) -> Option<Wire> {
+    fn wire(&self, id: MsgId) -> Option<Name> {
         self.wires.iter().find(|(m, _)| *m == id).map(|(_, w)| *w)
     }
 
-    fn id(&self, wire: Wire) -> Option<MsgId> {
+    fn id(&self, wire: Name) -> Option<MsgId> {
         self.wires.iter().find(|(_, w)| *w == wire).map(|(m, _)| *m)
     }
 
-    fn count(&self, same: impl Fn(&Moment) -> bool) -> u32 {
-        self.seen.iter().filter(|(m, _)| same(m)).count() as u32
+    /// The next moment of `kind` (of operation `op` for a timer, else `op` is 0).
+    fn next(&self, kind: u32, op: u32) -> Name {
+        let n = self
+            .seen
+            .iter()
+            .filter(|(m, _)| m[0] == kind && m[1] == op)
+            .count() as u32;
+        [kind, op, n, 0]
     }
 
     /// The moments of the world's latest step (its cause first, then what it sent).
@@ -133,24 +109,13 @@ impl Tracker {
         };
         let at = world.step_count();
         let moment = match step.cause {
-            Cause::Deliver(id) => self.wire(id).map(Moment::Arrived),
-            Cause::ClientTimer(op) => Some(Moment::Timer(
-                op,
-                self.count(|m| matches!(m, Moment::Timer(o, _) if *o == op)),
-            )),
-            Cause::ClientWake => Some(Moment::Wake(self.count(|m| matches!(m, Moment::Wake(_))))),
-            Cause::ApiRestart => Some(Moment::Restart(
-                self.count(|m| matches!(m, Moment::Restart(_))),
-            )),
-            Cause::RecoverySweep => {
-                Some(Moment::Sweep(self.count(|m| matches!(m, Moment::Sweep(_)))))
-            }
-            Cause::Scripted(_) => Some(Moment::Script(
-                self.count(|m| matches!(m, Moment::Script(_))),
-            )),
-            Cause::Injected(_) => Some(Moment::Injected(
-                self.count(|m| matches!(m, Moment::Injected(_))),
-            )),
+            Cause::Deliver(id) => self.wire(id).map(|w| [w[0] + ARRIVED, w[1], w[2], w[3]]),
+            Cause::ClientTimer(op) => Some(self.next(TIMER, op.0)),
+            Cause::ClientWake => Some(self.next(WAKE, 0)),
+            Cause::ApiRestart => Some(self.next(RESTART, 0)),
+            Cause::RecoverySweep => Some(self.next(SWEEP, 0)),
+            Cause::Scripted(_) => Some(self.next(SCRIPT, 0)),
+            Cause::Injected(_) => Some(self.next(INJECTED, 0)),
         };
         self.seen.extend(moment.map(|m| (m, at)));
         for id in &step.sent {
@@ -160,42 +125,28 @@ impl Tracker {
             if !message.is_faultable() {
                 continue;
             }
-            let copy_of = message.duplicate_of.and_then(|o| self.wire(o));
-            let wire = match (&message.payload, copy_of) {
-                (_, Some(original)) => {
-                    let copies = self
-                        .wires
-                        .iter()
-                        .filter(|(_, w)| w.copy() > 0 && w.with_copy(0) == original)
-                        .count() as u32;
-                    Some(original.with_copy(copies + 1))
-                }
+            let count = |same: &dyn Fn(&Name) -> bool| {
+                self.wires.iter().filter(|(_, w)| same(w)).count() as u32
+            };
+            let wire = match (&message.payload, message.duplicate_of) {
+                (_, Some(original)) => self.wire(original).map(|o| {
+                    let copies = count(&|w| w[..3] == o[..3] && w[3] > 0);
+                    [o[0], o[1], o[2], copies + 1]
+                }),
                 (Payload::Request(request), None) => {
-                    let n = self
-                        .wires
-                        .iter()
-                        .filter(|(_, w)| {
-                            matches!(w, Wire::Request { op, copy: 0, .. } if *op == request.op)
-                        })
-                        .count() as u32;
-                    Some(Wire::Request {
-                        op: request.op,
-                        n,
-                        copy: 0,
-                    })
+                    let op = request.op.0;
+                    let n = count(&|w| w[0] == REQUEST && w[1] == op && w[3] == 0);
+                    Some([REQUEST, op, n, 0])
                 }
-                (Payload::Response(response), None) => match self.wire(response.in_reply_to) {
-                    Some(Wire::Request { op, n, copy }) => Some(Wire::Response {
-                        to: (op, n, copy),
-                        copy: 0,
-                    }),
-                    _ => None,
-                },
+                (Payload::Response(response), None) => self
+                    .wire(response.in_reply_to)
+                    .filter(|w| w[0] == REQUEST)
+                    .map(|w| [RESPONSE, w[1], w[2] | w[3] << 16, 0]),
                 _ => None,
             };
             if let Some(wire) = wire {
                 self.wires.push((*id, wire));
-                self.seen.push((Moment::Sent(wire), at));
+                self.seen.push((wire, at));
             }
         }
     }
@@ -203,8 +154,8 @@ impl Tracker {
     /// An injected action that did nothing (a Retry press with nothing to retry): still the
     /// moment later faults may follow.
     fn pressed_in_vain(&mut self, step_count: u32) {
-        let n = self.count(|m| matches!(m, Moment::Injected(_)));
-        self.seen.push((Moment::Injected(n), step_count));
+        let moment = self.next(INJECTED, 0);
+        self.seen.push((moment, step_count));
     }
 
     /// Whether the world's latest step had a moment.
@@ -219,7 +170,7 @@ impl Tracker {
     }
 
     /// The last moment so far and how many steps ago it was.
-    fn last(&self, step_count: u32) -> (Option<Moment>, u32) {
+    fn last(&self, step_count: u32) -> (Option<Name>, u32) {
         match self.seen.last() {
             Some((m, at)) => (Some(*m), step_count - at),
             None => (None, step_count),
@@ -227,7 +178,7 @@ impl Tracker {
     }
 
     /// Steps since `anchor`, if it happened.
-    fn since(&self, anchor: Option<Moment>, step_count: u32) -> Option<u32> {
+    fn since(&self, anchor: Option<Name>, step_count: u32) -> Option<u32> {
         match anchor {
             None => Some(step_count),
             Some(a) => self

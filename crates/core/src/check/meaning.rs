@@ -92,6 +92,14 @@ impl Tracker {
         self.wires.iter().find(|(_, w)| *w == wire).map(|(m, _)| *m)
     }
 
+    /// How many packets so far start with `head`, copies or not.
+    fn count(&self, head: &[u32], copies: bool) -> u32 {
+        self.wires
+            .iter()
+            .filter(|(_, w)| w[..head.len()] == *head && (w[3] > 0) == copies)
+            .count() as u32
+    }
+
     /// The next moment of `kind` (of operation `op` for a timer, else `op` is 0).
     fn next(&self, kind: u32, op: u32) -> Name {
         let n = self
@@ -125,18 +133,13 @@ impl Tracker {
             if !message.is_faultable() {
                 continue;
             }
-            let count = |same: &dyn Fn(&Name) -> bool| {
-                self.wires.iter().filter(|(_, w)| same(w)).count() as u32
-            };
             let wire = match (&message.payload, message.duplicate_of) {
-                (_, Some(original)) => self.wire(original).map(|o| {
-                    let copies = count(&|w| w[..3] == o[..3] && w[3] > 0);
-                    [o[0], o[1], o[2], copies + 1]
-                }),
+                (_, Some(original)) => self
+                    .wire(original)
+                    .map(|o| [o[0], o[1], o[2], self.count(&o[..3], true) + 1]),
                 (Payload::Request(request), None) => {
                     let op = request.op.0;
-                    let n = count(&|w| w[0] == REQUEST && w[1] == op && w[3] == 0);
-                    Some([REQUEST, op, n, 0])
+                    Some([REQUEST, op, self.count(&[REQUEST, op], false), 0])
                 }
                 (Payload::Response(response), None) => self
                     .wire(response.in_reply_to)
@@ -243,18 +246,15 @@ pub(crate) fn replay(scenario: &Scenario, planned: &[Planned]) -> Option<World> 
     replay_noting(scenario, planned).map(|(world, _)| world)
 }
 
-/// [`replay`], with the positions in `planned` of the Retry presses that found nothing to
-/// retry. Those are not refused: the user's press does nothing when the phone offers no Retry
+/// [`replay`], with the Retry presses that found nothing to retry (bit `i % 32` for
+/// `planned[i]`: runs have a handful of faults). Those are not refused: the user's press does nothing when the phone offers no Retry
 /// (the operation is over, or a deadline made the client give up), and that is the other
 /// protections' doing, not a fault that could not happen.
-pub(crate) fn replay_noting(
-    scenario: &Scenario,
-    planned: &[Planned],
-) -> Option<(World, Vec<usize>)> {
+pub(crate) fn replay_noting(scenario: &Scenario, planned: &[Planned]) -> Option<(World, u32)> {
     let mut world = World::new(scenario);
     world.forget_history();
     let mut tracker = Tracker::default();
-    let mut in_vain = Vec::new();
+    let mut in_vain = 0u32;
     for (index, p) in planned.iter().enumerate() {
         loop {
             if let Some(since) = tracker.since(p.anchor, world.step_count()) {
@@ -268,7 +268,7 @@ pub(crate) fn replay_noting(
                     match world.apply(action) {
                         Ok(_) => tracker.observe(&world),
                         Err(ActionError::NothingToRetry) => {
-                            in_vain.push(index);
+                            in_vain |= 1 << (index % 32);
                             tracker.pressed_in_vain(world.step_count());
                         }
                         Err(_) => return None,

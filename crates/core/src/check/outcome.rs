@@ -15,7 +15,7 @@ use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
 use crate::net::DropReason;
 use crate::note::Note;
-use crate::protections::Protections;
+use crate::protections::{Protection, Protections};
 use crate::scenario::Scenario;
 use crate::topology::{OpId, UserId};
 use crate::verdict::Invariant;
@@ -298,29 +298,28 @@ pub fn closing_protections(
         world.is_quiescent() && world.verdict().ok()
     };
     let base = scenario.protections;
-    let off: Vec<&'static str> = Protections::NAMES
+    let off: Vec<Protection> = Protection::ALL
         .into_iter()
-        .filter(|n| base.get(n) == Some(false))
+        .filter(|p| !base.is_on(*p))
         .collect();
-    let with = |names: &[&str]| {
+    let mut singles = Vec::new();
+    for a in &off {
         let mut p = base;
-        for n in names {
-            p.set(n, true);
+        p.set_on(*a, true);
+        if passes(p) {
+            singles.push(vec![a.name()]);
         }
-        p
-    };
-    let singles: Vec<Vec<&'static str>> = off
-        .iter()
-        .filter(|n| passes(with(&[n])))
-        .map(|n| vec![*n])
-        .collect();
+    }
     if !singles.is_empty() {
         return singles;
     }
     for (i, a) in off.iter().enumerate() {
         for b in &off[i + 1..] {
-            if passes(with(&[a, b])) {
-                return vec![vec![*a, *b]];
+            let mut p = base;
+            p.set_on(*a, true);
+            p.set_on(*b, true);
+            if passes(p) {
+                return vec![vec![a.name(), b.name()]];
             }
         }
     }
@@ -534,7 +533,7 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(i, (_, a))| {
-                let vain = in_vain.contains(i);
+                let vain = in_vain >> i & 1 == 1;
                 assert!(!vain || *a == Action::RetryNow, "{a:?}");
                 !vain
             })

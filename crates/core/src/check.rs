@@ -5,5 +5,6 @@
 pub mod explore;
 pub mod explore_brute;
 pub(crate) mod fingerprint;
+pub(crate) mod meaning;
 pub mod outcome;
 pub mod verdict;

@@ -53,8 +53,8 @@ pub mod topology;
 pub mod vecmap;
 pub mod world;
 
-pub(crate) use check::fingerprint;
 pub use check::{explore, explore_brute, outcome, verdict};
+pub(crate) use check::{fingerprint, meaning};
 pub use nodes::{api, client, ledger, processor, store};
 
 pub use action::{Action, ActionError, OpKind, OpSpec};

@@ -331,18 +331,6 @@ impl World {
         World::new(scenario).replay_on(injected, steps, each)
     }
 
-    /// [`World::replay`] without the page-only history (no step log, no narration): the same
-    /// state and verdict, several times cheaper, for replays that only judge the end.
-    pub(crate) fn replay_quietly(
-        scenario: &Scenario,
-        injected: &[(u32, Action)],
-        steps: u32,
-    ) -> Result<World, ActionError> {
-        let mut world = World::new(scenario);
-        world.forget_history();
-        world.replay_on(injected, steps, |_| {}).map_err(|(_, e)| e)
-    }
-
     fn replay_on(
         self,
         injected: &[(u32, Action)],

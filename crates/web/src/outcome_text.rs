@@ -479,6 +479,27 @@ mod tests {
     }
 
     #[test]
+    fn a_lost_201_replayed_from_a_link_is_closed_by_the_key() {
+        // `?scenario=naive&base=1&faults=6.drop.5`: the 201 to the phone is dropped. With the
+        // key on it is another packet at another step; the same fault, found by what it is,
+        // does no harm there, as story 2 shows.
+        let link =
+            idem_core::DeepLink::parse("scenario=naive&base=1&faults=6.drop.5").expect("link");
+        let base = Scenario::by_id("naive")
+            .expect("naive")
+            .without_scripted_faults();
+        let mut w = World::replay(&base, &link.faults, 7).expect("replays");
+        w.run(5_000);
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let text = composed(&w, c);
+            let last = text.last().expect("sentences");
+            assert_ne!(last, &c.text("sum.no_fix"), "{text:?}");
+            assert!(last.contains(&c.text("protect.key")), "{last}");
+        }
+    }
+
+    #[test]
     fn a_replay_without_the_scripted_faults_does_not_promise_them() {
         let base = Scenario::by_id("naive")
             .expect("naive")

@@ -5,7 +5,7 @@
 //! here: the words live in the page's catalogs.
 //!
 //! [`closing_protections`] answers "which protection would have prevented this?" by replaying
-//! the same faults with one more protection switched on (then two).
+//! the same faults, by what they mean, with one more protection switched on (then two).
 
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +15,7 @@ use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
 use crate::net::DropReason;
 use crate::note::Note;
-use crate::protections::Protections;
+use crate::protections::{Protection, Protections};
 use crate::scenario::Scenario;
 use crate::topology::{OpId, UserId};
 use crate::verdict::Invariant;
@@ -271,51 +271,55 @@ fn foreign(response: &ResponseBody, user: UserId, asked: &RequestBody) -> bool {
 
 /// The ways to close a run: each alternative is a set of protections (by URL name) that,
 /// switched on in addition to those of `scenario`, make the same run — the scenario with the
-/// same `injected` actions at the same steps — quiet with no invariant broken. Every single
-/// protection that suffices (in the order of [`Protections::NAMES`]); if none does, the first
-/// pair that does; empty when nothing does or the faults cannot be replayed (a packet they
-/// name is not sent with the other protection).
+/// same faults — quiet with no invariant broken. Every single protection that suffices (in the
+/// order of [`Protections::NAMES`]); if none does, the first pair that does; empty when nothing
+/// does.
+///
+/// "The same faults" are the `injected` actions by what they mean, not by their step counts
+/// and packet ids, which depend on the protections (with the key on, the API talks to the
+/// store first, so the lost answer is another packet at another step): see the crate's
+/// `meaning` module. A run in which a fault cannot happen (its packet is never sent, or it is
+/// refused at its moment) does not count as closed; a Retry press with nothing to retry (the
+/// operation is over, or the client gave up) does nothing.
 pub fn closing_protections(
     scenario: &Scenario,
     injected: &[(u32, Action)],
 ) -> Vec<Vec<&'static str>> {
     const MAX_STEPS: usize = 5_000;
-    let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let Some(planned) = crate::meaning::describe(scenario, injected) else {
+        return Vec::new();
+    };
     let passes = |p: Protections| {
         let s = scenario.clone().with_protections(p);
-        let Ok(mut world) = World::replay_quietly(&s, injected, last + 1) else {
+        let Some(mut world) = crate::meaning::replay(&s, &planned) else {
             return false;
         };
-        if world.injected().len() < injected.len() {
-            return false;
-        }
         world.run(MAX_STEPS);
         world.is_quiescent() && world.verdict().ok()
     };
     let base = scenario.protections;
-    let off: Vec<&'static str> = Protections::NAMES
+    let off: Vec<Protection> = Protection::ALL
         .into_iter()
-        .filter(|n| base.get(n) == Some(false))
+        .filter(|p| !base.is_on(*p))
         .collect();
-    let with = |names: &[&str]| {
+    let mut singles = Vec::new();
+    for a in &off {
         let mut p = base;
-        for n in names {
-            p.set(n, true);
+        p.set_on(*a, true);
+        if passes(p) {
+            singles.push(vec![a.name()]);
         }
-        p
-    };
-    let singles: Vec<Vec<&'static str>> = off
-        .iter()
-        .filter(|n| passes(with(&[n])))
-        .map(|n| vec![*n])
-        .collect();
+    }
     if !singles.is_empty() {
         return singles;
     }
     for (i, a) in off.iter().enumerate() {
         for b in &off[i + 1..] {
-            if passes(with(&[a, b])) {
-                return vec![vec![*a, *b]];
+            let mut p = base;
+            p.set_on(*a, true);
+            p.set_on(*b, true);
+            if passes(p) {
+                return vec![vec![a.name(), b.name()]];
             }
         }
     }
@@ -325,6 +329,8 @@ pub fn closing_protections(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::Payload;
+    use crate::topology::MsgId;
 
     fn end(id: &str) -> World {
         let mut w = World::new(&Scenario::by_id(id).expect("scenario"));
@@ -409,5 +415,183 @@ mod tests {
         assert!(closing_protections(&s, &[]).contains(&vec!["key"]));
         // Nothing to close: every protection "passes", so all that are off are listed.
         assert!(!closing_protections(&ok, &[]).is_empty());
+    }
+
+    /// The run of `scenario` with `injected`, kept with its history (every packet stays
+    /// readable), played to its end.
+    fn played(scenario: &Scenario, injected: &[(u32, Action)]) -> World {
+        let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+        let mut world = World::replay(scenario, injected, last + 1).expect("replays");
+        world.run(5_000);
+        world
+    }
+
+    /// A packet as the page would tell it, read from its contents: (towards the API, the
+    /// operation, the attempt of the request it is or answers, a network copy).
+    fn packet_words(world: &World, id: MsgId) -> (bool, OpId, u32, bool) {
+        let net = world.network();
+        let m = net.get(id).expect("kept with history");
+        let request = |id: MsgId| match &net.get(id).expect("request").payload {
+            Payload::Request(r) => r.attempt,
+            other => panic!("{other:?}"),
+        };
+        match &m.payload {
+            Payload::Request(r) => (true, r.op, r.attempt, m.duplicate_of.is_some()),
+            Payload::Response(r) => (
+                false,
+                r.op,
+                request(r.in_reply_to),
+                m.duplicate_of.is_some(),
+            ),
+            other => panic!("not on the phone's link: {other:?}"),
+        }
+    }
+
+    /// The explorer's counter-examples (k = 2) on the scenario `id` without its scripted faults.
+    fn counterexamples(id: &str) -> (Scenario, Vec<crate::CounterExample>) {
+        let base = Scenario::by_id(id)
+            .expect("known")
+            .without_scripted_faults();
+        let report = crate::Explorer::new(&base, crate::Bounds::faults(2))
+            .run_to_end()
+            .clone();
+        (base, report.shortest)
+    }
+
+    #[test]
+    fn a_lost_201_of_the_naive_story_is_closed_by_the_key() {
+        // The deep link `?scenario=naive&base=1&faults=6.drop.5`: packet #5 is the API's 201
+        // to the phone; with the key on, the API asks the store first and that answer is
+        // another packet at another step. The key closes it, as story 2 shows.
+        let (base, shortest) = counterexamples("naive");
+        let link = crate::DeepLink::parse("scenario=naive&base=1&faults=6.drop.5").expect("link");
+        assert!(link.base);
+        let injected = link.faults;
+        assert_eq!(injected, vec![(6, Action::Drop(MsgId(5)))]);
+        let world = played(&base, &injected);
+        let lost = world.network().get(MsgId(5)).expect("sent");
+        assert!(
+            matches!(&lost.payload, Payload::Response(r) if r.status == 201),
+            "{lost:?}"
+        );
+        assert!(!world.verdict().ok());
+        let fixes = closing_protections(&base, &injected);
+        assert!(fixes.contains(&vec!["key"]), "{fixes:?}");
+        // The lesson's switch for story 2 is the key: its scenario turns it on.
+        let story2 = Scenario::by_id("key").expect("key").protections;
+        assert_eq!(story2.get("key"), Some(true));
+        // The explorer's own counter-example that drops the 201 says the same.
+        let cx = shortest
+            .iter()
+            .find(|cx| {
+                let world = played(&base, &cx.injected);
+                matches!(cx.injected[..], [(_, Action::Drop(id))]
+                    if matches!(&world.network().get(id).expect("sent").payload,
+                        Payload::Response(r) if r.status == 201))
+            })
+            .expect("the explorer finds the lost 201");
+        let fixes = closing_protections(&base, &cx.injected);
+        assert!(fixes.contains(&vec!["key"]), "{fixes:?}");
+        // A client deadline of an hour does not stop a retry made seconds later.
+        assert!(!fixes.iter().any(|f| f.contains(&"deadline")), "{fixes:?}");
+    }
+
+    #[test]
+    fn a_retry_the_deadline_takes_away_counts_as_closed_by_the_deadline() {
+        // The phone sleeps past the key's TTL and the user presses Retry on waking: with the
+        // client's one-hour deadline there is no Retry to press (the client gave up and asks
+        // the user to check), so the deadline prevents this run.
+        let (base, shortest) = counterexamples("naive");
+        let cx = shortest
+            .iter()
+            .find(|cx| cx.signature() == ["clock", "retry"])
+            .expect("found");
+        let fixes = closing_protections(&base, &cx.injected);
+        assert!(fixes.contains(&vec!["deadline"]), "{fixes:?}");
+    }
+
+    /// The run of `base` with `protections` on too and the faults `planned` replayed by
+    /// meaning, played to its end and checked apart from the replay's own bookkeeping: it
+    /// suffered the same faults as `original`, packet for packet as the page names them.
+    /// `None` when the faults cannot happen there.
+    fn same_faults_with(
+        base: &Scenario,
+        on: &[&str],
+        planned: &[crate::meaning::Planned],
+        original: &World,
+    ) -> Option<World> {
+        let mut p = base.protections;
+        for n in on {
+            p.set(n, true);
+        }
+        let other = base.clone().with_protections(p);
+        let (replayed, in_vain) = crate::meaning::replay_noting(&other, planned)?;
+        let again = played(&other, replayed.injected());
+        // Only Retry presses may find nothing to do; they are left out of the other run.
+        let kept: Vec<&(u32, Action)> = original
+            .injected()
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, a))| {
+                let vain = in_vain >> i & 1 == 1;
+                assert!(!vain || *a == Action::RetryNow, "{a:?}");
+                !vain
+            })
+            .map(|(_, a)| a)
+            .collect();
+        assert_eq!(again.injected().len(), kept.len());
+        for ((_, a), (_, b)) in kept.into_iter().zip(again.injected()) {
+            assert_eq!(a.kind_name(), b.kind_name(), "{on:?}");
+            match (a, b) {
+                (
+                    Action::Drop(x) | Action::Duplicate(x) | Action::Delay(x, _),
+                    Action::Drop(y) | Action::Duplicate(y) | Action::Delay(y, _),
+                ) => assert_eq!(
+                    packet_words(original, *x),
+                    packet_words(&again, *y),
+                    "{on:?}: {:?}",
+                    original.injected()
+                ),
+                _ => assert_eq!(a, b, "{on:?}"),
+            }
+        }
+        Some(again)
+    }
+
+    #[test]
+    fn every_closing_answer_of_the_explorer_replays_the_same_faults_and_holds() {
+        let (mut singles, mut pairs) = (0, 0);
+        for id in crate::scenario::IDS {
+            let (base, shortest) = counterexamples(id);
+            for cx in &shortest {
+                let original = played(&base, &cx.injected);
+                assert!(!original.verdict().ok(), "{id}: {cx:?}");
+                let fixes = closing_protections(&base, &cx.injected);
+                let planned = crate::meaning::describe(&base, &cx.injected).expect("replays");
+                let holds = |on: &[&str]| {
+                    same_faults_with(&base, on, &planned, &original)
+                        .is_some_and(|w| w.is_quiescent() && w.verdict().ok())
+                };
+                let holding: Vec<Vec<&str>> = Protections::NAMES
+                    .into_iter()
+                    .filter(|p| base.protections.get(p) == Some(false))
+                    .filter(|p| holds(&[p]))
+                    .map(|p| vec![p])
+                    .collect();
+                if holding.is_empty() {
+                    assert!(fixes.len() <= 1, "{id}: {cx:?} {fixes:?}");
+                    for pair in &fixes {
+                        assert_eq!(pair.len(), 2, "{id}: {cx:?} {fixes:?}");
+                        assert!(holds(pair), "{id}: {cx:?} {fixes:?}");
+                        pairs += 1;
+                    }
+                } else {
+                    // Exactly the single switches under which the same faults do no harm.
+                    assert_eq!(fixes, holding, "{id}: {cx:?}");
+                    singles += 1;
+                }
+            }
+        }
+        assert!(singles > 0 && pairs > 0, "{singles} {pairs}");
     }
 }

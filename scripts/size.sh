@@ -16,18 +16,19 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The issue's bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language plus about 1.5 KB, so that any real growth fails: RU 295.8 KB, EN 292.6 KB on
-# 2026-12-02 (idem-web_bg.wasm 220.0 KB gzip, the player's bundle 40.8 KB, catalog 11.0 / 14.1
+# language plus about 1.5 KB, so that any real growth fails: RU 297.0 KB, EN 293.8 KB on
+# 2026-12-02 (idem-web_bg.wasm 219.9 KB gzip, the player's bundle 42.1 KB, catalog 11.0 / 14.2
 # KB). That stop: the html and css minified (-3.8 KB), the glossary's word test without
 # Unicode's alphabet tables (-2.0 KB), the module's imports from its glue under short names
 # (scripts/short-imports.mjs, -6.1 KB), server_fn's unused stream classes dropped
-# (scripts/drop-classes.mjs, -1.5 KB), review fixes (+1.5 KB). Before it: RU 306.6 KB, EN
+# (scripts/drop-classes.mjs, -1.5 KB), review fixes (+1.5 KB), the closing protections
+# replayed by meaning (core, +1.2 KB). Before it: RU 306.6 KB, EN
 # 303.5 KB (the wasm cut into the first screen and two later bundles, crates/web/src/later.rs,
 # and the catalogs into the first screen's texts and the panels'); before the cut: RU 364.5
 # KB, EN 360.1 KB (wasm 318.8 KB gzip in one file). The goal is not reached: lower the budget
 # as the first screen shrinks.
 GOAL_KB=130
-BUDGET_KB=297
+BUDGET_KB=298
 LANGS=(en ru)
 
 dist=dist

@@ -12,6 +12,7 @@
 // `<Class>Finalization` registry. It fails (exit 1, nothing written) when a class is not found
 // in both, or when its name is still in either afterwards.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { readU32, section, sections, writeU32 } from './wasm-bytes.mjs';
 
 const [wasmPath, jsPath, ...classes] = process.argv.slice(2);
 if (!wasmPath || !jsPath || classes.length === 0) {
@@ -24,42 +25,16 @@ function fail(message) {
   process.exit(1);
 }
 
-function readU32(bytes, at) {
-  let value = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (at >= bytes.length || shift > 28) fail('a malformed LEB128 number');
-    const byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return [value, at];
-  }
-}
-
-function writeU32(value) {
-  const out = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return Buffer.from(out);
-}
-
 const lower = classes.map((c) => c.toLowerCase());
 const dropped = (name) => lower.some((c) => name === `__wbg_${c}_free` || name.startsWith(`${c}_`));
 
 // The module: its export section without the classes' exports.
 const wasm = readFileSync(wasmPath);
-if (wasm.readUInt32LE(0) !== 0x6d736100) fail(`${wasmPath} is not a wasm module`);
-const sections = [wasm.subarray(0, 8)];
+const parts = [wasm.subarray(0, 8)];
 const gone = new Set();
-for (let at = 8; at < wasm.length; ) {
-  const id = wasm[at];
-  const [size, body] = readU32(wasm, at + 1);
-  const end = body + size;
+for (const { id, body, end, bytes } of sections(wasm)) {
   if (id !== 7) {
-    sections.push(wasm.subarray(at, end));
-    at = end;
+    parts.push(bytes);
     continue;
   }
   let [count, p] = readU32(wasm, body);
@@ -74,9 +49,7 @@ for (let at = 8; at < wasm.length; ) {
     else kept.push(wasm.subarray(start, p));
   }
   if (p !== end) fail('the export section has bytes after its last export');
-  const content = Buffer.concat([writeU32(kept.length), ...kept]);
-  sections.push(Buffer.from([7]), writeU32(content.length), content);
-  at = end;
+  parts.push(section(7, Buffer.concat([writeU32(kept.length), ...kept])));
 }
 for (const c of lower) {
   if (!gone.has(`__wbg_${c}_free`)) fail(`the module exports no class ${c}`);
@@ -103,6 +76,6 @@ for (const c of classes) {
   if (js.toLowerCase().includes(c.toLowerCase())) fail(`the glue still names ${c}`);
 }
 
-writeFileSync(wasmPath, Buffer.concat(sections));
+writeFileSync(wasmPath, Buffer.concat(parts));
 writeFileSync(jsPath, js);
 console.log(`drop-classes: ${gone.size} exports and ${classes.length} classes dropped`);

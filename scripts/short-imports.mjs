@@ -10,6 +10,7 @@
 // object exactly once and the glue names the module exactly once, so a wasm-bindgen that writes
 // its glue another way stops the build instead of shipping a page that cannot start.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { name, readU32, section, sections, writeU32 } from './wasm-bytes.mjs';
 
 const [wasmPath, jsPath] = process.argv.slice(2);
 if (!wasmPath || !jsPath) {
@@ -23,32 +24,6 @@ function fail(message) {
   console.error(`short-imports: ${message}`);
   process.exit(1);
 }
-
-/** Unsigned LEB128 at `at`: [value, next offset]. */
-function readU32(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    if (at >= bytes.length || shift > 28) fail('a malformed LEB128 number');
-    const byte = bytes[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-  }
-}
-
-function writeU32(value) {
-  const out = [];
-  do {
-    let byte = value & 0x7f;
-    value = Math.floor(value / 128);
-    if (value > 0) byte |= 0x80;
-    out.push(byte);
-  } while (value > 0);
-  return Buffer.from(out);
-}
-
-const name = (text) => Buffer.concat([writeU32(Buffer.byteLength(text)), Buffer.from(text)]);
 
 /** `a`, `b`, …, `z`, `aa`, `ab`, …: the n-th short name. */
 function shortName(n) {
@@ -82,16 +57,11 @@ function skipDescription(bytes, kind, at) {
 }
 
 const wasm = readFileSync(wasmPath);
-if (wasm.readUInt32LE(0) !== 0x6d736100) fail(`${wasmPath} is not a wasm module`);
 const renamed = new Map(); // long name → short name
-const sections = [wasm.subarray(0, 8)];
-for (let at = 8; at < wasm.length; ) {
-  const id = wasm[at];
-  const [size, body] = readU32(wasm, at + 1);
-  const end = body + size;
+const parts = [wasm.subarray(0, 8)];
+for (const { id, body, end, bytes } of sections(wasm)) {
   if (id !== 2) {
-    sections.push(wasm.subarray(at, end));
-    at = end;
+    parts.push(bytes);
     continue;
   }
   // The import section: (module name, field name, description)*.
@@ -117,9 +87,7 @@ for (let at = 8; at < wasm.length; ) {
     }
   }
   if (p !== end) fail('the import section has bytes after its last import');
-  const content = Buffer.concat(imports);
-  sections.push(Buffer.from([2]), writeU32(content.length), content);
-  at = end;
+  parts.push(section(2, Buffer.concat(imports)));
 }
 if (renamed.size === 0) fail(`${wasmPath} imports nothing from ${GLUE_MODULE}`);
 
@@ -136,6 +104,6 @@ const moduleKey = `"${GLUE_MODULE}": import0`;
 if (js.split(moduleKey).length !== 2) fail(`the glue does not name ${moduleKey} once`);
 js = js.replace(moduleKey, `${SHORT_MODULE}: import0`);
 
-writeFileSync(wasmPath, Buffer.concat(sections));
+writeFileSync(wasmPath, Buffer.concat(parts));
 writeFileSync(jsPath, js);
 console.log(`short-imports: ${renamed.size} imports renamed`);

@@ -12,23 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from './harness.mjs';
+import { name, section as wasmSection, writeU32 } from '../../scripts/wasm-bytes.mjs';
 
 const run = promisify(execFile);
 const script = join(ROOT, 'scripts', 'short-imports.mjs');
 const dropClasses = join(ROOT, 'scripts', 'drop-classes.mjs');
 
-const leb = (n) => {
-  const out = [];
-  do {
-    let byte = n & 0x7f;
-    n >>>= 7;
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return out;
-};
-const str = (s) => [...leb(Buffer.byteLength(s)), ...Buffer.from(s)];
-const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
+// The modules are written with the scripts' own encoder; the engine's parser
+// (WebAssembly.Module) checks what comes out.
+const leb = (n) => [...writeU32(n)];
+const str = (s) => [...name(s)];
+const section = (id, bytes) => [...wasmSection(id, Buffer.from(bytes))];
 
 /** A module importing `imports` ([module, name] pairs) as functions () -> (), and a memory. */
 function module(imports) {

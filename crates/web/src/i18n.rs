@@ -25,6 +25,12 @@ pub use load::{load, prefetch};
 #[cfg(not(target_arch = "wasm32"))]
 pub fn prefetch(_lang: Lang, _part: Part) {}
 
+/// Whether the first screen's texts of `lang` are here, and the panels' too when `panels`:
+/// what [`load_parts`] would wait for.
+pub fn parts_loaded(lang: Lang, panels: bool) -> bool {
+    loaded(lang, Part::Main).is_some() && (!panels || loaded(lang, Part::Panels).is_some())
+}
+
 /// The first screen's part of `lang`, and its panels' part too when `panels` (both asked for
 /// at once): the language switch and the embedded widget, which draw everything at once, wait
 /// for both. The first error, if any.

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 
-use crate::i18n::{load_parts, Lang, Part};
+use crate::i18n::{load_parts, parts_loaded, Lang};
 
 /// The raw value of the `lang` parameter of a query string (without `?`), if present.
 pub fn lang_param(query: &str) -> Option<&str> {
@@ -108,9 +108,7 @@ pub fn LangSwitch(
     // reported next to the switch.
     let failed = RwSignal::new(None::<String>);
     let choose = move |lang: Lang| {
-        if crate::i18n::loaded(lang, Part::Main).is_some()
-            && crate::i18n::loaded(lang, Part::Panels).is_some()
-        {
+        if parts_loaded(lang, true) {
             failed.set(None);
             lab.set_lang.set(lang);
             return;

@@ -238,6 +238,19 @@ pub fn table(class: &str, head: &[&str], rows: &[Vec<String>]) -> SafeHtml {
     )
 }
 
+/// `n` with `sep` between its groups of three digits: `grouped(1_104_571, ",")` is `1,104,571`.
+pub fn grouped(n: u64, sep: &str) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * sep.len());
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push_str(sep);
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// A number for an SVG attribute, rounded to one decimal (short, and no float formatting
 /// machinery beyond integers).
 pub fn num(v: f64) -> String {
@@ -253,6 +266,15 @@ pub fn num(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn digits_are_grouped_by_threes() {
+        assert_eq!(grouped(0, ","), "0");
+        assert_eq!(grouped(999, ","), "999");
+        assert_eq!(grouped(1_000, ","), "1,000");
+        assert_eq!(grouped(1_104_571, "\u{a0}"), "1\u{a0}104\u{a0}571");
+        assert_eq!(grouped(u64::MAX, ","), "18,446,744,073,709,551,615");
+    }
     use super::*;
 
     #[test]

@@ -43,15 +43,7 @@ fn number(e: &Element, attr: &str) -> u64 {
 
 /// `n` as the English page writes a count: `12,345`.
 fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
+    idem_web::markup::grouped(n, ",")
 }
 
 #[wasm_bindgen_test]

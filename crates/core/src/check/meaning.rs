@@ -31,8 +31,9 @@ use crate::scenario::Scenario;
 use crate::topology::MsgId;
 use crate::world::{Cause, World};
 
-/// Replays give up after this many steps (a run of the lesson takes well under 300).
-const MAX_STEPS: u32 = 5_000;
+/// Replays, and the closing check that plays them on, give up after this many steps (a run of
+/// the lesson takes well under 300).
+pub(crate) const MAX_STEPS: u32 = 5_000;
 
 /// A packet on the phone's link or a moment of a run, by what it is: `[kind, a, b, c]` (plain
 /// numbers keep the page's wasm small). Packets:

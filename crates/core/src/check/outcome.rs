@@ -285,7 +285,6 @@ pub fn closing_protections(
     scenario: &Scenario,
     injected: &[(u32, Action)],
 ) -> Vec<Vec<&'static str>> {
-    const MAX_STEPS: usize = 5_000;
     let Some(planned) = crate::meaning::describe(scenario, injected) else {
         return Vec::new();
     };
@@ -294,7 +293,7 @@ pub fn closing_protections(
         let Some(mut world) = crate::meaning::replay(&s, &planned) else {
             return false;
         };
-        world.run(MAX_STEPS);
+        world.run(crate::meaning::MAX_STEPS as usize);
         world.is_quiescent() && world.verdict().ok()
     };
     let base = scenario.protections;

@@ -8,7 +8,7 @@ use super::options::{validate, OptionError, Options, RawOptions, Value};
 use super::widget::Widget;
 use crate::app::LoadFailed;
 use crate::events::{event_name, NAMES};
-use crate::i18n::{load_parts, loaded, Part};
+use crate::i18n::{load_parts, parts_loaded};
 use crate::lab::Lab;
 use crate::markup::el;
 use leptos::wasm_bindgen::prelude::wasm_bindgen;
@@ -267,7 +267,7 @@ pub fn mount(
     };
     // The widget's language files are usually there (the page's or another widget's); if not,
     // the widget appears once they are fetched, or a notice says why it could not be.
-    if loaded(lang, Part::Main).is_some() && loaded(lang, Part::Panels).is_some() {
+    if parts_loaded(lang, true) {
         let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
             id: register(element, Box::new(view), lab),

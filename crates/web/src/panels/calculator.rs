@@ -32,16 +32,7 @@ pub fn decimal(x: f64, decimals: u32, catalog: &Catalog) -> String {
 
 /// `n` with the catalog's thousands separator: `1,104,571` in English, `1 104 571` in Russian.
 pub fn digit_groups(n: u64, catalog: &Catalog) -> String {
-    let sep = catalog.text("calc.thousands");
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * sep.len());
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push_str(&sep);
-        }
-        out.push(d);
-    }
-    out
+    crate::markup::grouped(n, &catalog.text("calc.thousands"))
 }
 
 /// `x` scaled by powers of 1000 with one of `units` (smallest first), three significant

@@ -1090,18 +1090,8 @@ mod tests {
         );
         assert!(core.steps > core.states && core.runs > 1000, "{core:?}");
         let en = v.body.to_string();
-        // Counts are grouped by threes as each language writes them (independently here).
-        let group = |n: u64, sep: &str| {
-            let digits = n.to_string();
-            let mut out = String::new();
-            for (i, d) in digits.chars().enumerate() {
-                if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                    out.push_str(sep);
-                }
-                out.push(d);
-            }
-            out
-        };
+        // Counts are grouped by threes as each language writes them.
+        let group = crate::markup::grouped;
         assert!(
             core.steps >= 10_000,
             "a count that needs grouping: {}",

@@ -268,15 +268,11 @@ pub fn rows_text(rows: &[u64], catalog: &Catalog) -> String {
 
 /// Cents as US dollars: `$200.00`, `$1,250.50`.
 pub fn usd(cents: u64) -> String {
-    let dollars = (cents / 100).to_string();
-    let mut grouped = String::new();
-    for (i, c) in dollars.chars().enumerate() {
-        if i > 0 && (dollars.len() - i).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    format!("${grouped}.{:02}", cents % 100)
+    format!(
+        "${}.{:02}",
+        crate::markup::grouped(cents / 100, ","),
+        cents % 100
+    )
 }
 
 /// Money as the page's language writes it: `$1,250.50` in English, `$1 250,50` in Russian

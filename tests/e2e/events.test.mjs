@@ -211,3 +211,78 @@ test('the address bar is written only when the link changes', async () => {
   assert.match(await page.evaluate(() => window.__replaced.at(-1)), /scenario=naive&step=1/);
   await context.close();
 });
+
+/** Breaks the seed Redis design (`redis-2`) in `scope` the way a student does: one step, a
+ * crash armed before the ledger write, then to the end (the retry charges again). */
+async function solveRedis2(scope) {
+  await scope.getByTestId('step-forward').click();
+  await scope.locator('details:has([data-testid="crash-phase"]) > summary').click();
+  await scope.getByTestId('crash-phase').selectOption('write-ledger');
+  await scope.getByTestId('fault-crash').click();
+  await scope.getByTestId('run-to-end').click();
+}
+
+test('idem:challenge: solving redis-2 is sent on the page, through on() of a mounted widget, and by an iframe', async () => {
+  // The lesson page: the event bubbles to document, `open` when the challenge opens, then
+  // `solved` when the core's verdict breaks within the budget.
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(() => {
+    window.__events = [];
+    document.addEventListener('idem:challenge', (e) => window.__events.push(e.detail));
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(lab.site.url + '?challenge=redis-2');
+  await page.locator('.idem-lab[data-ready="true"]').waitFor();
+  await solveRedis2(page);
+  await page.locator('[data-testid=challenge][data-status=solved]').waitFor();
+  await page.waitForFunction(() => window.__events.some((e) => e.status === 'solved'));
+  assert.deepEqual(await page.evaluate(() => window.__events), [
+    { id: 'redis-2', status: 'open' },
+    { id: 'redis-2', status: 'solved' },
+  ]);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A widget mounted with { challenge } on a course page: handle.on('challenge').
+  const demo = await openDemo();
+  await demo.evaluate(async () => {
+    const el = document.createElement('div');
+    el.dataset.testid = 'widget-challenge';
+    document.querySelector('main').append(el);
+    const widget = window.idemLab.mount(el, { challenge: 'redis-2', compact: false });
+    window.__heard = [];
+    widget.on('challenge', (e) => window.__heard.push(e.detail));
+    await widget.ready();
+  });
+  const mounted = demo.getByTestId('widget-challenge');
+  await mounted.getByTestId('crash-phase').waitFor({ state: 'attached' });
+  await solveRedis2(mounted);
+  await demo.waitForFunction(() => window.__heard.some((d) => d.status === 'solved'));
+  assert.deepEqual(await demo.evaluate(() => window.__heard.at(-1)), { id: 'redis-2', status: 'solved' });
+
+  // An iframe (`?embed`) opened on a challenge with the same faults in its link posts the
+  // standing to its parent as it changes.
+  await demo.evaluate(() => {
+    const frame = document.createElement('iframe');
+    frame.dataset.testid = 'iframe-challenge';
+    frame.title = 'challenge';
+    frame.src = './?challenge=redis-2&base=1&faults=1.crash.write-ledger&embed';
+    document.querySelector('main').append(frame);
+  });
+  const frame = demo.frameLocator('[data-testid=iframe-challenge]');
+  await frame.getByTestId('run-to-end').click();
+  const posted = () =>
+    demo.evaluate(() =>
+      window.__messages.filter((m) => m?.source === 'idem-lab' && m.type === 'idem:challenge').map((m) => m.detail),
+    );
+  await demo.waitForFunction(() =>
+    window.__messages.some((m) => m?.type === 'idem:challenge' && m.detail.status === 'solved'),
+  );
+  assert.deepEqual(await posted(), [
+    { id: 'redis-2', status: 'open' },
+    { id: 'redis-2', status: 'solved' },
+  ]);
+  assert.deepEqual(demo.errors, []);
+  await demo.context().close();
+});

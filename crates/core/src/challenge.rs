@@ -169,5 +169,7 @@ pub fn proves_unbreakable(
         Some(i) => report.violations_of(i) == 0,
         None => report.violating_runs == 0,
     };
-    same && report.done && report.cut_off == 0 && k >= challenge.budget && none
+    // A search that ran nothing found nothing: it proves nothing either.
+    let searched = report.runs > 0;
+    same && searched && report.done && report.cut_off == 0 && k >= challenge.budget && none
 }

@@ -257,6 +257,13 @@ fn the_fully_protected_design_is_proved_unbreakable_with_three_faults() {
         .run_to_end()
         .clone();
     assert!(proves_unbreakable(&c, &design, 3, &report));
+    assert!(report.runs > 0 && report.done, "{report:?}");
+    // A finished report that ran nothing proves nothing (zero violations of zero runs).
+    let empty = idem_core::Report {
+        done: true,
+        ..idem_core::Report::default()
+    };
+    assert!(!proves_unbreakable(&c, &design, 3, &empty));
     // Fewer faults than the budget, an unfinished search, or another design prove nothing.
     let small = Explorer::new(&design, Bounds::faults(2))
         .run_to_end()

@@ -59,7 +59,12 @@ fn every_counter_example_replays_to_a_broken_world() {
         "scope-off",
     ] {
         let base = scenario(id).without_scripted_faults();
-        for example in &explore(id, 1).shortest {
+        let report = explore(id, 1);
+        assert!(
+            !report.shortest.is_empty(),
+            "{id} breaks with one fault: a counter-example to replay"
+        );
+        for example in &report.shortest {
             let world = World::replay(&base, &example.injected, example.steps).expect("replays");
             assert!(world.is_quiescent(), "{id}: {example:?}");
             assert_eq!(world.step_count(), example.steps);

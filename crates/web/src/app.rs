@@ -71,6 +71,7 @@ pub fn App(
     crate::panels::recap::provide_guess();
     let events = provide_events();
     use_run_events(lab, events);
+    crate::panels::challenge::use_challenge_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(lab);

@@ -223,14 +223,6 @@ impl Events {
         // The payloads hold nothing private: any embedding page may read them.
         let _ = parent.post_message(&message, "*");
     }
-
-    /// Emits `idem:challenge` with `{ id, status }` (`open`, `solved` or `impossible`).
-    pub fn challenge(&self, id: &str, status: &str) {
-        self.emit(&LabEvent::Challenge {
-            id: id.to_owned(),
-            status: status.to_owned(),
-        });
-    }
 }
 
 /// `new CustomEvent(name, { bubbles: true, composed: true, detail })`, built through

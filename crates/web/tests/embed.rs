@@ -157,13 +157,15 @@ async fn a_dropped_handle_leaves_the_widget_mounted() {
     assert_eq!(el.child_element_count(), 0);
 }
 
-/// Issue 13: `Events::challenge` (for the challenges) is one call: a bubbling `idem:challenge`
-/// with `{ id, status }` from the widget's root, heard on the host element.
+/// Issue 27: a widget playing a challenge sends `idem:challenge` from its root as the core's
+/// standing changes: `open` when it opens, `solved` once its verdict breaks within the budget
+/// (step, crash before writing the ledger, run to the end: the seed Redis design charges twice).
 #[wasm_bindgen_test]
-async fn a_challenge_event_bubbles_from_the_widget() {
-    use idem_web::events::{provide_events, Events};
+async fn a_widget_playing_a_challenge_sends_its_standing() {
+    use idem_core::{Action, Phase};
+    use idem_web::embed::Widget;
     use leptos::prelude::*;
-    use std::cell::RefCell;
+    use std::cell::{Cell, RefCell};
     use std::rc::Rc;
     let el = wrapper();
     let heard = Rc::new(RefCell::new(Vec::<(String, String, String)>::new()));
@@ -186,24 +188,33 @@ async fn a_challenge_event_bubbles_from_the_widget() {
     };
     el.add_event_listener_with_callback("idem:challenge", listener.as_ref().unchecked_ref())
         .expect("listen");
-    let events = Rc::new(std::cell::Cell::new(None::<Events>));
-    let out = Rc::clone(&events);
+    let lab = Rc::new(Cell::new(None));
+    let lab_out = Rc::clone(&lab);
     let _handle = mount_to(el.clone(), move || {
-        let events = provide_events();
-        out.set(Some(events));
-        view! { <div class="idem-lab" node_ref=events.root()><p>"widget"</p></div> }
+        view! { <Widget query="challenge=redis-2" lab_out=lab_out/> }
     });
     leptos::task::tick().await;
-    let events = events.get().expect("the events were provided");
-    events.challenge("break-redis", "solved");
-    assert_eq!(
-        *heard.borrow(),
-        [(
+    let event = |status: &str| {
+        (
             "idem:challenge".to_owned(),
-            "break-redis".to_owned(),
-            "solved".to_owned()
-        )]
+            "redis-2".to_owned(),
+            status.to_owned(),
+        )
+    };
+    assert_eq!(*heard.borrow(), [event("open")]);
+    let lab = lab.get().expect("the widget handed its lab out");
+    lab.step_forward();
+    assert!(
+        lab.act(Action::Crash(Phase::WriteLedger)),
+        "the crash is armed"
     );
+    lab.run_to_end();
+    leptos::task::tick().await;
+    assert_eq!(*heard.borrow(), [event("open"), event("solved")]);
+    // The same standing again sends nothing.
+    lab.run_to_end();
+    leptos::task::tick().await;
+    assert_eq!(heard.borrow().len(), 2);
     el.remove_event_listener_with_callback("idem:challenge", listener.as_ref().unchecked_ref())
         .expect("stop listening");
     el.remove();

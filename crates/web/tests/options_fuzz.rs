@@ -40,6 +40,7 @@ fn text() -> impl Strategy<Value = String> {
         .chain(Lang::ALL.map(Lang::tag))
         .chain(Theme::ALL.map(Theme::name))
         .chain(Protections::NAMES)
+        .chain(idem_core::challenge::CHALLENGES.map(|c| c.id))
         .map(str::to_owned)
         .collect();
     prop_oneof![
@@ -113,9 +114,15 @@ fn check(entries: Vec<(String, Value)>) -> Result<(), TestCaseError> {
                 prop_assert!(FIELDS.contains(&n.as_str()), "unknown `{n}` accepted");
             }
             prop_assert!(IDS.contains(&options.scenario.as_str()));
-            match last("scenario") {
-                Some(Value::Text(id)) => prop_assert_eq!(&options.scenario, &id),
+            let challenge = options.challenge.and_then(idem_core::Challenge::by_id);
+            match (last("scenario"), challenge) {
+                (Some(Value::Text(id)), _) => prop_assert_eq!(&options.scenario, &id),
+                // A challenge plays its own design.
+                (_, Some(c)) => prop_assert_eq!(options.scenario.as_str(), c.scenario),
                 _ => prop_assert_eq!(options.scenario.as_str(), IDS[0]),
+            }
+            if let Some(Value::Text(id)) = last("challenge") {
+                prop_assert_eq!(options.challenge, Some(id.as_str()));
             }
             if let Some(Value::Text(tag)) = last("lang") {
                 prop_assert_eq!(options.lang.tag(), tag.as_str());
@@ -184,7 +191,8 @@ fn any_options_give_a_value_or_an_error_naming_the_field() {
 #[test]
 fn valid_options_in_any_order_are_accepted() {
     let mut runner = TestRunner::new(Config {
-        cases: cases() / 10,
+        // A tenth of the cases, never zero (a small OPTIONS_FUZZ_CASES would run none).
+        cases: (cases() / 10).max(1),
         failure_persistence: None,
         ..Config::default()
     });

@@ -9,8 +9,9 @@
 
 use std::fmt;
 
+use idem_core::challenge::CHALLENGES;
 use idem_core::scenario::IDS;
-use idem_core::{DeepLink, Protections};
+use idem_core::{Challenge, DeepLink, Protections};
 
 use crate::i18n::Lang;
 use crate::theme::Theme;
@@ -33,13 +34,14 @@ pub enum Value {
 }
 
 /// The option names, as JavaScript spells them.
-pub const FIELDS: [&str; 6] = [
+pub const FIELDS: [&str; 7] = [
     "scenario",
     "lang",
     "autoplay",
     "theme",
     "protections",
     "compact",
+    "challenge",
 ];
 
 /// The options object of [`mount`](super::mount) as JavaScript gave it: known fields only, any types.
@@ -60,6 +62,9 @@ pub struct RawOptions {
     pub protections: Option<Value>,
     /// Only the player (default `true`); `false` adds the fault menu, panels and explorer.
     pub compact: Option<Value>,
+    /// A challenge id (`idem_core::challenge::CHALLENGES`): the widget opens it, and sends
+    /// `idem:challenge` as its standing changes.
+    pub challenge: Option<Value>,
 }
 
 impl RawOptions {
@@ -76,6 +81,7 @@ impl RawOptions {
                 "theme" => &mut raw.theme,
                 "protections" => &mut raw.protections,
                 "compact" => &mut raw.compact,
+                "challenge" => &mut raw.challenge,
                 _ => return Err(OptionError::UnknownField(name)),
             };
             *slot = Some(value);
@@ -99,14 +105,19 @@ pub struct Options {
     pub protections: Option<Protections>,
     /// Only the player.
     pub compact: bool,
+    /// The challenge to open (its design replaces `scenario` and `protections`).
+    pub challenge: Option<&'static str>,
 }
 
 impl Options {
     /// The deep-link query the widget opens (with `lang`).
     pub fn query(&self) -> String {
-        let link = DeepLink {
-            protections: self.protections,
-            ..DeepLink::to_scenario(&self.scenario)
+        let link = match self.challenge.and_then(Challenge::by_id) {
+            Some(challenge) => challenge.link(),
+            None => DeepLink {
+                protections: self.protections,
+                ..DeepLink::to_scenario(&self.scenario)
+            },
         };
         format!("{}&lang={}", link.to_query(), self.lang.catalog().tag)
     }
@@ -205,7 +216,8 @@ fn one_of(
 
 /// Checks every option; the first problem is reported with the field and the allowed values.
 pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
-    let scenario = match text("scenario", raw.scenario)? {
+    let scenario_given = !matches!(raw.scenario, None | Some(Value::Null));
+    let mut scenario = match text("scenario", raw.scenario)? {
         Some(id) => one_of("scenario", id, &IDS)?.to_owned(),
         None => IDS[0].to_owned(),
     };
@@ -246,7 +258,32 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
             })
         }
     };
+    let challenge = match text("challenge", raw.challenge)? {
+        Some(id) => {
+            let id = one_of("challenge", id, &CHALLENGES.map(|c| c.id))?;
+            // A challenge plays its own design: another scenario or protections beside it
+            // would be silently replaced, so they are refused.
+            let design = Challenge::by_id(id).map(|c| c.scenario).unwrap_or_default();
+            if scenario_given && scenario != design {
+                return Err(OptionError::BadValue {
+                    field: "scenario",
+                    value: scenario,
+                    allowed: vec![design],
+                });
+            }
+            if protections.is_some() {
+                return Err(OptionError::WrongType {
+                    field: "protections",
+                    expected: "absent with `challenge` (a challenge plays its own design)",
+                });
+            }
+            scenario = design.to_owned();
+            Some(id)
+        }
+        None => None,
+    };
     Ok(Options {
+        challenge,
         scenario,
         lang,
         autoplay: flag("autoplay", raw.autoplay, false)?,
@@ -291,6 +328,7 @@ mod tests {
             theme: text("dark"),
             protections: Some(Value::List(vec![Value::Text("key".into())])),
             compact: None,
+            challenge: None,
         };
         let o = validate(raw).expect("valid");
         assert_eq!(o.scenario, "key");
@@ -348,6 +386,55 @@ mod tests {
         );
         assert!(validate(RawOptions {
             protections: text("key"),
+            ..RawOptions::default()
+        })
+        .is_err());
+    }
+
+    #[test]
+    fn a_challenge_opens_its_design_and_refuses_another() {
+        let o = validate(RawOptions {
+            challenge: text("redis-2"),
+            ..RawOptions::default()
+        })
+        .expect("valid");
+        assert_eq!(o.challenge, Some("redis-2"));
+        assert!(o.query().contains("challenge=redis-2"), "{}", o.query());
+        assert!(o.query().starts_with("scenario=key"), "{}", o.query());
+        let same = RawOptions {
+            challenge: text("redis-2"),
+            scenario: text("key"),
+            ..RawOptions::default()
+        };
+        assert!(validate(same).is_ok());
+        let e = validate(RawOptions {
+            challenge: text("redis-2"),
+            scenario: text("naive"),
+            ..RawOptions::default()
+        })
+        .expect_err("another design");
+        assert_eq!(
+            e.to_string(),
+            "Idempotency Lab: bad options: `scenario` cannot be `naive`; allowed: `key`"
+        );
+        let e = validate(RawOptions {
+            challenge: text("redis-3"),
+            ..RawOptions::default()
+        })
+        .expect_err("no such challenge");
+        assert!(
+            e.to_string()
+                .contains("`challenge` cannot be `redis-3`; allowed: `redis-2`"),
+            "{e}"
+        );
+        assert!(validate(RawOptions {
+            challenge: text("redis-2"),
+            protections: Some(Value::List(vec![])),
+            ..RawOptions::default()
+        })
+        .is_err());
+        assert!(validate(RawOptions {
+            challenge: Some(Value::Number(2.0)),
             ..RawOptions::default()
         })
         .is_err());

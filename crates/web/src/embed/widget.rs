@@ -42,6 +42,7 @@ pub fn Widget(
     let lab = provide_lab(run, lang);
     let events = provide_events();
     use_run_events(lab, events);
+    crate::panels::challenge::use_challenge_events(lab, events);
     if let Some(cell) = &lab_out {
         cell.set(Some(lab));
     }

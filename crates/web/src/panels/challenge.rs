@@ -176,6 +176,31 @@ pub fn ChallengeGoal() -> impl IntoView {
     }
 }
 
+/// `idem:challenge` (`{ id, status }`) whenever the challenge being played, or its standing,
+/// changes: on the page, in `?embed` and in a mounted widget (whichever provides `events`),
+/// from the same [`standing`] the goal and the list show. Opening a challenge sends `open`;
+/// leaving one sends nothing.
+pub fn use_challenge_events(lab: crate::lab::Lab, events: crate::events::Events) {
+    let search = use_context::<LastSearch>();
+    Effect::new(move |before: Option<Option<(&'static str, Standing)>>| {
+        let now = lab.run.with(|r| {
+            let challenge = r.challenge().and_then(Challenge::by_id)?;
+            let found = search.and_then(|LastSearch(s)| s.get());
+            Some((
+                challenge.id,
+                standing(&challenge, r.world(), found.as_ref()),
+            ))
+        });
+        if let Some((id, status)) = now.filter(|_| before.as_ref() != Some(&now)) {
+            events.emit(&crate::events::LabEvent::Challenge {
+                id: id.to_owned(),
+                status: status.name().to_owned(),
+            });
+        }
+        now
+    });
+}
+
 /// The challenges panel.
 #[component]
 pub fn Challenges() -> impl IntoView {

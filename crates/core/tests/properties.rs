@@ -317,17 +317,11 @@ const ALL_KINDS: [&str; 9] = [
 
 /// What the key's own guards answer: a request under another user's key (scope) and a key reused
 /// with another body (fingerprint) take effect as requests the API must refuse or keep apart.
-const KEY_KINDS: [&str; 9] = [
-    "drop",
-    "dup",
-    "delay",
-    "retry",
-    "concurrent",
-    "crash",
-    "clock",
-    "other-user",
-    "reuse-key",
-];
+fn key_kinds() -> Vec<&'static str> {
+    let mut kinds = COMMON_KINDS.to_vec();
+    kinds.extend(["other-user", "reuse-key"]);
+    kinds
+}
 
 /// Every protection on: no fault schedule charges twice, loses a ledger row, leaks a payment
 /// to another user, or shows a false success; the schedules include another user's request
@@ -337,7 +331,7 @@ fn fully_protected_charges_survive_any_schedule() {
     check(
         "fully-protected",
         (any::<u64>(), schedule(any_fault())),
-        &KEY_KINDS,
+        &key_kinds(),
         |(seed, faults)| {
             let (world, effects) = run_with(&with_seed("fully-protected", seed), &faults);
             let verdict = world.verdict();

@@ -106,13 +106,13 @@ pub struct Options {
     /// Only the player.
     pub compact: bool,
     /// The challenge to open (its design replaces `scenario` and `protections`).
-    pub challenge: Option<&'static str>,
+    pub challenge: Option<Challenge>,
 }
 
 impl Options {
     /// The deep-link query the widget opens (with `lang`).
     pub fn query(&self) -> String {
-        let link = match self.challenge.and_then(Challenge::by_id) {
+        let link = match self.challenge {
             Some(challenge) => challenge.link(),
             None => DeepLink {
                 protections: self.protections,
@@ -261,9 +261,10 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
     let challenge = match text("challenge", raw.challenge)? {
         Some(id) => {
             let id = one_of("challenge", id, &CHALLENGES.map(|c| c.id))?;
+            let challenge = Challenge::by_id(id);
             // A challenge plays its own design: another scenario or protections beside it
             // would be silently replaced, so they are refused.
-            let design = Challenge::by_id(id).map(|c| c.scenario).unwrap_or_default();
+            let design = challenge.map(|c| c.scenario).unwrap_or_default();
             if scenario_given && scenario != design {
                 return Err(OptionError::BadValue {
                     field: "scenario",
@@ -278,7 +279,7 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
                 });
             }
             scenario = design.to_owned();
-            Some(id)
+            challenge
         }
         None => None,
     };
@@ -398,7 +399,7 @@ mod tests {
             ..RawOptions::default()
         })
         .expect("valid");
-        assert_eq!(o.challenge, Some("redis-2"));
+        assert_eq!(o.challenge.map(|c| c.id), Some("redis-2"));
         assert!(o.query().contains("challenge=redis-2"), "{}", o.query());
         assert!(o.query().starts_with("scenario=key"), "{}", o.query());
         let same = RawOptions {

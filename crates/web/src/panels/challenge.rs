@@ -191,11 +191,14 @@ pub fn use_challenge_events(lab: crate::lab::Lab, events: crate::events::Events)
                 standing(&challenge, r.world(), found.as_ref()),
             ))
         });
-        if let Some((id, status)) = now.filter(|_| before.as_ref() != Some(&now)) {
-            events.emit(&crate::events::LabEvent::Challenge {
-                id: id.to_owned(),
-                status: status.name().to_owned(),
-            });
+        match now {
+            Some((id, status)) if before.as_ref() != Some(&now) => {
+                events.emit(&crate::events::LabEvent::Challenge {
+                    id: id.to_owned(),
+                    status: status.name().to_owned(),
+                });
+            }
+            _ => {}
         }
         now
     });

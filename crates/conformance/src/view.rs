@@ -123,6 +123,8 @@ pub struct Tables {
     pub like_ops: Vec<String>,
     /// `idempotency_keys` by (user_id, key).
     pub keys: Vec<KeyView>,
+    /// `fences (counter, token)` by counter.
+    pub fences: Vec<(String, i64)>,
 }
 
 impl Tables {
@@ -153,6 +155,11 @@ impl Tables {
                 .collect(),
             like_ops: ledger.like_ops.clone(),
             keys: ledger.idempotency_keys.iter().map(KeyView::of).collect(),
+            fences: ledger
+                .fences
+                .iter()
+                .map(|(c, t)| (c.clone(), ms(*t)))
+                .collect(),
         };
         t.sort();
         t
@@ -165,6 +172,7 @@ impl Tables {
         self.posts.sort();
         self.like_ops.sort();
         self.keys.sort();
+        self.fences.sort();
     }
 
     /// The tables with `f` applied to the key rows' JSON columns.

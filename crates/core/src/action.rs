@@ -54,6 +54,9 @@ pub enum Action {
     Delay(MsgId, u64),
     /// Crash the API the next time a handler is about to start this phase.
     Crash(Phase),
+    /// Stall the next handler about to start this phase for longer than its claim's lease (a
+    /// long GC pause, a slow call): it then carries on as if nothing happened.
+    Pause(Phase),
     /// Evict every key from the Redis store (memory pressure, or a restart without persistence).
     EvictKeys,
     /// Let this many milliseconds pass with the phone offline (asleep, no signal): the servers
@@ -81,6 +84,7 @@ impl Action {
             Action::Duplicate(_) => "dup",
             Action::Delay(..) => "delay",
             Action::Crash(_) => "crash",
+            Action::Pause(_) => "pause",
             Action::EvictKeys => "evict",
             Action::AdvanceClock(_) => "clock",
             Action::ConcurrentDuplicate => "concurrent",
@@ -89,12 +93,17 @@ impl Action {
         }
     }
 
-    /// Faults (and early retries) as opposed to the operations a story is about: the explorer
-    /// strips these from a scenario's script and injects its own.
+    /// Faults (and early retries) as opposed to what a story is about: the explorer strips
+    /// these from a scenario's script and injects its own. The operations, and the inputs that
+    /// shape a scenario (a concurrent second request, a reused key, another user's key), stay:
+    /// they are the scenario's choice, not the network's.
     pub fn is_fault(&self) -> bool {
         !matches!(
             self,
-            Action::Start(_) | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
+            Action::Start(_)
+                | Action::ConcurrentDuplicate
+                | Action::ReuseKeyOtherBody
+                | Action::OtherUserSameKey
         )
     }
 }
@@ -117,4 +126,6 @@ pub enum ActionError {
     ClientOffline,
     /// Nothing is left to happen, so no answer is on its way to be lost.
     NothingOnItsWay,
+    /// This design's handler has no such phase (an accounts API calls no card processor).
+    NoSuchPhase(Phase),
 }

@@ -26,16 +26,19 @@ pub struct Challenge {
     pub budget: u32,
     /// The invariant that must break (`None`: any).
     pub breaks: Option<Invariant>,
+    /// A fault kind the breaking run must use (URL name, e.g. `pause`), if any.
+    pub needs: Option<&'static str>,
 }
 
 /// Every challenge, in list order.
-pub const CHALLENGES: [Challenge; 3] = [
+pub const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "redis-2",
         scenario: "key",
         protections: None,
         budget: 2,
         breaks: None,
+        needs: None,
     },
     Challenge {
         id: "op-id-no-index",
@@ -43,6 +46,15 @@ pub const CHALLENGES: [Challenge; 3] = [
         protections: None,
         budget: 2,
         breaks: Some(Invariant::AtMostOnce),
+        needs: None,
+    },
+    Challenge {
+        id: "lease-2",
+        scenario: "lease-expiry",
+        protections: None,
+        budget: 2,
+        breaks: Some(Invariant::AtMostOnce),
+        needs: Some("pause"),
     },
     Challenge {
         id: "fully-3",
@@ -50,6 +62,7 @@ pub const CHALLENGES: [Challenge; 3] = [
         protections: None,
         budget: 3,
         breaks: None,
+        needs: None,
     },
 ];
 
@@ -144,7 +157,10 @@ pub fn judge(challenge: &Challenge, world: &World) -> Attempt {
     let broken = verdict
         .violations()
         .any(|(i, _)| challenge.breaks.is_none_or(|b| b == i));
-    if broken {
+    let used = challenge
+        .needs
+        .is_none_or(|kind| world.injected().iter().any(|(_, a)| a.kind_name() == kind));
+    if broken && used {
         Attempt::Broken
     } else {
         Attempt::Holds
@@ -165,9 +181,14 @@ pub fn proves_unbreakable(
         return false;
     };
     let same = scenario.id == design.id && scenario.protections == design.protections;
-    let none = match challenge.breaks {
-        Some(i) => report.violations_of(i) == 0,
-        None => report.violating_runs == 0,
+    let none = match (challenge.breaks, challenge.needs) {
+        // Every broken (invariant, kinds) class keeps its shortest run: none with the kind.
+        (breaks, Some(kind)) => !report
+            .shortest
+            .iter()
+            .any(|c| breaks.is_none_or(|b| b == c.invariant) && c.signature().contains(&kind)),
+        (Some(i), None) => report.violations_of(i) == 0,
+        (None, None) => report.violating_runs == 0,
     };
     // A search that ran nothing found nothing: it proves nothing either.
     let searched = report.runs > 0;

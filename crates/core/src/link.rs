@@ -359,6 +359,7 @@ fn parse_fault(entry: &str) -> Option<(u32, Action)> {
         }
         "clock" => Action::AdvanceClock(number().filter(|ms| *ms <= 30 * crate::time::DAY)?),
         "crash" => Action::Crash(Phase::from_name(parts.next()?)?),
+        "pause" => Action::Pause(Phase::from_name(parts.next()?)?),
         _ => return None,
     };
     if parts.next().is_some() {
@@ -374,7 +375,7 @@ pub fn action_token(action: &Action) -> String {
         Action::Drop(id) | Action::Duplicate(id) => format!("{kind}.{}", id.0),
         Action::Delay(id, ms) => format!("{kind}.{}.{ms}", id.0),
         Action::AdvanceClock(ms) => format!("{kind}.{ms}"),
-        Action::Crash(phase) => format!("{kind}.{}", phase.name()),
+        Action::Crash(phase) | Action::Pause(phase) => format!("{kind}.{}", phase.name()),
         Action::Start(_) => "start".to_owned(),
         _ => kind.to_owned(),
     }

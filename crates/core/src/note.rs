@@ -102,6 +102,26 @@ pub enum Note {
         /// HTTP status.
         status: u16,
     },
+    /// The claim is ours and the key's counter gave it this fencing token (above 1: someone
+    /// held the key before, and may still be running).
+    ApiGetsToken {
+        /// The token.
+        token: u64,
+    },
+    /// A handler stalled just before the named phase (a GC pause, a slow call).
+    ApiPaused {
+        /// The phase it waits before.
+        phase: Phase,
+    },
+    /// A paused handler carries on with the phase it stopped before, unaware of the time lost.
+    ApiResumes {
+        /// The phase.
+        phase: Phase,
+    },
+    /// A finishing write was refused for a stale fencing token: the handler gives up.
+    ApiFenced,
+    /// The processor refused a call whose fencing token is older than one it has seen.
+    ProcessorFenced,
     /// The API process died before the named phase.
     ApiCrashed {
         /// The phase it did not reach.
@@ -159,6 +179,11 @@ pub enum Note {
     NextAckWillBeLost,
     /// A crash was armed for the next time a handler reaches `phase`.
     CrashArmed {
+        /// Where.
+        phase: Phase,
+    },
+    /// A pause was armed for the next handler that reaches `phase`.
+    PauseArmed {
         /// Where.
         phase: Phase,
     },
@@ -265,6 +290,13 @@ impl Note {
             Note::ApiRecordsKey => "api.records_key",
             Note::ApiResponds { .. } => "api.responds",
             Note::ApiCrashed { .. } => "api.crashed",
+            Note::ApiGetsToken { token: 1 } => "api.gets_token",
+            Note::ApiGetsToken { .. } => "api.gets_later_token",
+            Note::ApiPaused { .. } => "api.paused",
+            Note::ApiResumes { .. } => "api.resumes",
+            Note::ApiFenced => "api.fenced",
+            Note::ProcessorFenced => "processor.fenced",
+            Note::PauseArmed { .. } => "fault.pause_armed",
             Note::ApiRestarted => "api.restarted",
             Note::ApiDiscardsOrphanReply => "api.orphan_reply",
             Note::StoreOk => "store.ok",
@@ -311,7 +343,7 @@ impl Note {
     }
 
     /// Every catalog key a note can produce, so catalogs can be checked for completeness.
-    pub const KEYS: [&'static str; 61] = [
+    pub const KEYS: [&'static str; 68] = [
         "client.sends",
         "client.resends",
         "client.timed_out",
@@ -373,5 +405,12 @@ impl Note {
         "client.other_user",
         "client.reuses_key",
         "store.claims_expired",
+        "api.gets_token",
+        "api.gets_later_token",
+        "api.paused",
+        "api.resumes",
+        "api.fenced",
+        "fault.pause_armed",
+        "processor.fenced",
     ];
 }

@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// A point in the handler where the API can be crashed: just before the phase starts.
+/// A point in the handler where the API can be crashed or a handler paused: just before the
+/// phase starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Phase {
     /// Look up or claim the Idempotency-Key.

@@ -36,6 +36,12 @@ pub struct Protections {
     /// The client stops retrying after one hour, well inside the 24 h key TTL, and asks the
     /// user to check instead of risking a retry the server no longer recognises.
     pub retry_deadline: bool,
+    /// Each claim of a key carries a fencing token that grows with every takeover (Redis
+    /// `INCR` on the key's counter), and the writes that finish the operation (the processor
+    /// call, the ledger row, the key's record) are refused for a token older than the newest
+    /// one they have seen: a holder that stalled past its lease cannot finish. Needs the lock
+    /// in Redis (the key in PostgreSQL takes a key over by its row instead).
+    pub fencing: bool,
 }
 
 impl Protections {
@@ -53,6 +59,7 @@ impl Protections {
         unique_index: false,
         recovery: false,
         retry_deadline: false,
+        fencing: false,
     };
 
     /// The seed's Idempotency-Key design: Redis store with an atomic claim, fingerprint and
@@ -80,11 +87,12 @@ impl Protections {
         unique_index: true,
         recovery: true,
         retry_deadline: true,
+        fencing: true,
     };
 
     /// Names of the switches, in display order (also the URL spelling).
-    pub const NAMES: [&'static str; 12] = {
-        let mut names = [""; 12];
+    pub const NAMES: [&'static str; 13] = {
+        let mut names = [""; 13];
         let mut i = 0;
         while i < Protection::ALL.len() {
             names[i] = Protection::ALL[i].name();
@@ -142,6 +150,7 @@ impl Protections {
             Protection::UniqueIndex => &mut self.unique_index,
             Protection::Recovery => &mut self.recovery,
             Protection::Deadline => &mut self.retry_deadline,
+            Protection::Fencing => &mut self.fencing,
         }
     }
 }
@@ -173,11 +182,13 @@ pub enum Protection {
     Recovery,
     /// `deadline`: [`Protections::retry_deadline`].
     Deadline,
+    /// `fencing`: [`Protections::fencing`].
+    Fencing,
 }
 
 impl Protection {
     /// Every switch, in display order.
-    pub const ALL: [Protection; 12] = [
+    pub const ALL: [Protection; 13] = [
         Protection::Key,
         Protection::RequireKey,
         Protection::Fingerprint,
@@ -190,6 +201,7 @@ impl Protection {
         Protection::UniqueIndex,
         Protection::Recovery,
         Protection::Deadline,
+        Protection::Fencing,
     ];
 
     /// The URL (and catalog key) spelling, e.g. `same-tx`.
@@ -207,6 +219,7 @@ impl Protection {
             Protection::UniqueIndex => "unique-index",
             Protection::Recovery => "recovery",
             Protection::Deadline => "deadline",
+            Protection::Fencing => "fencing",
         }
     }
 
@@ -249,7 +262,7 @@ mod tests {
                 .count();
             assert_eq!(changed, 1, "{switch:?}");
         }
-        assert_eq!(Protections::ALL.on().count(), 12);
+        assert_eq!(Protections::ALL.on().count(), 13);
         assert_eq!(Protections::NONE.on().count(), 0);
         assert_eq!(Protections::NAMES[5], "same-tx");
         assert_eq!(Protection::from_name("Key"), None);

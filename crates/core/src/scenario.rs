@@ -34,6 +34,7 @@ impl Story {
                 RequireKey,
                 Fingerprint,
                 Lock,
+                Fencing,
                 Scope,
                 SameTx,
                 Forward,
@@ -151,7 +152,7 @@ pub fn is_seed(id: &str) -> bool {
 }
 
 /// Every scenario id, in menu order. The first [`SEED_COUNT`] are the seed's four stories.
-pub const IDS: [&str; 21] = [
+pub const IDS: [&str; 23] = [
     "naive",
     "key",
     "cas",
@@ -171,13 +172,15 @@ pub const IDS: [&str; 21] = [
     "crash-window",
     "crash-no-forward",
     "crash-one-tx",
+    "lease-expiry",
+    "lease-fencing",
     "cas-race",
     "fully-protected",
 ];
 
 /// Scenarios that tell the same story with another design, so the two can be played side by
 /// side (the same inputs, the same faults): (less protected, more protected).
-pub const COMPARE: [(&str, &str); 10] = [
+pub const COMPARE: [(&str, &str); 11] = [
     ("naive", "key"),
     ("naive", "fully-protected"),
     ("key", "fully-protected"),
@@ -188,6 +191,7 @@ pub const COMPARE: [(&str, &str); 10] = [
     ("crash-no-forward", "crash-one-tx"),
     ("concurrent-no-lock", "concurrent"),
     ("scope-off", "scope"),
+    ("lease-expiry", "lease-fencing"),
 ];
 
 /// The scenarios `id` can be compared with (in [`COMPARE`] order).
@@ -338,6 +342,27 @@ impl Scenario {
                     ..key
                 },
                 vec![at(0, Crash(Phase::WriteLedger)), at(0, Start(CHARGE_100))],
+            ),
+            "lease-expiry" => (
+                Story::IdempotencyKey,
+                key,
+                vec![
+                    at(0, Pause(Phase::CallProcessor)),
+                    at(0, Start(CHARGE_100)),
+                    at(5_600, RetryNow),
+                ],
+            ),
+            "lease-fencing" => (
+                Story::IdempotencyKey,
+                Protections {
+                    fencing: true,
+                    ..key
+                },
+                vec![
+                    at(0, Pause(Phase::CallProcessor)),
+                    at(0, Start(CHARGE_100)),
+                    at(5_600, RetryNow),
+                ],
             ),
             "cas-race" => (
                 Story::CompareAndSet,

@@ -151,6 +151,7 @@ impl Schema {
                 .to_owned(),
             "CREATE TABLE posts (id BIGINT PRIMARY KEY, likes BIGINT NOT NULL)".to_owned(),
             "CREATE TABLE like_ops (op_id TEXT NOT NULL)".to_owned(),
+            "CREATE TABLE fences (counter TEXT PRIMARY KEY, token BIGINT NOT NULL)".to_owned(),
         ];
         if self.like_ops_unique {
             out.push("CREATE UNIQUE INDEX like_ops_op_id ON like_ops (op_id)".to_owned());
@@ -247,6 +248,7 @@ impl Schema {
                 user,
                 amount_cents,
                 idempotency_key,
+                fence: None,
             } => (
                 format!(
                     "INSERT INTO charges (payment_id, user_id, amount_cents, idempotency_key) \
@@ -254,6 +256,32 @@ impl Schema {
                     quote(payment_id),
                     user.0,
                     quote_opt(idempotency_key.as_deref()),
+                ),
+                Returns::Nothing,
+            ),
+            Statement::InsertCharge {
+                payment_id,
+                user,
+                amount_cents,
+                idempotency_key,
+                fence: Some((counter, token)),
+            } => (
+                format!(
+                    "INSERT INTO charges (payment_id, user_id, amount_cents, idempotency_key) \
+                     SELECT {}, {}, {amount_cents}, {} WHERE EXISTS (SELECT 1 FROM fences \
+                     WHERE counter = {} AND token = {token}) ON CONFLICT DO NOTHING",
+                    quote(payment_id),
+                    user.0,
+                    quote_opt(idempotency_key.as_deref()),
+                    quote(counter),
+                ),
+                Returns::Nothing,
+            ),
+            Statement::Fence { counter, token } => (
+                format!(
+                    "INSERT INTO fences (counter, token) VALUES ({}, {token}) ON CONFLICT (counter) \
+                     DO UPDATE SET token = EXCLUDED.token WHERE fences.token < EXCLUDED.token",
+                    quote(counter),
                 ),
                 Returns::Nothing,
             ),
@@ -366,6 +394,12 @@ pub fn seed(ledger: &Ledger) -> Vec<String> {
             quote(op_id)
         ));
     }
+    for (counter, token) in &ledger.fences {
+        out.push(format!(
+            "INSERT INTO fences (counter, token) VALUES ({}, {token})",
+            quote(counter)
+        ));
+    }
     for row in &ledger.idempotency_keys {
         out.push(format!(
             "INSERT INTO idempotency_keys ({}) VALUES ({})",
@@ -412,7 +446,7 @@ pub fn response_json(response: &StoredResponse) -> String {
 }
 
 /// The stored response's body as JSON, as the server wrote it when it first answered.
-fn stored_body_json(response: &StoredResponse) -> String {
+pub(crate) fn stored_body_json(response: &StoredResponse) -> String {
     HttpResponse {
         status: response.status,
         replayed: false,
@@ -445,7 +479,9 @@ pub fn redis_value(record: &KeyRecord) -> String {
     record.json_object(usize::MAX, body.as_deref())
 }
 
-/// The command as a client library sends it: `SET key value [NX] PX ttl` or `GET key`.
+/// The command as a client library sends it: `SET key value [NX] PX ttl`, `GET key`, `INCR
+/// key`, or the fenced SET as `EVAL script 2 key counter token value ttl` (the TTL last, as in
+/// `SET`).
 pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
     match command {
         RedisCommand::Set {
@@ -463,6 +499,23 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             argv
         }
         RedisCommand::Get { key } => vec!["GET".to_owned(), key.clone()],
+        RedisCommand::Incr { key } => vec!["INCR".to_owned(), key.clone()],
+        RedisCommand::SetIfToken {
+            key,
+            value,
+            ttl_ms,
+            fence,
+            token,
+        } => vec![
+            "EVAL".to_owned(),
+            crate::store::SET_IF_TOKEN_LUA.to_owned(),
+            "2".to_owned(),
+            key.clone(),
+            fence.clone(),
+            token.to_string(),
+            redis_value(value),
+            ttl_ms.to_string(),
+        ],
     }
 }
 
@@ -648,7 +701,7 @@ mod tests {
     #[test]
     fn ddl_follows_the_switches() {
         let ddl = SCOPED.ddl();
-        assert_eq!(ddl.len(), 7);
+        assert_eq!(ddl.len(), 8);
         assert_eq!(
             ddl[0],
             "CREATE TABLE charges (payment_id TEXT PRIMARY KEY, user_id BIGINT NOT NULL, amount_cents BIGINT NOT NULL, idempotency_key TEXT)"
@@ -664,23 +717,27 @@ mod tests {
         assert_eq!(ddl[3], "CREATE TABLE like_ops (op_id TEXT NOT NULL)");
         assert_eq!(
             ddl[4],
-            "CREATE UNIQUE INDEX like_ops_op_id ON like_ops (op_id)"
+            "CREATE TABLE fences (counter TEXT PRIMARY KEY, token BIGINT NOT NULL)"
         );
         assert_eq!(
             ddl[5],
+            "CREATE UNIQUE INDEX like_ops_op_id ON like_ops (op_id)"
+        );
+        assert_eq!(
+            ddl[6],
             "CREATE TABLE idempotency_keys (user_id BIGINT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, \
              status TEXT NOT NULL CHECK (status IN ('in_progress', 'completed')), response JSONB, \
              locked_until BIGINT NOT NULL, expires_at BIGINT NOT NULL, request_params JSONB)"
         );
         assert_eq!(
-            ddl[6],
+            ddl[7],
             "CREATE UNIQUE INDEX idempotency_keys_scope ON idempotency_keys (user_id, key)"
         );
         let loose = LOOSE.ddl();
-        assert_eq!(loose.len(), 6, "no index on like_ops");
+        assert_eq!(loose.len(), 7, "no index on like_ops");
         assert!(!loose.iter().any(|s| s.contains("like_ops_op_id")));
         assert_eq!(
-            loose[5],
+            loose[6],
             "CREATE UNIQUE INDEX idempotency_keys_scope ON idempotency_keys (key)"
         );
     }
@@ -737,6 +794,7 @@ mod tests {
                     user: UserId(1),
                     amount_cents: 10_000,
                     idempotency_key: Some("k1".into()),
+                    fence: None,
                 }
             ),
             "INSERT INTO charges (payment_id, user_id, amount_cents, idempotency_key) \
@@ -750,6 +808,7 @@ mod tests {
                     user: UserId(2),
                     amount_cents: 5,
                     idempotency_key: None,
+                    fence: None,
                 }
             ),
             "INSERT INTO charges (payment_id, user_id, amount_cents, idempotency_key) \

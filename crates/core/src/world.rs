@@ -30,6 +30,8 @@ pub enum Cause {
     ApiRestart,
     /// The API's recovery job ran.
     RecoverySweep,
+    /// A paused handler carried on.
+    ApiResume,
     /// The phone came back online after an "advance the clock" fault.
     ClientWake,
     /// The scenario's script.
@@ -114,6 +116,7 @@ enum Event {
     Wake,
     Restart,
     Sweep,
+    Resume,
     Deliver(MsgId),
     Timer(OpId),
 }
@@ -236,7 +239,7 @@ impl World {
     pub fn api_acts_next(&self) -> bool {
         match self.next_event() {
             Some((_, Event::Deliver(id))) => self.net.get(id).is_some_and(|m| m.to == Node::Api),
-            Some((_, Event::Restart | Event::Sweep)) => true,
+            Some((_, Event::Restart | Event::Sweep | Event::Resume)) => true,
             _ => false,
         }
     }
@@ -272,6 +275,11 @@ impl World {
             Event::Sweep => {
                 self.api.sweep(self.now);
                 Cause::RecoverySweep
+            }
+            Event::Resume => {
+                let p = self.scenario.protections;
+                self.api.resume(self.now, &p);
+                Cause::ApiResume
             }
             Event::Deliver(id) => {
                 self.deliver(id, &mut notes, &mut sent);
@@ -386,6 +394,7 @@ impl World {
         self.ledger.like_ops.hash(&mut h);
         self.ledger.debits.hash(&mut h);
         self.ledger.likes.hash(&mut h);
+        self.ledger.fences.hash(&mut h);
         self.processor.statement.hash(&mut h);
         self.script_pos.hash(&mut h);
         self.scenario
@@ -472,8 +481,16 @@ impl World {
             }
         }
         usize::MAX.hash(h);
+        for counter in self.store.counters() {
+            counter.hash(h);
+        }
+        usize::MAX.hash(h);
         self.ledger.like_ops_unique.hash(h);
         self.ledger.keys_scoped.hash(h);
+        for fence in self.processor.fences() {
+            fence.hash(h);
+        }
+        usize::MAX.hash(h);
         for (key, remembered) in self.processor.keys() {
             if remembered.1 > now {
                 (key, remembered).hash(h);
@@ -524,13 +541,16 @@ impl World {
         if let Some(t) = self.api.sweep_at() {
             consider(t, 3, Event::Sweep);
         }
+        if let Some(t) = self.api.resume_at() {
+            consider(t, 4, Event::Resume);
+        }
         if let Some((t, id)) = self.net.next_due() {
-            consider(t, 4, Event::Deliver(id));
+            consider(t, 5, Event::Deliver(id));
         }
         if let Some((t, op)) = self.client.next_wakeup() {
             // An offline phone's timers wait until it is back.
             let t = self.client_offline_until.map_or(t, |wake| t.max(wake));
-            consider(t, 5, Event::Timer(op));
+            consider(t, 6, Event::Timer(op));
         }
         best.map(|(t, _, e)| (t, e))
     }
@@ -593,6 +613,11 @@ impl World {
                 Err(ActionError::NothingToRetry)
             }
             Action::LoseNextAck if self.is_quiescent() => Err(ActionError::NothingOnItsWay),
+            Action::Crash(phase) | Action::Pause(phase)
+                if !crate::explore::phases(&self.scenario).contains(&phase) =>
+            {
+                Err(ActionError::NoSuchPhase(phase))
+            }
             Action::ConcurrentDuplicate | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
                 if self.client.ops().is_empty() =>
             {
@@ -637,6 +662,10 @@ impl World {
             Action::Crash(phase) => {
                 self.api.arm_crash(phase);
                 notes.push(Note::CrashArmed { phase });
+            }
+            Action::Pause(phase) => {
+                self.api.arm_pause(phase);
+                notes.push(Note::PauseArmed { phase });
             }
             Action::EvictKeys => {
                 let count = self.store.evict_all();
@@ -781,6 +810,7 @@ impl World {
                         RedisReply::Ok => Note::StoreOk,
                         RedisReply::Nil => Note::StoreNil,
                         RedisReply::Value(_) => Note::StoreValue,
+                        RedisReply::Int(_) => Note::StoreOk,
                     });
                 }
                 self.reply(Node::Store, Payload::RedisReply(handler, reply), sent);
@@ -802,7 +832,9 @@ impl World {
             (Node::Processor, Payload::Charge(handler, request)) => {
                 let reply = self.processor.charge(now, &request);
                 if narrate {
-                    notes.push(if reply.replayed {
+                    notes.push(if reply.fenced {
+                        Note::ProcessorFenced
+                    } else if reply.replayed {
                         Note::ProcessorDeduplicated {
                             payment_id: reply.payment_id.clone(),
                         }

@@ -158,6 +158,18 @@ fn every_statement_has_its_own_summary() {
             user: UserId(1),
             amount_cents: 1,
             idempotency_key: None,
+            fence: None,
+        },
+        Statement::InsertCharge {
+            payment_id: "pay_1".into(),
+            user: UserId(1),
+            amount_cents: 1,
+            idempotency_key: None,
+            fence: Some(("fence:k".into(), 2)),
+        },
+        Statement::Fence {
+            counter: "fence:k".into(),
+            token: 2,
         },
         Statement::Debit {
             account: 7,
@@ -189,7 +201,7 @@ fn every_statement_has_its_own_summary() {
     ];
     let summaries: Vec<&str> = statements.iter().map(Statement::summary).collect();
     assert_eq!(summaries[0], "INSERT INTO charges");
-    assert_eq!(summaries[3], "SELECT balance, version FROM accounts");
+    assert_eq!(summaries[5], "SELECT balance, version FROM accounts");
     for (i, s) in summaries.iter().enumerate() {
         assert!(s.len() > 10, "{s:?}");
         assert!(!summaries[..i].contains(s), "{s:?} names two statements");

@@ -250,6 +250,34 @@ fn breakable_challenges_are_solved_by_the_verdict() {
 }
 
 #[test]
+fn the_lease_challenge_needs_a_pause_and_a_double_charge_without_one_does_not_count() {
+    let c = Challenge::by_id("lease-2").expect("challenge");
+    let design = c.design().expect("design");
+    let report = Explorer::new(&design, Bounds::faults(2))
+        .run_to_end()
+        .clone();
+    let with_pause = report
+        .shortest
+        .iter()
+        .find(|cx| cx.invariant == Invariant::AtMostOnce && cx.signature().contains(&"pause"))
+        .expect("a pause breaks it");
+    let mut world =
+        World::replay(&design, &with_pause.injected, with_pause.steps).expect("replays");
+    world.run(5_000);
+    assert_eq!(judge(&c, &world), Attempt::Broken);
+    // Charging twice without a pause (a crash in the window) does not meet the challenge.
+    let other = report
+        .shortest
+        .iter()
+        .find(|cx| cx.invariant == Invariant::AtMostOnce && !cx.signature().contains(&"pause"))
+        .expect("other ways break it too");
+    let mut world = World::replay(&design, &other.injected, other.steps).expect("replays");
+    world.run(5_000);
+    assert_eq!(judge(&c, &world), Attempt::Holds);
+    assert!(!proves_unbreakable(&c, &design, 2, &report));
+}
+
+#[test]
 fn the_fully_protected_design_is_proved_unbreakable_with_three_faults() {
     let c = Challenge::by_id("fully-3").expect("challenge");
     let design = c.design().expect("design");

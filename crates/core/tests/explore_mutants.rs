@@ -23,12 +23,26 @@ fn in_flight(world: &World) -> Vec<MsgId> {
     world.network().in_flight().map(|m| m.id).collect()
 }
 
-/// The client faults offered while an operation is open and the phone online.
-const CLIENT: [Action; 3] = [
-    Action::RetryNow,
-    Action::ConcurrentDuplicate,
-    Action::AdvanceClock(25 * HOUR),
-];
+/// The client faults offered while an operation is open and the phone online (a concurrent
+/// second request is the scenario's own choice, not a fault the search adds).
+const CLIENT: [Action; 2] = [Action::RetryNow, Action::AdvanceClock(25 * HOUR)];
+
+/// What the API offers just before it acts in `naive` (no key, so no store to evict): a crash
+/// and a pause before each of its phases, and losing its next answer.
+fn api_faults(crash: bool, pause: bool, lose: bool) -> Vec<Action> {
+    let phases = [Phase::CallProcessor, Phase::WriteLedger, Phase::Respond];
+    let mut out = Vec::new();
+    if crash {
+        out.extend(phases.map(Action::Crash));
+    }
+    if pause {
+        out.extend(phases.map(Action::Pause));
+    }
+    if lose {
+        out.push(Action::LoseNextAck);
+    }
+    out
+}
 
 #[test]
 fn the_crash_phases_are_those_the_scenarios_handler_reaches() {
@@ -73,15 +87,14 @@ fn a_packet_is_offered_only_in_the_step_that_sent_it() {
     let mut expected = vec![
         Action::Drop(request),
         Action::Duplicate(request),
-        Action::Crash(Phase::CallProcessor),
-        Action::Crash(Phase::WriteLedger),
-        Action::Crash(Phase::Respond),
+        Action::Delay(request, idem_core::time::SECOND),
     ];
+    expected.extend(api_faults(true, true, true));
     expected.extend(CLIENT);
     assert_eq!(faults(&world), expected);
 
-    // A copy may be dropped but not copied again; the original, sent a step ago, is no
-    // longer offered.
+    // A copy may be dropped or delayed but not copied again; the original, sent a step ago,
+    // is no longer offered.
     let mut copied = world.clone();
     copied
         .apply(Action::Duplicate(request))
@@ -90,31 +103,56 @@ fn a_packet_is_offered_only_in_the_step_that_sent_it() {
     assert_ne!(copy, request);
     let mut expected = vec![
         Action::Drop(copy),
-        Action::Crash(Phase::CallProcessor),
-        Action::Crash(Phase::WriteLedger),
-        Action::Crash(Phase::Respond),
+        Action::Delay(copy, idem_core::time::SECOND),
     ];
+    expected.extend(api_faults(true, true, true));
     expected.extend(CLIENT);
     assert_eq!(faults(&copied), expected);
 
-    // Once a crash is armed, no other is offered; arming sends nothing.
+    // Once a crash is armed, no other is offered; nor a second pause or a second lost
+    // answer. Arming sends nothing.
     let mut armed = world.clone();
     armed.apply(Action::Crash(Phase::Respond)).expect("arms");
-    assert_eq!(faults(&armed), CLIENT);
+    let mut expected = api_faults(false, true, true);
+    expected.extend(CLIENT);
+    assert_eq!(faults(&armed), expected);
+    let mut paused = world.clone();
+    paused.apply(Action::Pause(Phase::Respond)).expect("arms");
+    paused.apply(Action::LoseNextAck).expect("arms");
+    let mut expected = api_faults(true, false, false);
+    expected.extend(CLIENT);
+    assert_eq!(faults(&paused), expected);
 
     // An offline phone offers no client fault.
     let mut offline = world.clone();
     offline
         .apply(Action::AdvanceClock(25 * HOUR))
         .expect("the operation is open");
-    assert_eq!(
-        faults(&offline),
-        [
-            Action::Crash(Phase::CallProcessor),
-            Action::Crash(Phase::WriteLedger),
-            Action::Crash(Phase::Respond),
-        ]
-    );
+    assert_eq!(faults(&offline), api_faults(true, true, true));
+}
+
+#[test]
+fn an_eviction_is_offered_only_while_the_store_holds_something() {
+    let mut world = base("key");
+    let mut offered = 0;
+    while world.step().is_some() {
+        assert!(world.step_count() < 2_000, "the run ends");
+        let evict = faults(&world).contains(&Action::EvictKeys);
+        let holds = world.store().entries().next().is_some();
+        assert_eq!(
+            evict,
+            holds && world.api_acts_next(),
+            "step {}",
+            world.step_count()
+        );
+        offered += usize::from(evict);
+    }
+    assert!(offered >= 2, "{offered}");
+    // Keys in PostgreSQL: no store, never offered.
+    let mut world = base("fully-protected");
+    while world.step().is_some() {
+        assert!(!faults(&world).contains(&Action::EvictKeys));
+    }
 }
 
 #[test]
@@ -125,25 +163,34 @@ fn crashes_are_offered_only_when_the_api_acts_next_and_nothing_once_the_run_is_o
     while world.step().is_some() {
         assert!(world.step_count() < 2_000, "the run ends");
         let menu = faults(&world);
-        let crashes = menu
+        let api = menu
             .iter()
-            .filter(|a| matches!(a, Action::Crash(_)))
+            .filter(|a| matches!(a, Action::Crash(_) | Action::Pause(_) | Action::LoseNextAck))
             .count();
         if world.api_acts_next() {
-            assert_eq!(crashes, 3, "{menu:?}");
+            assert_eq!(api, 7, "{menu:?}");
             offered_crash += 1;
         } else {
-            assert_eq!(crashes, 0, "{menu:?}");
+            assert_eq!(api, 0, "{menu:?}");
             offered_none += 1;
         }
         let open = world.client().retryable_op(world.now()).is_some();
         let client = menu.iter().filter(|a| CLIENT.contains(a)).count();
-        assert_eq!(client, if open { 3 } else { 0 }, "{menu:?}");
+        assert_eq!(client, if open { 2 } else { 0 }, "{menu:?}");
         for a in &menu {
-            if let Action::Drop(id) | Action::Duplicate(id) = a {
+            if let Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) = a {
                 let sent = &world.steps().last().expect("a step").sent;
                 assert!(sent.contains(id), "{a:?} was sent in this step");
             }
+            assert!(
+                !matches!(
+                    a,
+                    Action::ConcurrentDuplicate
+                        | Action::ReuseKeyOtherBody
+                        | Action::OtherUserSameKey
+                ),
+                "scenario-shaping inputs are the scenario's: {a:?}"
+            );
         }
     }
     assert!(
@@ -152,6 +199,19 @@ fn crashes_are_offered_only_when_the_api_acts_next_and_nothing_once_the_run_is_o
     );
     assert!(world.is_quiescent());
     assert_eq!(faults(&world), [], "the run is over");
+}
+
+#[test]
+fn the_menu_names_every_kind_the_player_offers_that_the_design_can_meet() {
+    use idem_core::explore::menu_kinds;
+    let all = [
+        "drop", "dup", "delay", "crash", "pause", "lose-ack", "evict", "retry", "clock",
+    ];
+    assert_eq!(menu_kinds(&scenario("key")), all);
+    let no_store: Vec<&str> = all.into_iter().filter(|k| *k != "evict").collect();
+    assert_eq!(menu_kinds(&scenario("fully-protected")), no_store);
+    assert_eq!(menu_kinds(&scenario("naive")), no_store);
+    assert_eq!(menu_kinds(&scenario("cas")), no_store);
 }
 
 #[test]

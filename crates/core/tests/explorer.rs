@@ -50,6 +50,43 @@ fn naive_post_breaks_with_one_fault_and_a_lost_ack_is_one_of_them() {
 }
 
 #[test]
+fn the_search_tries_the_players_whole_menu_and_a_delay_and_a_lost_answer_break_the_seed() {
+    // The seed's key design at k = 2: among the ways to break it are a delayed packet and a
+    // lost answer (the player's Delay and Lose the next answer), and every kind of the menu
+    // was tried.
+    let report = explore("key", 2);
+    let kinds: Vec<Vec<&str>> = report.shortest.iter().map(|c| c.signature()).collect();
+    assert!(kinds.iter().any(|k| k.contains(&"delay")), "{kinds:?}");
+    assert!(kinds.iter().any(|k| k.contains(&"lose-ack")), "{kinds:?}");
+    assert!(kinds.iter().any(|k| k.contains(&"pause")), "{kinds:?}");
+    assert_eq!(
+        report.tried_kinds(),
+        idem_core::explore::menu_kinds(&scenario("key"))
+    );
+    assert!(report.tried_kinds().contains(&"evict"));
+    // Every design tries what its menu holds.
+    for id in [
+        "naive",
+        "cas",
+        "counter",
+        "fully-protected",
+        "lease-fencing",
+    ] {
+        let report = explore(id, 1);
+        assert_eq!(
+            report.tried_kinds(),
+            idem_core::explore::menu_kinds(&scenario(id)),
+            "{id}"
+        );
+    }
+    // The locked design breaks with a pause and a Retry in the lease's gap (the lease-expiry
+    // story); the client's own backoff alone comes back after the holder finished.
+    assert!(kinds.iter().any(|k| *k == ["pause", "retry"]), "{kinds:?}");
+    let one = explore("key", 1);
+    assert!(!one.shortest.iter().any(|c| c.signature() == ["pause"]));
+}
+
+#[test]
 fn every_counter_example_replays_to_a_broken_world() {
     for id in [
         "naive",
@@ -260,6 +297,11 @@ fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> (Report, Repo
     }
     assert_eq!(merged.cut_off, brute.cut_off, "{what}");
     assert_eq!(classes(&merged), classes(&brute), "{what}");
+    assert_eq!(
+        merged.tried_kinds(),
+        brute.tried_kinds(),
+        "{what}: kinds tried"
+    );
     assert!(
         merged.states <= brute.states && merged.steps <= brute.steps,
         "{what}: merging never remembers more situations ({} > {}) nor simulates more steps ({} > {})",

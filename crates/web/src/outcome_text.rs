@@ -325,6 +325,7 @@ pub fn fault_mark(step: &Step, catalog: &Catalog) -> Option<String> {
         Action::Duplicate(_) => "mark.duplicate",
         Action::Delay(..) => "mark.delay",
         Action::Crash(_) => "mark.crash",
+        Action::Pause(_) => "mark.pause",
         Action::EvictKeys => "mark.evict",
         Action::AdvanceClock(_) => "mark.offline",
         Action::ConcurrentDuplicate => "mark.second_request",

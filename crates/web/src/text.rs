@@ -158,6 +158,14 @@ fn localized_statement(statement: &str, catalog: &Catalog) -> String {
     statement
         .replace(" (only if inserted)", &catalog.text("sql.only_if_inserted"))
         .replace(" (take over)", &catalog.text("sql.take_over"))
+        .replace(
+            " (only with the current token)",
+            &catalog.text("sql.only_current_token"),
+        )
+        .replace(
+            " (only a newer token)",
+            &catalog.text("sql.only_newer_token"),
+        )
 }
 
 fn op_args(
@@ -254,7 +262,11 @@ fn note_args(
         | Note::ClientToldToWait { op }
         | Note::OperationStarted { op } => op_args(*op, world, names, catalog),
         Note::ApiReplays { status } | Note::ApiResponds { status } => status_args(*status),
-        Note::ApiCrashed { phase } | Note::CrashArmed { phase } => {
+        Note::ApiCrashed { phase }
+        | Note::CrashArmed { phase }
+        | Note::PauseArmed { phase }
+        | Note::ApiPaused { phase }
+        | Note::ApiResumes { phase } => {
             vec![("phase", catalog.text(&format!("phase.{}", phase.name())))]
         }
         Note::LedgerRan { rows, statements } => vec![(
@@ -284,6 +296,7 @@ fn note_args(
             vec![("count", count.to_string())]
         }
         Note::ClockAdvanced { ms } => vec![("ms", duration_in(*ms, catalog))],
+        Note::ApiGetsToken { token } => vec![("token", token.to_string())],
         _ => Vec::new(),
     }
 }
@@ -298,6 +311,10 @@ pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
         ActionError::NoOperationYet => ("error.no_operation_yet", idem_core::MsgId(0)),
         ActionError::ClientOffline => ("error.client_offline", idem_core::MsgId(0)),
         ActionError::NothingOnItsWay => ("error.nothing_on_its_way", idem_core::MsgId(0)),
+        ActionError::NoSuchPhase(phase) => {
+            let phase = catalog.text(&format!("phase.{}", phase.name()));
+            return catalog.fill("error.no_such_phase", &[("phase", phase)]);
+        }
     };
     catalog.fill(key, &[("msg", msg_no(msg))])
 }

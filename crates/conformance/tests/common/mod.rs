@@ -175,6 +175,12 @@ impl Db {
                 .iter()
                 .map(key_view)
                 .collect(),
+            fences: self
+                .run("SELECT counter, token FROM fences")
+                .rows
+                .iter()
+                .map(|r| (text(r, "counter"), int(r, "token")))
+                .collect(),
         };
         t.sort();
         t
@@ -410,6 +416,8 @@ pub enum Reply {
     Nil,
     /// A string value.
     Value(String),
+    /// An integer (`INCR`).
+    Int(i64),
     /// Anything else (an error, another type).
     Other(String),
 }
@@ -421,6 +429,7 @@ impl Reply {
             RedisReply::Ok => Reply::Ok,
             RedisReply::Nil => Reply::Nil,
             RedisReply::Value(record) => Reply::Value(sql::redis_value(record)),
+            RedisReply::Int(n) => Reply::Int(i64::try_from(*n).unwrap_or(i64::MAX)),
         }
     }
 }
@@ -434,6 +443,7 @@ pub fn send(con: &mut redis::Connection, argv: &[String]) -> Reply {
     match cmd.query::<redis::Value>(con) {
         Ok(redis::Value::Okay) => Reply::Ok,
         Ok(redis::Value::Nil) => Reply::Nil,
+        Ok(redis::Value::Int(n)) => Reply::Int(n),
         Ok(redis::Value::BulkString(bytes)) => {
             Reply::Value(String::from_utf8_lossy(&bytes).into_owned())
         }
@@ -532,6 +542,7 @@ fn try_redis(
                     (RedisCommand::Set { .. }, Some(Target::Boundary(k))) => k,
                     _ => plan.boundaries + 1,
                 };
+                // A fenced SET keeps a day's TTL (the key's record): it outlives the replay.
                 if matches!(command, RedisCommand::Set { .. }) {
                     let left = boundary(aimed).saturating_duration_since(Instant::now());
                     let px = left.as_micros().div_ceil(1_000).max(1);
@@ -569,10 +580,17 @@ fn try_redis(
             out.slept,
         ));
     }
-    let model: Vec<(String, String)> = store
+    // The fencing counters have no expiry (`INCR` on a new key).
+    let mut model: Vec<(String, String)> = store
         .entries()
         .map(|(k, v)| (k.clone(), sql::redis_value(&v.record)))
+        .chain(
+            store
+                .counters()
+                .map(|(k, n)| (k.clone(), format!("{n} (PTTL -1)"))),
+        )
         .collect();
+    model.sort();
     if real != model {
         out.problems.push(format!(
             "{label}: final Redis keys differ\n    model: {model:?}\n    real:  {real:?}"

@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 use crate::action::{Action, OpKind, OpSpec};
 use crate::api::Phase;
 use crate::scenario::Scenario;
-use crate::time::HOUR;
+use crate::time::{HOUR, SECOND};
 use crate::verdict::Invariant;
 use crate::world::World;
 
@@ -107,6 +107,9 @@ pub struct Report {
     pub shortest: Vec<CounterExample>,
     /// Whether the search has finished.
     pub done: bool,
+    /// The fault kinds the search offered somewhere, as bits of their codes (see
+    /// [`Report::tried_kinds`]).
+    pub tried: u32,
 }
 
 impl Report {
@@ -126,6 +129,16 @@ impl Report {
             .iter()
             .find(|(i, _)| *i == invariant)
             .map_or(0, |(_, n)| *n)
+    }
+
+    /// The fault kinds the search tried (offered at one situation at least), as URL names in
+    /// menu order: what a claim about this search covers.
+    pub fn tried_kinds(&self) -> Vec<&'static str> {
+        MENU_ORDER
+            .into_iter()
+            .filter(|(code, _)| self.tried & (1 << code) != 0)
+            .map(|(_, name)| name)
+            .collect()
     }
 
     /// The shortest counter-example over all invariants.
@@ -314,6 +327,27 @@ fn kind_code(action: &Action) -> u8 {
         Action::ReuseKeyOtherBody => 9,
         Action::OtherUserSameKey => 10,
         Action::Start(_) => 11,
+        Action::Pause(_) => 12,
+    }
+}
+
+/// The kinds of the explorer's menu, by code, in the player's menu order.
+const MENU_ORDER: [(u8, &str); 9] = [
+    (0, "drop"),
+    (1, "dup"),
+    (6, "delay"),
+    (2, "crash"),
+    (12, "pause"),
+    (7, "lose-ack"),
+    (8, "evict"),
+    (3, "retry"),
+    (5, "clock"),
+];
+
+/// Marks the kinds of `faults` as tried in `report`.
+pub(crate) fn note_tried(report: &mut Report, faults: &[Action]) {
+    for action in faults {
+        report.tried |= 1 << kind_code(action);
     }
 }
 
@@ -639,6 +673,7 @@ impl Explorer {
         // again.
         self.report.states += u64::from(known.is_none());
         let faults = faults(&world);
+        note_tried(&mut self.report, &faults);
         self.stack.push(Frame {
             world: Some(world),
             key,
@@ -894,10 +929,15 @@ pub(crate) fn root(scenario: &Scenario) -> World {
     world
 }
 
-/// Every fault the explorer may inject in `world` now. Positions that cannot change the
-/// outcome are skipped: a packet is dropped or duplicated only in the step that sent it (later
-/// would be the same run), a crash is armed only just before the API handles something and
-/// only for phases this scenario has, and client faults only while an operation is open.
+/// Every fault the explorer may inject in `world` now: the player's whole menu but the
+/// scenario-shaping inputs (a concurrent second request, a reused key, another user's key),
+/// which are the scenario's own. Positions that cannot change the outcome are skipped: a
+/// packet is dropped, duplicated or delayed (by a second, as the player does) only in the step
+/// that sent it (later would be the same run); a crash, a pause, a lost next answer and an
+/// eviction are armed only just before the API handles something (in between they change
+/// nothing), crashes and pauses only for the phases this design has, an eviction only while the
+/// store holds something, and the client's Retry and going offline only while an operation is
+/// open.
 pub fn faults(world: &World) -> Vec<Action> {
     let mut out = Vec::new();
     let just_sent = world
@@ -913,18 +953,53 @@ pub fn faults(world: &World) -> Vec<Action> {
         if message.duplicate_of.is_none() {
             out.push(Action::Duplicate(message.id));
         }
+        out.push(Action::Delay(message.id, SECOND));
     }
-    if world.api().crash_armed().is_none() && world.api_acts_next() {
-        out.extend(phases(world.scenario()).into_iter().map(Action::Crash));
+    if world.api_acts_next() {
+        let phases = phases(world.scenario());
+        if world.api().crash_armed().is_none() {
+            out.extend(phases.iter().copied().map(Action::Crash));
+        }
+        if world.api().pause_armed().is_none() {
+            out.extend(phases.iter().copied().map(Action::Pause));
+        }
+        if !world.next_ack_will_be_lost() {
+            out.push(Action::LoseNextAck);
+        }
+        if world.store().entries().next().is_some() || world.store().counters().next().is_some() {
+            out.push(Action::EvictKeys);
+        }
     }
     let open = world.client().retryable_op(world.now()).is_some()
         && world.client_offline_until().is_none();
     if open {
         out.push(Action::RetryNow);
-        out.push(Action::ConcurrentDuplicate);
         out.push(Action::AdvanceClock(25 * HOUR));
     }
     out
+}
+
+/// The kinds of fault the explorer's menu holds for `scenario` (URL names, in menu order): what
+/// a search of it tries wherever they apply. A kind whose precondition the design never meets
+/// (an eviction without a Redis store) is left out.
+pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
+    let p = scenario.protections;
+    let mut kinds = vec!["drop", "dup", "delay"];
+    if !phases(scenario).is_empty() {
+        kinds.extend(["crash", "pause"]);
+    }
+    kinds.push("lose-ack");
+    let redis = p.idempotency_key && !p.key_in_ledger_tx && !scenario.client_omits_key;
+    if redis
+        && scenario
+            .story
+            .nodes()
+            .contains(&crate::topology::Node::Store)
+    {
+        kinds.push("evict");
+    }
+    kinds.extend(["retry", "clock"]);
+    kinds
 }
 
 /// The phases a handler of this scenario can reach.

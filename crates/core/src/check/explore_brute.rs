@@ -29,7 +29,9 @@ pub fn explore_brute(scenario: &Scenario, bounds: Bounds) -> Report {
             continue;
         }
         if used < bounds.max_faults {
-            for action in faults(&world) {
+            let menu = faults(&world);
+            crate::explore::note_tried(&mut report, &menu);
+            for action in menu {
                 let mut branch = world.clone();
                 if branch.apply(action).is_ok() {
                     stack.push((branch, used + 1));

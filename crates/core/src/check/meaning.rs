@@ -48,7 +48,7 @@ pub(crate) const MAX_STEPS: u32 = 5_000;
 /// in between: a packet sent (the packet's own name), a packet that arrived or was lost on
 /// arrival (its name with [`ARRIVED`] added to the kind), the `n`-th client timer of operation
 /// `op` (`[TIMER, op, n, 0]`), and the `n`-th time the phone woke, the API restarted, its
-/// recovery job ran, a scripted input came or an action was injected (`[kind, 0, n, 0]`).
+/// recovery job ran, a paused handler carried on, a scripted input came or an action was injected (`[kind, 0, n, 0]`).
 pub(crate) type Name = [u32; 4];
 
 const REQUEST: u32 = 1;
@@ -61,6 +61,7 @@ const RESTART: u32 = 7;
 const SWEEP: u32 = 8;
 const SCRIPT: u32 = 9;
 const INJECTED: u32 = 10;
+const RESUME: u32 = 11;
 
 /// One injected action by its meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +124,7 @@ impl Tracker {
             Cause::ClientWake => Some(self.next(WAKE, 0)),
             Cause::ApiRestart => Some(self.next(RESTART, 0)),
             Cause::RecoverySweep => Some(self.next(SWEEP, 0)),
+            Cause::ApiResume => Some(self.next(RESUME, 0)),
             Cause::Scripted(_) => Some(self.next(SCRIPT, 0)),
             Cause::Injected(_) => Some(self.next(INJECTED, 0)),
         };

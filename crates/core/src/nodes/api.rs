@@ -29,11 +29,16 @@ pub const KEY_TTL_MS: u64 = DAY;
 pub const CLAIM_LEASE_MS: u64 = 5 * SECOND;
 /// How long the API is down after a crash.
 pub const RESTART_MS: u64 = SECOND;
+/// How long a paused handler stalls: longer than its claim's lease, so another request can
+/// take the key over while it still believes it holds it.
+pub const PAUSE_MS: u64 = CLAIM_LEASE_MS + SECOND;
 
 /// What a handler waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 enum Await {
     Claim,
+    Token,
+    Paused,
     Lookup,
     Reclaim,
     Processor,
@@ -59,6 +64,12 @@ pub struct Handler {
     pub phase: Phase,
     awaiting: Await,
     payment: Option<ChargeReply>,
+    /// With fencing: the token its claim got.
+    pub token: Option<u64>,
+    /// While paused: when it carries on.
+    pub paused_until: Option<SimTime>,
+    /// A response it was about to send when it paused before responding.
+    held: Option<(u16, ResponseBody, bool)>,
 }
 
 impl std::hash::Hash for Handler {
@@ -71,6 +82,9 @@ impl std::hash::Hash for Handler {
         self.phase.hash(state);
         self.awaiting.hash(state);
         self.payment.hash(state);
+        self.token.hash(state);
+        self.paused_until.hash(state);
+        self.held.hash(state);
     }
 }
 
@@ -100,6 +114,7 @@ pub struct Api {
     handlers: VecMap<u32, Handler>,
     down_until: Option<SimTime>,
     crash_armed: Option<Phase>,
+    pause_armed: Option<Phase>,
     sweep_at: Option<SimTime>,
     sweeper: Option<u32>,
     outbox: VecDeque<ApiOutput>,
@@ -132,6 +147,43 @@ impl Api {
     /// Arms a crash for the next time any handler is about to start `phase`.
     pub fn arm_crash(&mut self, phase: Phase) {
         self.crash_armed = Some(phase);
+    }
+
+    /// The armed pause, if any.
+    pub fn pause_armed(&self) -> Option<Phase> {
+        self.pause_armed
+    }
+
+    /// Arms a pause for the next time any handler is about to start `phase`.
+    pub fn arm_pause(&mut self, phase: Phase) {
+        self.pause_armed = Some(phase);
+    }
+
+    /// When the next paused handler carries on, if one is paused.
+    pub fn resume_at(&self) -> Option<SimTime> {
+        self.handlers.values().filter_map(|h| h.paused_until).min()
+    }
+
+    /// The paused handler that is due (the first by number) carries on with the phase it
+    /// stopped before, unaware that time passed.
+    pub fn resume(&mut self, now: SimTime, p: &Protections) {
+        let due = self
+            .handlers
+            .iter()
+            .find(|(_, h)| h.paused_until.is_some_and(|t| t <= now))
+            .map(|(id, h)| (*id, h.phase));
+        let Some((id, phase)) = due else {
+            return;
+        };
+        let held = self.handlers.get_mut(&id).and_then(|h| {
+            h.paused_until = None;
+            h.held.take()
+        });
+        self.note(Note::ApiResumes { phase });
+        match held {
+            Some((status, body, replayed)) => self.respond(now, id, status, body, replayed),
+            None => self.start(now, id, phase, p),
+        }
     }
 
     /// Whether the API is up and accepting connections.
@@ -192,6 +244,9 @@ impl Api {
                 phase: Phase::ClaimKey,
                 awaiting: Await::Reclaim,
                 payment: None,
+                token: None,
+                paused_until: None,
+                held: None,
             };
             let statement = Statement::ReclaimKey {
                 user: handler.request.user,
@@ -230,6 +285,9 @@ impl Api {
             phase: Phase::ClaimKey,
             awaiting: Await::Claim,
             payment: None,
+            token: None,
+            paused_until: None,
+            held: None,
         };
         let is_charge = matches!(handler.request.body, RequestBody::Charge { .. });
         let missing_key = handler.request.idempotency_key.is_none();
@@ -273,6 +331,13 @@ impl Api {
             (Await::Claim, Payload::RedisReply(_, reply)) => {
                 self.after_claim(now, id, reply == RedisReply::Ok, p)
             }
+            (Await::Token, Payload::RedisReply(_, RedisReply::Int(token))) => {
+                if let Some(h) = self.handlers.get_mut(&id) {
+                    h.token = Some(token);
+                }
+                self.note(Note::ApiGetsToken { token });
+                self.enter(now, id, Phase::CallProcessor, p);
+            }
             (Await::Claim, Payload::SqlResults(_, rows)) => {
                 self.after_claim(now, id, first_rows(&rows) == 1, p)
             }
@@ -307,12 +372,22 @@ impl Api {
                     self.respond_error(id, ApiError::InProgress);
                 }
             }
+            (Await::Processor, Payload::ChargeReply(_, reply)) if reply.fenced => {
+                self.fenced(id);
+            }
             (Await::Processor, Payload::ChargeReply(_, reply)) => {
                 if let Some(h) = self.handlers.get_mut(&id) {
                     h.payment = Some(reply);
                 }
                 self.enter(now, id, Phase::WriteLedger, p);
             }
+            (Await::LedgerCommit, Payload::SqlResults(_, rows))
+                if self.handlers.get(&id).is_some_and(|h| h.token.is_some())
+                    && first_rows(&rows) == 0 =>
+            {
+                self.fenced(id);
+            }
+            (Await::Record, Payload::RedisReply(_, RedisReply::Nil)) => self.fenced(id),
             (Await::LedgerCommit, Payload::SqlResults(..)) => {
                 let needs_record = self
                     .handlers
@@ -373,6 +448,23 @@ impl Api {
     }
 
     fn after_claim(&mut self, now: SimTime, id: u32, won: bool, p: &Protections) {
+        if won && fencing_applies(p) && !p.key_in_ledger_tx {
+            // The claim is ours; its token comes from the key's counter, which outlives it.
+            self.note(Note::ApiKeyIsNew);
+            let Some(h) = self.handlers.get_mut(&id) else {
+                return;
+            };
+            let Some(key) = h.store_key.as_deref().map(fence_key) else {
+                return;
+            };
+            h.awaiting = Await::Token;
+            let handler = self.handler_ref(id);
+            self.send(
+                Node::Store,
+                Payload::Redis(handler, RedisCommand::Incr { key }),
+            );
+            return;
+        }
         if won {
             self.note(Note::ApiKeyIsNew);
             self.enter(now, id, Phase::CallProcessor, p);
@@ -438,8 +530,43 @@ impl Api {
         }
     }
 
-    /// Starts `phase` for handler `id`, unless a crash is armed for it.
+    /// Starts `phase` for handler `id`, unless a crash or a pause is armed for it.
     fn enter(&mut self, now: SimTime, id: u32, phase: Phase, p: &Protections) {
+        if self.pause_armed == Some(phase) && self.crash_armed != Some(phase) {
+            self.pause(now, id, phase, None);
+            return;
+        }
+        self.start(now, id, phase, p);
+    }
+
+    /// Stalls handler `id` before `phase` (with the response it was about to send, if any).
+    fn pause(
+        &mut self,
+        now: SimTime,
+        id: u32,
+        phase: Phase,
+        held: Option<(u16, ResponseBody, bool)>,
+    ) {
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
+        self.pause_armed = None;
+        h.phase = phase;
+        h.awaiting = Await::Paused;
+        h.paused_until = Some(now.plus(PAUSE_MS));
+        h.held = held;
+        self.note(Note::ApiPaused { phase });
+    }
+
+    /// A write that finishes the operation was refused for a stale fencing token: the handler
+    /// gives up, and its client (if still listening) is told someone else has the key.
+    fn fenced(&mut self, id: u32) {
+        self.note(Note::ApiFenced);
+        self.respond_error(id, ApiError::InProgress);
+    }
+
+    /// Starts `phase` for handler `id`, unless a crash is armed for it.
+    fn start(&mut self, now: SimTime, id: u32, phase: Phase, p: &Protections) {
         if self.crash_armed == Some(phase) {
             self.crash(now, phase);
             return;
@@ -469,6 +596,7 @@ impl Api {
                     amount_cents,
                     idempotency_key: if forwarded { h.store_key.clone() } else { None },
                     op: h.request.op,
+                    fence: fence_of(h),
                 };
                 let handler = self.handler_ref(id);
                 self.note(Note::ApiCallsProcessor { forwarded });
@@ -485,14 +613,23 @@ impl Api {
                     fingerprint: h.fingerprint.clone(),
                     status: KeyStatus::Completed(charge_response(h)),
                 };
+                let command = match h.token {
+                    Some(token) => RedisCommand::SetIfToken {
+                        fence: fence_key(&key),
+                        key,
+                        value: record,
+                        ttl_ms: KEY_TTL_MS,
+                        token,
+                    },
+                    None => RedisCommand::Set {
+                        key,
+                        value: record,
+                        nx: false,
+                        ttl_ms: KEY_TTL_MS,
+                    },
+                };
                 let handler = self.handler_ref(id);
                 self.note(Note::ApiRecordsKey);
-                let command = RedisCommand::Set {
-                    key,
-                    value: record,
-                    nx: false,
-                    ttl_ms: KEY_TTL_MS,
-                };
                 self.send(Node::Store, Payload::Redis(handler, command));
             }
             Phase::Respond => {
@@ -514,12 +651,22 @@ impl Api {
                     .as_ref()
                     .map(|c| c.payment_id.clone())
                     .unwrap_or_default();
-                let mut statements = vec![Statement::InsertCharge {
+                let fence = fence_of(h);
+                let mut statements: Vec<Statement> = fence
+                    .iter()
+                    .map(|(counter, token)| Statement::Fence {
+                        counter: counter.clone(),
+                        token: *token,
+                    })
+                    .collect();
+                statements.push(Statement::InsertCharge {
                     payment_id,
                     user: h.request.user,
                     amount_cents,
                     idempotency_key: h.request.idempotency_key.clone(),
-                }];
+                    fence,
+                });
+                let fenced = statements.len() > 1;
                 let with_key = h.store_key.is_some() && p.key_in_ledger_tx;
                 if with_key {
                     let response = charge_response(h);
@@ -544,7 +691,7 @@ impl Api {
                     });
                 }
                 self.note(Note::ApiWritesLedger { with_key });
-                self.send_sql(id, statements, with_key);
+                self.send_sql(id, statements, with_key || fenced);
             }
             RequestBody::Debit {
                 account,
@@ -689,6 +836,14 @@ impl Api {
             self.crash(now, Phase::Respond);
             return;
         }
+        let not_entered = self
+            .handlers
+            .get(&id)
+            .is_some_and(|h| h.phase != Phase::Respond);
+        if self.pause_armed == Some(Phase::Respond) && not_entered {
+            self.pause(now, id, Phase::Respond, Some((status, body, replayed)));
+            return;
+        }
         let Some(h) = self.handlers.remove(&id) else {
             return;
         };
@@ -732,6 +887,25 @@ impl Api {
     fn send(&mut self, to: Node, payload: Payload) {
         self.outbox.push_back(ApiOutput::Send(to, payload));
     }
+}
+
+/// Fencing tokens come from the Redis claim's counter: with the lock in Redis.
+fn fencing_applies(p: &Protections) -> bool {
+    p.fencing && p.idempotency_key && p.lock && !p.key_in_ledger_tx
+}
+
+/// The counter that issues a key's fencing tokens (`fence:idem:user_1:<uuid>`).
+fn fence_key(store_key: &str) -> String {
+    let mut name = String::with_capacity(store_key.len() + 6);
+    name.push_str("fence:");
+    name.push_str(store_key);
+    name
+}
+
+/// What a handler's finishing writes carry with fencing: its counter and its token.
+fn fence_of(h: &Handler) -> Option<(String, u64)> {
+    let token = h.token?;
+    Some((fence_key(h.store_key.as_deref()?), token))
 }
 
 /// Recovery needs the request stored with an in-progress claim, which only the PostgreSQL

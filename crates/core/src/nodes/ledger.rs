@@ -74,6 +74,18 @@ pub enum Statement {
         amount_cents: u64,
         /// Key, if any.
         idempotency_key: Option<String>,
+        /// With fencing: insert only while `fences` holds exactly this token for this
+        /// counter (a newer holder has moved it on).
+        fence: Option<(String, u64)>,
+    },
+    /// `INSERT INTO fences … ON CONFLICT (counter) DO UPDATE … WHERE fences.token <
+    /// EXCLUDED.token`: records the writer's fencing token, one row when it is the newest
+    /// seen, none when a newer one was.
+    Fence {
+        /// The claim's counter (`fence:` and the store key).
+        counter: String,
+        /// The writer's token.
+        token: u64,
     },
     /// `UPDATE accounts SET balance = balance - $amount, version = version + 1 WHERE id = $account
     /// [AND version = $expected]`: conditional when `expected_version` is set.
@@ -162,7 +174,11 @@ impl Statement {
     /// A short name of what the statement does, for narration (`UPDATE accounts … WHERE version`).
     pub fn summary(&self) -> &'static str {
         match self {
+            Statement::InsertCharge { fence: Some(_), .. } => {
+                "INSERT INTO charges (only with the current token)"
+            }
             Statement::InsertCharge { .. } => "INSERT INTO charges",
+            Statement::Fence { .. } => "INSERT INTO fences (only a newer token)",
             Statement::Debit {
                 expected_version: Some(_),
                 ..
@@ -255,6 +271,8 @@ pub struct Ledger {
     pub debits: Vec<Effect>,
     /// Ground truth: likes applied.
     pub likes: Vec<Effect>,
+    /// `fences`: the newest fencing token written per counter.
+    pub fences: Vec<(String, u64)>,
 }
 
 impl Ledger {
@@ -275,6 +293,7 @@ impl Ledger {
             keys_scoped,
             debits: Vec::new(),
             likes: Vec::new(),
+            fences: Vec::new(),
         }
     }
 
@@ -335,8 +354,12 @@ impl Ledger {
                 user,
                 amount_cents,
                 idempotency_key,
+                fence,
             } => {
-                if self.charges.iter().any(|c| &c.payment_id == payment_id) {
+                let stale = fence.as_ref().is_some_and(|(counter, token)| {
+                    !self.fences.iter().any(|(c, t)| c == counter && t == token)
+                });
+                if stale || self.charges.iter().any(|c| &c.payment_id == payment_id) {
                     return done(0);
                 }
                 self.charges.push(ChargeRow {
@@ -347,6 +370,19 @@ impl Ledger {
                     op,
                 });
                 done(1)
+            }
+            Statement::Fence { counter, token } => {
+                match self.fences.iter_mut().find(|(c, _)| c == counter) {
+                    Some((_, newest)) if *newest >= *token => done(0),
+                    Some((_, newest)) => {
+                        *newest = *token;
+                        done(1)
+                    }
+                    None => {
+                        self.fences.push((counter.clone(), *token));
+                        done(1)
+                    }
+                }
             }
             Statement::Debit {
                 account,

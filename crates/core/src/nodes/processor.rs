@@ -21,6 +21,9 @@ pub struct ChargeRequest {
     pub idempotency_key: Option<String>,
     /// Ground truth: the logical operation.
     pub op: OpId,
+    /// With fencing: the claim's counter and the caller's token. The processor keeps the
+    /// newest token it has seen per counter and refuses a call with an older one.
+    pub fence: Option<(String, u64)>,
 }
 
 /// The processor's answer.
@@ -30,6 +33,8 @@ pub struct ChargeReply {
     pub payment_id: String,
     /// True when the key matched an earlier charge and no money moved this time.
     pub replayed: bool,
+    /// True when the call was refused for a stale fencing token (no money moved, no id).
+    pub fenced: bool,
 }
 
 /// One line of the customer's card statement.
@@ -64,9 +69,15 @@ pub struct Processor {
     /// Every charge ever made: the customers' statements.
     pub statement: Vec<StatementLine>,
     keys: VecMap<String, (String, SimTime)>,
+    fences: VecMap<String, u64>,
 }
 
 impl Processor {
+    /// The newest fencing token seen per counter.
+    pub fn fences(&self) -> impl Iterator<Item = (&String, &u64)> {
+        self.fences.iter()
+    }
+
     /// The forwarded keys it remembers, with the payment each names and when it forgets it
     /// (a key is forgotten once that time has come).
     pub fn keys(&self) -> impl Iterator<Item = (&String, &(String, SimTime))> {
@@ -76,11 +87,26 @@ impl Processor {
     /// Charges a card, unless the forwarded key was seen within its TTL.
     pub fn charge(&mut self, now: SimTime, request: &ChargeRequest) -> ChargeReply {
         self.keys.retain(|_, (_, expires)| *expires > now);
+        if let Some((counter, token)) = &request.fence {
+            if self
+                .fences
+                .get(counter)
+                .is_some_and(|newest| newest > token)
+            {
+                return ChargeReply {
+                    payment_id: String::new(),
+                    replayed: false,
+                    fenced: true,
+                };
+            }
+            self.fences.insert(counter.clone(), *token);
+        }
         if let Some(key) = &request.idempotency_key {
             if let Some((payment_id, _)) = self.keys.get(key) {
                 return ChargeReply {
                     payment_id: payment_id.clone(),
                     replayed: true,
+                    fenced: false,
                 };
             }
         }
@@ -101,6 +127,7 @@ impl Processor {
         ChargeReply {
             payment_id,
             replayed: false,
+            fenced: false,
         }
     }
 
@@ -135,6 +162,7 @@ mod tests {
             amount_cents: 10_000,
             idempotency_key: key.map(str::to_owned),
             op: OpId(0),
+            fence: None,
         }
     }
 

@@ -27,7 +27,32 @@ pub enum RedisCommand {
         /// The Redis key.
         key: String,
     },
+    /// `INCR key`: the key's fencing counter, one more for every claim won (it has no expiry,
+    /// so a later holder always gets a larger token; an eviction resets it).
+    Incr {
+        /// The counter's key (`fence:` and the store key).
+        key: String,
+    },
+    /// A fenced `SET key value PX ttl`, as a Lua script: only while the counter `fence` still
+    /// holds `token`, so a holder whose key was taken over cannot write its record.
+    SetIfToken {
+        /// The Redis key.
+        key: String,
+        /// The record to store.
+        value: KeyRecord,
+        /// Time to live in milliseconds.
+        ttl_ms: u64,
+        /// The counter's key.
+        fence: String,
+        /// The writer's token.
+        token: u64,
+    },
 }
+
+/// The Lua body of [`RedisCommand::SetIfToken`]: `KEYS[1]` the key, `KEYS[2]` its counter,
+/// `ARGV` the token, the value and the TTL (a script runs atomically in Redis).
+pub const SET_IF_TOKEN_LUA: &str = "if redis.call('GET', KEYS[2]) == ARGV[1] then \
+     return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end return false";
 
 impl RedisCommand {
     /// The command as `redis-cli` would show it.
@@ -40,12 +65,35 @@ impl RedisCommand {
                 ttl_ms,
             } => format!(
                 "SET {key} '{}'{} PX {ttl_ms}",
-                value.to_json(12),
+                shown(value),
                 if *nx { " NX" } else { "" }
             ),
             RedisCommand::Get { key } => format!("GET {key}"),
+            RedisCommand::Incr { key } => format!("INCR {key}"),
+            RedisCommand::SetIfToken {
+                key,
+                value,
+                ttl_ms,
+                fence,
+                token,
+            } => format!(
+                "EVAL \"{SET_IF_TOKEN_LUA}\" 2 {key} {fence} {token} '{}' {ttl_ms}",
+                shown(value)
+            ),
         }
     }
+}
+
+/// A record as the command carries it, with the fingerprint shortened for display: a completed
+/// record holds the response it replays (its body, with the payment id).
+fn shown(record: &KeyRecord) -> String {
+    let body = match &record.status {
+        crate::record::KeyStatus::Completed(response) => {
+            Some(crate::sql::stored_body_json(response))
+        }
+        crate::record::KeyStatus::InProgress => None,
+    };
+    record.json_object(12, body.as_deref())
 }
 
 /// Redis's reply.
@@ -57,12 +105,15 @@ pub enum RedisReply {
     Nil,
     /// A stored value.
     Value(KeyRecord),
+    /// A number (`INCR`'s new value).
+    Int(u64),
 }
 
 /// The store's state: what `KEYS *` would list, with expiry times.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Store {
     entries: VecMap<String, StoredKey>,
+    counters: VecMap<String, u64>,
 }
 
 impl Store {
@@ -92,6 +143,30 @@ impl Store {
                 Some(entry) => RedisReply::Value(entry.record.clone()),
                 None => RedisReply::Nil,
             },
+            RedisCommand::Incr { key } => {
+                let next = self.counters.get(key).map_or(1, |n| n + 1);
+                self.counters.insert(key.clone(), next);
+                RedisReply::Int(next)
+            }
+            RedisCommand::SetIfToken {
+                key,
+                value,
+                ttl_ms,
+                fence,
+                token,
+            } => {
+                if self.counters.get(fence) != Some(token) {
+                    return RedisReply::Nil;
+                }
+                self.entries.insert(
+                    key.clone(),
+                    StoredKey {
+                        record: value.clone(),
+                        expires_at: now.plus(*ttl_ms),
+                    },
+                );
+                RedisReply::Ok
+            }
         }
     }
 
@@ -116,9 +191,15 @@ impl Store {
 
     /// Drops every key (a Redis restart without persistence). Returns how many there were.
     pub fn evict_all(&mut self) -> usize {
-        let n = self.entries.len();
+        let n = self.entries.len() + self.counters.len();
         self.entries.clear();
+        self.counters.clear();
         n
+    }
+
+    /// The fencing counters (keys without expiry), by key.
+    pub fn counters(&self) -> impl Iterator<Item = (&String, &u64)> {
+        self.counters.iter()
     }
 
     /// The live entries, ordered by key.

@@ -227,6 +227,7 @@ fn a_processor_key_counts_until_its_expiry() {
             amount_cents: 2_000,
             idempotency_key: key.map(str::to_owned),
             op: OpId(0),
+            fence: None,
         };
         world.processor.charge(SimTime(0), &request);
         world.now = SimTime(now);

@@ -123,6 +123,7 @@ pub fn trace_text(world: &World) -> String {
             idem_core::Cause::ClientTimer(op) => format!("timer op{}", op.0),
             idem_core::Cause::ApiRestart => "api restart".to_owned(),
             idem_core::Cause::RecoverySweep => "recovery sweep".to_owned(),
+            idem_core::Cause::ApiResume => "paused handler resumes".to_owned(),
             idem_core::Cause::ClientWake => "phone back online".to_owned(),
             idem_core::Cause::Scripted(a) => format!("script {a:?}"),
             idem_core::Cause::Injected(a) => format!("inject {a:?}"),

@@ -47,9 +47,17 @@ pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catal
         Action::Drop(id) => with_msg("ui.drop", *id),
         Action::Duplicate(id) => with_msg("ui.duplicate", *id),
         Action::Delay(id, _) => with_msg("ui.delay", *id),
+        Action::Pause(phase) => format!(
+            "{} {}",
+            catalog.text("ui.pause_at"),
+            catalog.fill(
+                "sum.quote",
+                &[("x", catalog.text(&format!("phase.{}", phase.name())))]
+            )
+        ),
         Action::Crash(phase) => format!(
             "{} {}",
-            catalog.text("ui.crash_at"),
+            catalog.text("ui.crash_before"),
             catalog.fill(
                 "sum.quote",
                 &[("x", catalog.text(&format!("phase.{}", phase.name())))]

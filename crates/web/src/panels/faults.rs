@@ -15,14 +15,18 @@ use crate::lab::use_lab;
 use crate::stage::labels::{msg_no, packet_label, ShortNames};
 
 /// The fault menu's buttons, row by row: (action name for [`menu_action`], test id, label key).
-/// The crash-phase choice sits before the second row's button.
+/// The phase choice (the phases this design's handler has) sits before the second row's
+/// buttons, crash and pause.
 pub const MENU: [&[(&str, &str, &str)]; 3] = [
     &[
         ("drop", "fault-drop", "ui.drop"),
         ("dup", "fault-duplicate", "ui.duplicate"),
         ("delay", "fault-delay", "ui.delay"),
     ],
-    &[("crash", "fault-crash", "ui.crash")],
+    &[
+        ("crash", "fault-crash", "ui.crash"),
+        ("pause", "fault-pause", "ui.pause"),
+    ],
     &[
         ("evict", "fault-evict", "ui.evict"),
         ("clock", "fault-clock", "ui.clock"),
@@ -60,6 +64,7 @@ pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Acti
         "dup" => packet_action(Action::Duplicate),
         "delay" => packet.map(|id| Action::Delay(id, SECOND)),
         "crash" => Phase::from_name(phase).map(Action::Crash),
+        "pause" => Phase::from_name(phase).map(Action::Pause),
         "evict" => Some(Action::EvictKeys),
         "clock" => Some(Action::AdvanceClock(25 * HOUR)),
         "concurrent" => Some(Action::ConcurrentDuplicate),
@@ -67,6 +72,17 @@ pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Acti
         "other-user" => Some(Action::OtherUserSameKey),
         _ => None,
     }
+}
+
+/// The phase the menu offers first: recording the key (the seed's window) where the design has
+/// it, else the last phase before the answer.
+pub fn default_phase(phases: &[Phase]) -> Option<Phase> {
+    phases
+        .iter()
+        .copied()
+        .find(|p| *p == Phase::RecordKey)
+        .or_else(|| phases.iter().copied().rev().find(|p| *p != Phase::Respond))
+        .or_else(|| phases.first().copied())
 }
 
 /// Applies a fault and, when it is taken, brings the player into view so its effect is seen
@@ -154,16 +170,24 @@ pub fn Faults() -> impl IntoView {
             })
             .collect_view()
     };
-    let phases = Phase::ALL
-        .into_iter()
-        .map(|p| {
-            view! {
-                <option value=p.name() selected=p == Phase::RecordKey>
-                    {lab.t(&format!("phase.{}", p.name()))}
-                </option>
-            }
-        })
-        .collect_view();
+    // Only the phases this design's handler has (an accounts API calls no processor).
+    let design_phases = Memo::new(move |_| {
+        lab.run
+            .with(|r| idem_core::explore::phases(r.world().scenario()))
+    });
+    let phases = move || {
+        let list = design_phases.get();
+        let default = default_phase(&list);
+        list.into_iter()
+            .map(|p| {
+                view! {
+                    <option value=p.name() selected=Some(p) == default>
+                        {lab.t(&format!("phase.{}", p.name()))}
+                    </option>
+                }
+            })
+            .collect_view()
+    };
     view! {
         <section class="faults" aria-label=lab.t("ui.break_things")>
             <h2>{lab.t("ui.break_things")}</h2>
@@ -235,7 +259,7 @@ mod tests {
     #[test]
     fn every_menu_button_maps_to_an_action() {
         let buttons: Vec<_> = MENU.iter().flat_map(|row| row.iter()).collect();
-        assert_eq!(buttons.len(), 9);
+        assert_eq!(buttons.len(), 10);
         for (act, id, key) in buttons {
             let action = menu_action(act, Some(MsgId(3)), "respond");
             assert!(action.is_some(), "{act}");
@@ -247,5 +271,25 @@ mod tests {
             menu_action("crash", None, "respond"),
             Some(Action::Crash(Phase::Respond))
         );
+        assert_eq!(
+            menu_action("pause", None, "call-processor"),
+            Some(Action::Pause(Phase::CallProcessor))
+        );
+    }
+
+    #[test]
+    fn the_phase_menu_offers_only_the_designs_phases() {
+        let phases =
+            |id: &str| idem_core::explore::phases(&idem_core::Scenario::by_id(id).expect("known"));
+        // An accounts API has no processor and no key: it writes and answers.
+        let cas = phases("cas");
+        assert_eq!(cas, [Phase::WriteLedger, Phase::Respond]);
+        assert!(!cas.contains(&Phase::CallProcessor));
+        assert_eq!(default_phase(&cas), Some(Phase::WriteLedger));
+        // The key in PostgreSQL commits with the charge: no separate record step.
+        let full = phases("fully-protected");
+        assert!(!full.contains(&Phase::RecordKey) && full.contains(&Phase::CallProcessor));
+        assert_eq!(default_phase(&full), Some(Phase::WriteLedger));
+        assert_eq!(default_phase(&phases("key")), Some(Phase::RecordKey));
     }
 }

@@ -64,6 +64,8 @@ pub const THEMES: [(&str, &[&str]); 4] = [
             "crash-window",
             "crash-no-forward",
             "crash-one-tx",
+            "lease-expiry",
+            "lease-fencing",
         ],
     ),
     (

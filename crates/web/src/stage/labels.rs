@@ -187,6 +187,14 @@ fn redis_label(command: &RedisCommand, names: &ShortNames) -> String {
             format!("SET {} {}", names.key_tail(key), record_label(value))
         }
         RedisCommand::Get { key } => format!("GET {}", names.key_tail(key)),
+        RedisCommand::Incr { key } => format!("INCR fence:{}", names.key_tail(key)),
+        RedisCommand::SetIfToken {
+            key, value, token, ..
+        } => format!(
+            "SET {} {} if token {token}",
+            names.key_tail(key),
+            record_label(value)
+        ),
     }
 }
 
@@ -195,6 +203,7 @@ fn redis_reply_label(reply: &RedisReply) -> String {
         RedisReply::Ok => "OK".to_owned(),
         RedisReply::Nil => "(nil)".to_owned(),
         RedisReply::Value(record) => record_label(record),
+        RedisReply::Int(n) => n.to_string(),
     }
 }
 
@@ -225,6 +234,9 @@ pub fn statement_label(statement: &Statement, catalog: &Catalog) -> String {
         Statement::SelectKey { .. } => "sql.select_key",
         Statement::ReclaimKey { .. } => "sql.reclaim_key",
         Statement::CompleteKey { .. } => "sql.complete_key",
+        Statement::Fence { token, .. } => {
+            return catalog.fill("sql.fence", &[("token", token.to_string())])
+        }
     };
     catalog.text(key)
 }

@@ -190,6 +190,7 @@ pub fn last_redis(world: &World) -> Option<String> {
             RedisReply::Ok => "OK",
             RedisReply::Nil => "(nil)",
             RedisReply::Value(_) => "\"{…}\"",
+            RedisReply::Int(_) => "(integer)",
         }),
         _ => None,
     })?;

@@ -381,6 +381,13 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
                     "warn",
                 );
             }
+            if let Some(phase) = api.pause_armed() {
+                let phase = catalog.text(&format!("phase.{}", phase.name()));
+                return (
+                    catalog.fill("node.pause_armed", &[("phase", phase)]),
+                    "warn",
+                );
+            }
             match api.handlers().next() {
                 Some((_, h)) => {
                     // One request: just its phase, so the line fits the card; more: "2× phase".

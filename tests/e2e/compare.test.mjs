@@ -172,7 +172,14 @@ test('challenge: the fully protected design is proved unbreakable with 3 faults'
     assert.equal(await challenge.getAttribute('data-status'), 'open');
     await tryEveryFailure(page, 3);
     assert.equal(await page.getByTestId('explore-result').getAttribute('data-violations'), '0');
+    // The claim covers the player's whole menu for this design (no Redis store: no eviction).
+    assert.deepEqual(
+      (await page.getByTestId('explore-result').getAttribute('data-faults')).split(' '),
+      ['drop', 'dup', 'delay', 'crash', 'pause', 'lose-ack', 'retry', 'clock'],
+    );
     await page.locator('[data-testid=challenge][data-status=impossible]').waitFor();
+    const status = await page.getByTestId('challenge-status').innerText();
+    assert.match(status, lang === 'en' ? /up to 3 faults.*a lost answer/s : /до 3 сбоев.*потерянный ответ/s);
     assert.equal(
       await page.getByTestId('challenge-fully-3').getAttribute('data-status'),
       'impossible',

@@ -126,6 +126,10 @@ pub struct Verdict {
     pub money: Money,
     /// Whether the run is over.
     pub quiescent: bool,
+    /// The operations whose user is shown an error (or "we couldn't confirm") although the
+    /// operation took effect: the money is right, the user's screen is not, and a user who
+    /// believes it may pay again with a new key.
+    pub error_but_done: Vec<OpId>,
 }
 
 impl Verdict {
@@ -195,11 +199,20 @@ impl World {
             ledger_rows: ledger.charges.len(),
             ledger_cents: ledger.charges.iter().map(|c| c.amount_cents).sum(),
         };
+        let error_but_done = self
+            .client()
+            .ops()
+            .iter()
+            .filter(|o| matches!(o.view, UserView::Failed(_) | UserView::GaveUp))
+            .filter(|o| effects.get(&o.op).is_some_and(|n| *n > 0))
+            .map(|o| o.op)
+            .collect();
         Verdict {
             checks,
             effects: effects.iter().map(|(op, n)| (*op, *n)).collect(),
             money,
             quiescent,
+            error_but_done,
         }
     }
 }

@@ -78,7 +78,14 @@ pub fn status_text(
     let budget = challenge.budget.to_string();
     match (standing, attempt) {
         (Standing::Solved, _) => catalog.text("challenge.solved"),
-        (Standing::Impossible, _) => catalog.fill("challenge.impossible", &[("k", budget)]),
+        (Standing::Impossible, _) => {
+            let kinds = challenge
+                .design()
+                .map(|d| idem_core::explore::menu_kinds(&d))
+                .unwrap_or_default();
+            let kinds = crate::panels::explorer::kinds_text(&kinds, catalog);
+            catalog.fill("challenge.impossible", &[("k", budget), ("kinds", kinds)])
+        }
         (_, Attempt::OverBudget) => catalog.fill("challenge.over", &[("budget", budget)]),
         (_, Attempt::Holds) => catalog.text("challenge.holds"),
         _ => catalog.text("challenge.open"),

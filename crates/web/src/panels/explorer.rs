@@ -143,8 +143,30 @@ pub struct ResultView {
     /// remembered), `data-steps` (steps simulated) and `data-violations` (violating runs), as
     /// the core's report counts them; none while running.
     pub numbers: Option<[u64; 5]>,
+    /// The fault kinds the search tried, as URL names (`data-faults`); empty while running.
+    pub faults: String,
     /// The progress line, or the summary, the table and the counter-examples.
     pub body: SafeHtml,
+}
+
+/// The fault kinds a claim covers, in words: "dropped packets, a lost answer, …".
+pub fn kinds_text(kinds: &[&str], catalog: &Catalog) -> String {
+    kinds
+        .iter()
+        .map(|k| match *k {
+            "drop" => catalog.text("kind.drop"),
+            "dup" => catalog.text("kind.dup"),
+            "delay" => catalog.text("kind.delay"),
+            "crash" => catalog.text("kind.crash"),
+            "pause" => catalog.text("kind.pause"),
+            "lose-ack" => catalog.text("kind.lose-ack"),
+            "evict" => catalog.text("kind.evict"),
+            "retry" => catalog.text("kind.retry"),
+            "clock" => catalog.text("kind.clock"),
+            other => other.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The progress or result of a search with bound `k` on `base` (the scenario without its
@@ -170,6 +192,7 @@ pub fn result_view(
         return ResultView {
             state: "running",
             numbers: None,
+            faults: String::new(),
             body: el("p", "", &text),
         };
     }
@@ -226,7 +249,13 @@ pub fn result_view(
             out += el(
                 "p",
                 "class=\"explore-none\"",
-                &catalog.fill("ui.explore_none", &[("k", k.to_string())]),
+                &catalog.fill(
+                    "ui.explore_none",
+                    &[
+                        ("k", k.to_string()),
+                        ("kinds", kinds_text(&report.tried_kinds(), catalog)),
+                    ],
+                ),
             );
         }
     } else {
@@ -235,6 +264,7 @@ pub fn result_view(
     }
     ResultView {
         state: if partial { "partial" } else { "done" },
+        faults: report.tried_kinds().join(" "),
         numbers: Some([
             u64::from(k),
             report.runs,
@@ -819,6 +849,7 @@ pub fn TryEveryFailure() -> impl IntoView {
                         data-states=number(2)
                         data-steps=number(3)
                         data-violations=number(4)
+                        data-faults=move || shown.with(|v| v.as_ref().map(|v| v.faults.clone()))
                     >
                         <div inner_html=move || {
                             shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())
@@ -1097,6 +1128,12 @@ mod tests {
             Some([2, core.runs, core.states, core.steps, core.violating_runs])
         );
         assert!(core.steps > core.states && core.runs > 1000, "{core:?}");
+        assert_eq!(v.faults, core.tried_kinds().join(" "));
+        assert!(
+            v.faults.contains("delay") && v.faults.contains("lose-ack"),
+            "{}",
+            v.faults
+        );
         let en = v.body.to_string();
         // Counts are grouped by threes as each language writes them.
         let group = crate::markup::grouped;

@@ -237,6 +237,15 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             }
         })
     };
+    let caveat = move || {
+        lab.verdict.with(|v| caveat_text(v, lab.catalog())).map(|text| {
+            view! {
+                <p class="verdict-caveat" data-testid="verdict-caveat" data-caveat="error-but-done">
+                    {text}
+                </p>
+            }
+        })
+    };
     view! {
         <aside class="summary">
             <div class="verdict-box">
@@ -246,6 +255,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
                     </span>
                     <span class="verdict-text" aria-live="polite" data-testid="verdict-text">{move || badge.with(|b| badge_text(b, lab.catalog()))}</span>
                 </div>
+                {caveat}
             </div>
             <div class="money-box" inner_html=money></div>
             {children.map(|c| c())}
@@ -263,6 +273,13 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     }
 }
 
+/// What the verdict leaves out, from the core's facts of the run: the user is shown an error
+/// (or "we couldn't confirm") for an operation that took effect. The money may be right; the
+/// screen is not, and a user who believes it may pay again.
+pub fn caveat_text(verdict: &Verdict, catalog: &Catalog) -> Option<String> {
+    (!verdict.error_but_done.is_empty()).then(|| catalog.text("verdict.error_but_done"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,6 +287,27 @@ mod tests {
     use crate::markup::esc;
     use crate::test_support::end;
     use idem_core::Scenario;
+
+    #[test]
+    fn the_caveat_comes_from_the_run_not_the_scenario() {
+        // The compare-and-set story: the money is right, the user saw 412 for a debit that
+        // went through.
+        for lang in [Lang::En, Lang::Ru] {
+            let cas = end("cas").verdict();
+            assert!(cas.ok());
+            let text = caveat_text(&cas, lang.catalog()).expect("a caveat on cas");
+            assert_ne!(text, "verdict.error_but_done");
+        }
+        // The key story: the retry got the replayed 201, no caveat.
+        assert_eq!(caveat_text(&end("key").verdict(), Lang::En.catalog()), None);
+        // The same cas run with its ack delivered: the user saw 200, no caveat.
+        let scenario = Scenario::by_id("cas")
+            .expect("known")
+            .without_scripted_faults();
+        let mut world = World::new(&scenario);
+        world.run(1_000);
+        assert_eq!(caveat_text(&world.verdict(), Lang::En.catalog()), None);
+    }
 
     fn money(world: &World, catalog: &Catalog) -> SafeHtml {
         money_html(world, &world.verdict(), catalog)

@@ -448,7 +448,7 @@ impl Api {
     }
 
     fn after_claim(&mut self, now: SimTime, id: u32, won: bool, p: &Protections) {
-        if won && fencing_applies(p) && !p.key_in_ledger_tx {
+        if won && fencing_applies(p) {
             // The claim is ours; its token comes from the key's counter, which outlives it.
             self.note(Note::ApiKeyIsNew);
             let Some(h) = self.handlers.get_mut(&id) else {

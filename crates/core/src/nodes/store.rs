@@ -117,6 +117,16 @@ pub struct Store {
 }
 
 impl Store {
+    /// `SET key value PX ttl` once its condition (if any) held.
+    fn put(&mut self, now: SimTime, key: &str, value: &KeyRecord, ttl_ms: u64) -> RedisReply {
+        let stored = StoredKey {
+            record: value.clone(),
+            expires_at: now.plus(ttl_ms),
+        };
+        self.entries.insert(key.to_owned(), stored);
+        RedisReply::Ok
+    }
+
     /// Runs one command at `now`. Expired keys are invisible, as in Redis.
     pub fn execute(&mut self, now: SimTime, command: &RedisCommand) -> RedisReply {
         self.expire(now);
@@ -130,14 +140,7 @@ impl Store {
                 if *nx && self.entries.contains_key(key) {
                     return RedisReply::Nil;
                 }
-                self.entries.insert(
-                    key.clone(),
-                    StoredKey {
-                        record: value.clone(),
-                        expires_at: now.plus(*ttl_ms),
-                    },
-                );
-                RedisReply::Ok
+                self.put(now, key, value, *ttl_ms)
             }
             RedisCommand::Get { key } => match self.entries.get(key) {
                 Some(entry) => RedisReply::Value(entry.record.clone()),
@@ -158,14 +161,7 @@ impl Store {
                 if self.counters.get(fence) != Some(token) {
                     return RedisReply::Nil;
                 }
-                self.entries.insert(
-                    key.clone(),
-                    StoredKey {
-                        record: value.clone(),
-                        expires_at: now.plus(*ttl_ms),
-                    },
-                );
-                RedisReply::Ok
+                self.put(now, key, value, *ttl_ms)
             }
         }
     }

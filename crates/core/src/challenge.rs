@@ -186,7 +186,7 @@ pub fn proves_unbreakable(
         (breaks, Some(kind)) => !report
             .shortest
             .iter()
-            .any(|c| breaks.is_none_or(|b| b == c.invariant) && c.signature().contains(&kind)),
+            .any(|c| breaks.is_none_or(|b| b == c.invariant) && c.uses(kind)),
         (Some(i), None) => report.violations_of(i) == 0,
         (None, None) => report.violating_runs == 0,
     };

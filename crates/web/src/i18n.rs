@@ -630,6 +630,8 @@ mod tests {
         body: String,
         /// The file it is in.
         file: String,
+        /// For a method, the type of its `impl` block (`Code` for `impl Default for Code`).
+        owner: Option<String>,
     }
 
     fn items() -> Vec<Item> {
@@ -639,10 +641,12 @@ mod tests {
                 continue;
             }
             let mut in_impl = false;
+            let mut impl_type: Option<String> = None;
             let mut current = Item {
                 name: String::new(),
                 body: String::new(),
                 file: file.to_string(),
+                owner: None,
             };
             for line in code.lines() {
                 // later.rs's two bundles of later parts are two items: the player's, which the
@@ -659,6 +663,7 @@ mod tests {
                             name: name.to_owned(),
                             body: String::new(),
                             file: file.to_string(),
+                            owner: None,
                         },
                     ));
                 }
@@ -685,10 +690,25 @@ mod tests {
                             name,
                             body: String::new(),
                             file: file.to_string(),
+                            owner: if indent == 0 { None } else { impl_type.clone() },
                         },
                     ));
                     if indent == 0 {
                         in_impl = keyword == Some("impl") && line.trim_end().ends_with('{');
+                        // `impl<T> Trait<T> for Type<T> {` → `Type`.
+                        impl_type = in_impl.then(|| {
+                            let head = line.trim_end().trim_end_matches('{');
+                            let ty = head.rsplit(" for ").next().unwrap_or(head);
+                            let ty = ty.trim_start_matches("impl").trim_start();
+                            let ty = if ty.starts_with('<') {
+                                ty.split_once("> ").map_or(ty, |(_, t)| t)
+                            } else {
+                                ty
+                            };
+                            ty.chars()
+                                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                                .collect()
+                        });
                     }
                 } else if indent == 0 && line == "}" {
                     in_impl = false;
@@ -725,8 +745,12 @@ mod tests {
     /// the first screen asks for. The first screen is the page (`App`, and the player's bundle
     /// of later.rs) without the parts it draws later ([`LATER_PARTS`] named in app.rs, and
     /// later.rs's lesson bundle, with the footer `ui.keys`; a first-screen part that draws
-    /// one of them pulls its keys in); "reachable" follows names (an item reaches every item
-    /// whose name it writes), which can only add keys; the crash notice (`crash::install`) and
+    /// one of them pulls its keys in); "reachable" follows names: an item reaches a type or
+    /// component whose name it writes, a free function it calls or names by path, and a method
+    /// whose name and type it writes (or one of its own file). That over-reaches, which only
+    /// adds keys; a function passed by bare name alone would be missed, and the end-to-end
+    /// test that holds the panels' file back (catalogs.test.mjs) plays stories without it to
+    /// catch that. The crash notice (`crash::install`) and
     /// the trait methods the compiler calls (`fmt`, `from`, …) count as reached. Keys built with `format!` come
     /// with the item that builds them (its literal `"family.{`), the narration's `Note::KEYS`
     /// with the item that reads `note.key()`; index.html's first screen shows its `data-key`s.
@@ -765,13 +789,35 @@ mod tests {
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .filter(|t| !t.is_empty() && *t != "main" && !(app && LATER_PARTS.contains(t)))
                 .collect();
-            todo.extend(
-                items
-                    .iter()
-                    .enumerate()
-                    .filter(|(m, i)| !reached.contains(m) && names.contains(i.name.as_str()))
-                    .map(|(m, _)| m),
-            );
+            // A method is reached from an item that writes its name and its type's (or from
+            // its own file): a `.get(` alone does not reach every `get` of the UI.
+            // A lower-case free function or constant is reached where it is called or named by
+            // path (`part(`, `::part`, not `.part(`): a local `part` does not reach it.
+            let reaches = |i: &Item| {
+                let name = i.name.as_str();
+                let used = names.contains(name)
+                    && (i.owner.is_some()
+                        || !name.starts_with(|c: char| c.is_ascii_lowercase())
+                        || body.match_indices(&format!("{name}(")).any(|(at, _)| {
+                            !body[..at].ends_with(|c: char| {
+                                c == '.' || c == '_' || c.is_ascii_alphanumeric()
+                            })
+                        })
+                        || [format!("::{name}"), format!("= {name};")]
+                            .iter()
+                            .any(|u| body.contains(u.as_str())));
+                used && i
+                    .owner
+                    .as_ref()
+                    .is_none_or(|owner| names.contains(owner.as_str()) || i.file == items[n].file)
+            };
+            for (m, _) in items
+                .iter()
+                .enumerate()
+                .filter(|(m, i)| !reached.contains(m) && reaches(i))
+            {
+                todo.push(m);
+            }
         }
         let catalog: BTreeSet<&str> = all_entries(Lang::En).iter().map(|(k, _)| *k).collect();
         let mut keys = BTreeSet::new();
@@ -786,8 +832,10 @@ mod tests {
                 }
             }
             // The `format!` templates of keys in this item, as (text before the first
-            // placeholder, text after the last): `"gloss.{id}.match"` builds `gloss.*.match`.
-            let templates: Vec<(&str, &str)> = body
+            // placeholder, text after the last, dots in the key): `"gloss.{id}.match"` builds
+            // `gloss.*.match`, and a placeholder fills one segment of a key (an id, a name),
+            // so `"protect.{name}"` builds `protect.key`, not `protect.key.hint`.
+            let templates: Vec<(&str, &str, usize)> = body
                 .split('"')
                 .skip(1)
                 .step_by(2)
@@ -795,14 +843,18 @@ mod tests {
                     t.contains('{')
                         && looks_like_key(&fill_template(t, &[]).replace(['{', '}'], "x"))
                 })
-                .filter_map(|t| Some((t.split('{').next()?, t.rsplit('}').next()?)))
+                .filter_map(|t| {
+                    let dots = fill_template(t, &[]).matches('.').count();
+                    Some((t.split('{').next()?, t.rsplit('}').next()?, dots))
+                })
                 .collect();
             for key in generated_keys() {
                 let built = if Note::KEYS.contains(&key.as_str()) {
                     body.contains("note.key()")
                 } else {
-                    templates.iter().any(|(head, tail)| {
+                    templates.iter().any(|(head, tail, dots)| {
                         head.contains('.')
+                            && key.matches('.').count() == *dots
                             && key.len() > head.len() + tail.len()
                             && key.starts_with(head)
                             && key.ends_with(tail)

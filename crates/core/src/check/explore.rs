@@ -78,6 +78,13 @@ impl CounterExample {
         kinds.sort_unstable();
         kinds
     }
+
+    /// Whether one of its faults is of `kind` ([`Action::kind_name`]). (Not
+    /// `signature().contains`: that sort would ride into the first screen's wasm with the
+    /// challenges' judge.)
+    pub fn uses(&self, kind: &str) -> bool {
+        self.injected.iter().any(|(_, a)| a.kind_name() == kind)
+    }
 }
 
 /// What a search found.

@@ -368,10 +368,10 @@ pub fn story_tag(story: Story) -> Option<&'static str> {
 
 /// The catalog key of a node's `part` (`name`, `short`, `tech`) in `story`.
 pub fn node_key(story: Story, node: Node, part: &str) -> String {
-    let base = format!("node.{}.{part}", node.name());
+    let name = node.name();
     match (story_tag(story), node) {
-        (Some(tag), Node::Api | Node::Ledger) => format!("{base}.{tag}"),
-        _ => base,
+        (Some(tag), Node::Api | Node::Ledger) => format!("node.{name}.{part}.{tag}"),
+        _ => format!("node.{name}.{part}"),
     }
 }
 

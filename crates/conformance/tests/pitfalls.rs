@@ -362,6 +362,7 @@ fn racing_debits_with_the_same_version_one_wins() {
         account: 1,
         amount: 20,
         expected_version: Some(5),
+        op_id: None,
     };
     let mut model = initial.clone();
     let rows: Vec<u64> = (0..2)

@@ -32,6 +32,9 @@ pub enum RequestBody {
         amount: i64,
         /// The version the client read; `None` makes an unconditional debit.
         expected_version: Option<u64>,
+        /// The operation's id, the same on every attempt of it (with `reconcile`): the API
+        /// records it with the debit and looks it up when the compare-and-set fails.
+        op_id: Option<String>,
     },
     /// `POST /posts/{post}/likes`: add one like, optionally tagged with an op_id.
     Like {
@@ -63,10 +66,20 @@ impl RequestBody {
             } => Object::new()
                 .num("amount", amount_cents)
                 .str("currency", currency),
-            // The expected version travels in the If-Match header, not in the body.
+            // The expected version travels in the If-Match header, not in the body; the op_id
+            // is in the body only when there is one (reconciling).
             RequestBody::Debit {
-                account, amount, ..
-            } => Object::new().num("account", account).num("amount", amount),
+                account,
+                amount,
+                op_id,
+                ..
+            } => {
+                let debit = Object::new().num("account", account).num("amount", amount);
+                match op_id {
+                    Some(op_id) => debit.str("op_id", op_id),
+                    None => debit,
+                }
+            }
             RequestBody::Like { op_id, .. } => Object::new().opt_str("op_id", op_id.as_deref()),
         }
         .end()
@@ -311,6 +324,7 @@ mod tests {
             account: 1,
             amount: 20,
             expected_version: Some(5),
+            op_id: None,
         };
         assert_eq!(body.canonical_json(), r#"{"account":1,"amount":20}"#);
     }
@@ -326,6 +340,7 @@ mod tests {
                 account: 1,
                 amount: 20,
                 expected_version: Some(5),
+                op_id: None,
             },
             attempt: 1,
             op: OpId(0),
@@ -339,6 +354,7 @@ mod tests {
                 account: 1,
                 amount: 20,
                 expected_version: None,
+                op_id: None,
             },
             ..request
         };
@@ -386,11 +402,19 @@ mod tests {
                 account: 1,
                 amount: -20,
                 expected_version: None,
+                op_id: None,
             },
             RequestBody::Debit {
                 account: 7,
                 amount: 20,
                 expected_version: Some(u64::MAX),
+                op_id: None,
+            },
+            RequestBody::Debit {
+                account: 7,
+                amount: 20,
+                expected_version: Some(5),
+                op_id: Some(odd.to_owned()),
             },
             RequestBody::Like {
                 post: 7,
@@ -408,8 +432,17 @@ mod tests {
                     currency,
                 } => serde_json::json!({ "amount": amount_cents, "currency": currency }),
                 RequestBody::Debit {
-                    account, amount, ..
+                    account,
+                    amount,
+                    op_id: None,
+                    ..
                 } => serde_json::json!({ "account": account, "amount": amount }),
+                RequestBody::Debit {
+                    account,
+                    amount,
+                    op_id: Some(op_id),
+                    ..
+                } => serde_json::json!({ "account": account, "amount": amount, "op_id": op_id }),
                 RequestBody::Like { op_id, .. } => serde_json::json!({ "op_id": op_id }),
             };
             assert_eq!(body.canonical_json(), expected.to_string());

@@ -214,6 +214,9 @@ pub enum Note {
     },
     /// The conditional update matched 0 rows: the API answers 412 with the current version.
     ApiCasRejected,
+    /// The conditional update matched 0 rows, but `account_ops` holds this operation's id:
+    /// its debit is already applied, so the API answers 200 with the account as it is now.
+    ApiReconciled,
     /// The API counts a like, deduplicating by op_id or not.
     ApiLikes {
         /// Whether it inserts into like_ops first.
@@ -337,13 +340,14 @@ impl Note {
             Note::ClaimsExpired { .. } => "store.claims_expired",
             Note::ApiDebits { .. } => "api.debits",
             Note::ApiCasRejected => "api.cas_rejected",
+            Note::ApiReconciled => "api.reconciled",
             Note::ApiLikes { .. } => "api.likes",
             Note::ApiLikeSkipped => "api.like_skipped",
         }
     }
 
     /// Every catalog key a note can produce, so catalogs can be checked for completeness.
-    pub const KEYS: [&'static str; 68] = [
+    pub const KEYS: [&'static str; 69] = [
         "client.sends",
         "client.resends",
         "client.timed_out",
@@ -393,6 +397,7 @@ impl Note {
         "fault.nothing_to_do",
         "api.debits",
         "api.cas_rejected",
+        "api.reconciled",
         "api.likes",
         "api.like_skipped",
         "api.recovery_sweep",

@@ -26,6 +26,12 @@ pub struct Protections {
     pub forward_key: bool,
     /// Debits carry the version the client read and update only `WHERE version = $expected`.
     pub cas: bool,
+    /// Debits also carry the operation's id (`op_id`), recorded in `account_ops` with the
+    /// update. When the compare-and-set fails, the API looks the id up: if this very debit is
+    /// already applied (the client's retry of it), it answers 200 with the account as it is
+    /// now (RFC 9110 §13.1.1 lets a server answer 2xx when it can tell the change already
+    /// succeeded), else 412. The user is then not told "failed" for money that moved.
+    pub reconcile: bool,
     /// Likes carry an op_id that is inserted into `like_ops` before the increment.
     pub op_dedup: bool,
     /// `like_ops.op_id` has a unique index (without it, ON CONFLICT never fires).
@@ -55,6 +61,7 @@ impl Protections {
         key_in_ledger_tx: false,
         forward_key: false,
         cas: false,
+        reconcile: false,
         op_dedup: false,
         unique_index: false,
         recovery: false,
@@ -83,6 +90,7 @@ impl Protections {
         key_in_ledger_tx: true,
         forward_key: true,
         cas: true,
+        reconcile: true,
         op_dedup: true,
         unique_index: true,
         recovery: true,
@@ -91,8 +99,8 @@ impl Protections {
     };
 
     /// Names of the switches, in display order (also the URL spelling).
-    pub const NAMES: [&'static str; 13] = {
-        let mut names = [""; 13];
+    pub const NAMES: [&'static str; 14] = {
+        let mut names = [""; 14];
         let mut i = 0;
         while i < Protection::ALL.len() {
             names[i] = Protection::ALL[i].name();
@@ -146,6 +154,7 @@ impl Protections {
             Protection::SameTx => &mut self.key_in_ledger_tx,
             Protection::Forward => &mut self.forward_key,
             Protection::Cas => &mut self.cas,
+            Protection::Reconcile => &mut self.reconcile,
             Protection::OpId => &mut self.op_dedup,
             Protection::UniqueIndex => &mut self.unique_index,
             Protection::Recovery => &mut self.recovery,
@@ -174,6 +183,8 @@ pub enum Protection {
     Forward,
     /// `cas`: [`Protections::cas`].
     Cas,
+    /// `reconcile`: [`Protections::reconcile`].
+    Reconcile,
     /// `op-id`: [`Protections::op_dedup`].
     OpId,
     /// `unique-index`: [`Protections::unique_index`].
@@ -188,7 +199,7 @@ pub enum Protection {
 
 impl Protection {
     /// Every switch, in display order.
-    pub const ALL: [Protection; 13] = [
+    pub const ALL: [Protection; 14] = [
         Protection::Key,
         Protection::RequireKey,
         Protection::Fingerprint,
@@ -197,6 +208,7 @@ impl Protection {
         Protection::SameTx,
         Protection::Forward,
         Protection::Cas,
+        Protection::Reconcile,
         Protection::OpId,
         Protection::UniqueIndex,
         Protection::Recovery,
@@ -215,6 +227,7 @@ impl Protection {
             Protection::SameTx => "same-tx",
             Protection::Forward => "forward",
             Protection::Cas => "cas",
+            Protection::Reconcile => "reconcile",
             Protection::OpId => "op-id",
             Protection::UniqueIndex => "unique-index",
             Protection::Recovery => "recovery",
@@ -262,7 +275,7 @@ mod tests {
                 .count();
             assert_eq!(changed, 1, "{switch:?}");
         }
-        assert_eq!(Protections::ALL.on().count(), 13);
+        assert_eq!(Protections::ALL.on().count(), 14);
         assert_eq!(Protections::NONE.on().count(), 0);
         assert_eq!(Protections::NAMES[5], "same-tx");
         assert_eq!(Protection::from_name("Key"), None);

@@ -41,7 +41,7 @@ impl Story {
                 Recovery,
                 Deadline,
             ],
-            Story::CompareAndSet => &[Cas],
+            Story::CompareAndSet => &[Cas, Reconcile],
             Story::Counter => &[OpId, UniqueIndex],
         }
     }
@@ -445,7 +445,10 @@ mod tests {
         ] {
             assert!(seed_stories.contains(&story), "{story:?}");
         }
-        assert_eq!(Story::CompareAndSet.protections(), [Protection::Cas]);
+        assert_eq!(
+            Story::CompareAndSet.protections(),
+            [Protection::Cas, Protection::Reconcile]
+        );
         assert!(Story::Counter
             .protections()
             .contains(&Protection::UniqueIndex));

@@ -152,6 +152,7 @@ impl Schema {
             "CREATE TABLE posts (id BIGINT PRIMARY KEY, likes BIGINT NOT NULL)".to_owned(),
             "CREATE TABLE like_ops (op_id TEXT NOT NULL)".to_owned(),
             "CREATE TABLE fences (counter TEXT PRIMARY KEY, token BIGINT NOT NULL)".to_owned(),
+            "CREATE TABLE account_ops (op_id TEXT PRIMARY KEY)".to_owned(),
         ];
         if self.like_ops_unique {
             out.push("CREATE UNIQUE INDEX like_ops_op_id ON like_ops (op_id)".to_owned());
@@ -289,19 +290,32 @@ impl Schema {
                 account,
                 amount,
                 expected_version,
+                op_id,
             } => {
                 let guard = expected_version.map(|v| format!(" AND version = {v}")).unwrap_or_default();
-                (
-                    format!(
-                        "UPDATE accounts SET balance = balance - {amount}, version = version + 1 \
-                         WHERE id = {account}{guard} RETURNING balance, version"
+                let update = format!(
+                    "UPDATE accounts SET balance = balance - {amount}, version = version + 1 \
+                     WHERE id = {account}{guard} RETURNING balance, version"
+                );
+                let sql = match op_id {
+                    // The operation's id is recorded by the same statement, only when the
+                    // update applied: SELECT's count is the UPDATE's.
+                    Some(op_id) => format!(
+                        "WITH upd AS ({update}), ops AS (INSERT INTO account_ops (op_id) \
+                         SELECT {} FROM upd) SELECT balance, version FROM upd",
+                        quote(op_id)
                     ),
-                    Returns::Account,
-                )
+                    None => update,
+                };
+                (sql, Returns::Account)
             }
             Statement::SelectAccount { account } => (
                 format!("SELECT balance, version FROM accounts WHERE id = {account}"),
                 Returns::Account,
+            ),
+            Statement::SelectAccountOp { op_id } => (
+                format!("SELECT 1 FROM account_ops WHERE op_id = {}", quote(op_id)),
+                Returns::Nothing,
             ),
             Statement::InsertLikeOp { op_id } => (insert_like_op(op_id), Returns::Nothing),
             Statement::IncrementLikes { post, .. } => (
@@ -391,6 +405,12 @@ pub fn seed(ledger: &Ledger) -> Vec<String> {
     for op_id in &ledger.like_ops {
         out.push(format!(
             "INSERT INTO like_ops (op_id) VALUES ({})",
+            quote(op_id)
+        ));
+    }
+    for op_id in &ledger.account_ops {
+        out.push(format!(
+            "INSERT INTO account_ops (op_id) VALUES ({})",
             quote(op_id)
         ));
     }
@@ -701,7 +721,7 @@ mod tests {
     #[test]
     fn ddl_follows_the_switches() {
         let ddl = SCOPED.ddl();
-        assert_eq!(ddl.len(), 8);
+        assert_eq!(ddl.len(), 9);
         assert_eq!(
             ddl[0],
             "CREATE TABLE charges (payment_id TEXT PRIMARY KEY, user_id BIGINT NOT NULL, amount_cents BIGINT NOT NULL, idempotency_key TEXT)"
@@ -719,25 +739,26 @@ mod tests {
             ddl[4],
             "CREATE TABLE fences (counter TEXT PRIMARY KEY, token BIGINT NOT NULL)"
         );
+        assert_eq!(ddl[5], "CREATE TABLE account_ops (op_id TEXT PRIMARY KEY)");
         assert_eq!(
-            ddl[5],
+            ddl[6],
             "CREATE UNIQUE INDEX like_ops_op_id ON like_ops (op_id)"
         );
         assert_eq!(
-            ddl[6],
+            ddl[7],
             "CREATE TABLE idempotency_keys (user_id BIGINT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, \
              status TEXT NOT NULL CHECK (status IN ('in_progress', 'completed')), response JSONB, \
              locked_until BIGINT NOT NULL, expires_at BIGINT NOT NULL, request_params JSONB)"
         );
         assert_eq!(
-            ddl[7],
+            ddl[8],
             "CREATE UNIQUE INDEX idempotency_keys_scope ON idempotency_keys (user_id, key)"
         );
         let loose = LOOSE.ddl();
-        assert_eq!(loose.len(), 7, "no index on like_ops");
+        assert_eq!(loose.len(), 8, "no index on like_ops");
         assert!(!loose.iter().any(|s| s.contains("like_ops_op_id")));
         assert_eq!(
-            loose[6],
+            loose[7],
             "CREATE UNIQUE INDEX idempotency_keys_scope ON idempotency_keys (key)"
         );
     }
@@ -821,6 +842,7 @@ mod tests {
                     account: 1,
                     amount: 20,
                     expected_version: Some(5),
+                    op_id: None,
                 }
             ),
             "UPDATE accounts SET balance = balance - 20, version = version + 1 WHERE id = 1 AND version = 5 \
@@ -833,6 +855,7 @@ mod tests {
                     account: 1,
                     amount: 20,
                     expected_version: None,
+                    op_id: None,
                 }
             ),
             "UPDATE accounts SET balance = balance - 20, version = version + 1 WHERE id = 1 RETURNING balance, version"
@@ -952,6 +975,7 @@ mod tests {
                     account: 1,
                     amount: 20,
                     expected_version: Some(5),
+                    op_id: None,
                 },
                 Statement::SelectAccount { account: 1 },
                 Statement::InsertLikeOp { op_id: "a".into() },

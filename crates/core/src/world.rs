@@ -392,6 +392,7 @@ impl World {
         self.ledger.accounts.hash(&mut h);
         self.ledger.posts.hash(&mut h);
         self.ledger.like_ops.hash(&mut h);
+        self.ledger.account_ops.hash(&mut h);
         self.ledger.debits.hash(&mut h);
         self.ledger.likes.hash(&mut h);
         self.ledger.fences.hash(&mut h);
@@ -743,6 +744,7 @@ impl World {
                 account: ACCOUNT,
                 amount,
                 expected_version: p.cas.then_some(read_version),
+                op_id: op_id.or_else(|| p.reconcile.then(|| self.uuid())),
             },
             OpKind::Like { post } => RequestBody::Like {
                 post,

@@ -46,11 +46,22 @@ fn reusing_the_key_sends_a_different_request_under_the_first_key() {
                 account,
                 amount,
                 expected_version,
-            } => RequestBody::Debit {
-                account: *account,
-                amount: amount + 10,
-                expected_version: *expected_version,
-            },
+                op_id,
+            } => {
+                let RequestBody::Debit { op_id: again, .. } = &second.body else {
+                    panic!("{id}: a debit again: {:?}", second.body);
+                };
+                assert!(
+                    op_id.is_none() || again != op_id,
+                    "{id}: another debit has another op_id"
+                );
+                RequestBody::Debit {
+                    account: *account,
+                    amount: amount + 10,
+                    expected_version: *expected_version,
+                    op_id: again.clone(),
+                }
+            }
             RequestBody::Like { post, .. } => {
                 let RequestBody::Like { op_id, .. } = &second.body else {
                     panic!("{id}: a like again: {:?}", second.body);
@@ -75,7 +86,8 @@ fn reusing_the_key_sends_a_different_request_under_the_first_key() {
         RequestBody::Debit {
             account: 1,
             amount: 30,
-            expected_version: Some(5)
+            expected_version: Some(5),
+            op_id: None,
         }
     );
     let mut world = with_first_op("counter");

@@ -175,13 +175,22 @@ fn every_statement_has_its_own_summary() {
             account: 7,
             amount: 1,
             expected_version: Some(1),
+            op_id: None,
+        },
+        Statement::Debit {
+            account: 7,
+            amount: 1,
+            expected_version: Some(1),
+            op_id: Some("op".into()),
         },
         Statement::Debit {
             account: 7,
             amount: 1,
             expected_version: None,
+            op_id: None,
         },
         Statement::SelectAccount { account: 7 },
+        Statement::SelectAccountOp { op_id: "op".into() },
         Statement::InsertLikeOp { op_id: "op".into() },
         Statement::IncrementLikes {
             post: 1,
@@ -201,7 +210,7 @@ fn every_statement_has_its_own_summary() {
     ];
     let summaries: Vec<&str> = statements.iter().map(Statement::summary).collect();
     assert_eq!(summaries[0], "INSERT INTO charges");
-    assert_eq!(summaries[5], "SELECT balance, version FROM accounts");
+    assert_eq!(summaries[6], "SELECT balance, version FROM accounts");
     for (i, s) in summaries.iter().enumerate() {
         assert!(s.len() > 10, "{s:?}");
         assert!(!summaries[..i].contains(s), "{s:?} names two statements");

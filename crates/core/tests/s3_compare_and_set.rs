@@ -69,3 +69,56 @@ fn a_concurrent_writer_at_the_same_version_gets_412() {
     );
     assert!(world.verdict().ok());
 }
+
+#[test]
+fn the_user_is_shown_an_error_for_the_debit_that_went_through() {
+    // The money is right (the verdict holds), but the phone's last answer was 412 for a debit
+    // that was applied: the user's side of the story.
+    let world = run("cas");
+    let verdict = world.verdict();
+    assert!(verdict.ok());
+    assert_eq!(verdict.error_but_done.len(), 1);
+}
+
+#[test]
+fn reconciling_answers_200_to_the_retry_of_the_applied_debit() {
+    let mut with = scenario("cas");
+    with.protections.reconcile = true;
+    let world = run_scenario(&with);
+    let account = &world.ledger().accounts[0];
+    assert_eq!((account.balance, account.version), (80, 6), "the same money");
+    // [UPDATE … recording op_id, SELECT account, SELECT account_ops]: applied the first time;
+    // the retry matches 0 rows, and finds its own op_id.
+    assert_eq!(ledger_rows(&world), vec![vec![1, 1, 1], vec![0, 1, 1]]);
+    assert_eq!(statuses_sent(&world), vec![200, 200]);
+    assert!(note_keys(&world).contains(&"api.reconciled"));
+    let seen = delivered_responses(&world);
+    assert_eq!(
+        seen.last().map(|r| &r.body),
+        Some(&ResponseBody::Debited {
+            balance: 80,
+            version: 6
+        })
+    );
+    let verdict = world.verdict();
+    assert!(verdict.ok());
+    assert!(verdict.error_but_done.is_empty(), "the caveat is gone");
+    // Both attempts carry the same op_id in the body.
+    let sent = requests(&world);
+    let op_id = sent[0].body.canonical_json();
+    assert!(op_id.contains(r#""op_id":""#), "{op_id}");
+    assert!(sent.iter().all(|r| r.body.canonical_json() == op_id));
+}
+
+#[test]
+fn reconciling_still_refuses_another_debit_at_the_same_version() {
+    let mut with = scenario("cas-race");
+    with.protections.reconcile = true;
+    let world = run_scenario(&with);
+    let mut statuses = statuses_sent(&world);
+    statuses.sort_unstable();
+    assert_eq!(statuses, vec![200, 412], "the other debit's op_id is not applied");
+    let account = &world.ledger().accounts[0];
+    assert_eq!((account.balance, account.version), (80, 6));
+    assert!(world.verdict().ok());
+}

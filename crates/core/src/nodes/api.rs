@@ -409,7 +409,12 @@ impl Api {
                     _ => None,
                 });
                 let (balance, version) = state.unwrap_or_default();
-                if applied {
+                // This very debit is in `account_ops`: a retry of one already applied.
+                let reconciled = !applied && rows.get(2).is_some_and(|r| r.rows == 1);
+                if reconciled {
+                    self.note(Note::ApiReconciled);
+                }
+                if applied || reconciled {
                     self.respond(
                         now,
                         id,
@@ -697,20 +702,26 @@ impl Api {
                 account,
                 amount,
                 expected_version,
+                op_id,
             } => {
                 h.awaiting = Await::Debit;
                 let expected_version = if p.cas { expected_version } else { None };
+                // Reconciling: the debit records its operation's id, and the same batch reads
+                // whether that id is applied, for when the compare-and-set fails.
+                let op_id = op_id.filter(|_| p.reconcile && expected_version.is_some());
                 self.note(Note::ApiDebits {
                     cas: expected_version.is_some(),
                 });
-                let statements = vec![
+                let mut statements = vec![
                     Statement::Debit {
                         account,
                         amount,
                         expected_version,
+                        op_id: op_id.clone(),
                     },
                     Statement::SelectAccount { account },
                 ];
+                statements.extend(op_id.map(|op_id| Statement::SelectAccountOp { op_id }));
                 self.send_sql(id, statements, false);
             }
             RequestBody::Like { post, op_id } => {

@@ -96,11 +96,20 @@ pub enum Statement {
         amount: i64,
         /// Compare-and-set guard.
         expected_version: Option<u64>,
+        /// With `reconcile`: the operation's id, inserted into `account_ops` in the same
+        /// statement when the update applies (a CTE on the UPDATE … RETURNING).
+        op_id: Option<String>,
     },
     /// `SELECT balance, version FROM accounts WHERE id = $1`.
     SelectAccount {
         /// Account id.
         account: u32,
+    },
+    /// `SELECT 1 FROM account_ops WHERE op_id = $1`: whether this operation's debit is
+    /// already applied (one row) or not (none).
+    SelectAccountOp {
+        /// The operation's id.
+        op_id: String,
     },
     /// `INSERT INTO like_ops (op_id) VALUES ($1) ON CONFLICT DO NOTHING`.
     InsertLikeOp {
@@ -181,10 +190,16 @@ impl Statement {
             Statement::Fence { .. } => "INSERT INTO fences (only a newer token)",
             Statement::Debit {
                 expected_version: Some(_),
+                op_id: Some(_),
+                ..
+            } => "UPDATE accounts … WHERE version = $expected, recording op_id",
+            Statement::Debit {
+                expected_version: Some(_),
                 ..
             } => "UPDATE accounts … WHERE version = $expected",
             Statement::Debit { .. } => "UPDATE accounts SET balance = balance − $amount",
             Statement::SelectAccount { .. } => "SELECT balance, version FROM accounts",
+            Statement::SelectAccountOp { .. } => "SELECT 1 FROM account_ops WHERE op_id = $op_id",
             Statement::InsertLikeOp { .. } => "INSERT INTO like_ops … ON CONFLICT DO NOTHING",
             Statement::IncrementLikes {
                 only_if_inserted: true,
@@ -261,6 +276,8 @@ pub struct Ledger {
     pub posts: Vec<PostRow>,
     /// `like_ops(op_id)`.
     pub like_ops: Vec<String>,
+    /// `account_ops(op_id)`: the debits applied, by operation id (with `reconcile`).
+    pub account_ops: Vec<String>,
     /// Whether `like_ops.op_id` has a unique index. Without it ON CONFLICT never fires.
     pub like_ops_unique: bool,
     /// `idempotency_keys`.
@@ -288,6 +305,7 @@ impl Ledger {
             accounts: vec![account],
             posts: vec![post],
             like_ops: Vec::new(),
+            account_ops: Vec::new(),
             like_ops_unique,
             idempotency_keys: Vec::new(),
             keys_scoped,
@@ -388,6 +406,7 @@ impl Ledger {
                 account,
                 amount,
                 expected_version,
+                op_id,
             } => {
                 let Some(row) = self.accounts.iter_mut().find(|a| a.id == *account) else {
                     return done(0);
@@ -401,12 +420,14 @@ impl Ledger {
                     balance: row.balance,
                     version: row.version,
                 };
+                self.account_ops.extend(op_id.clone());
                 self.debits.push(Effect {
                     op,
                     amount: *amount,
                 });
                 StatementResult { rows: 1, returned }
             }
+            Statement::SelectAccountOp { op_id } => done(u64::from(self.account_ops.contains(op_id))),
             Statement::SelectAccount { account } => {
                 match self.accounts.iter().find(|a| a.id == *account) {
                     Some(row) => StatementResult {

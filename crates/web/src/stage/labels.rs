@@ -226,6 +226,7 @@ pub fn statement_label(statement: &Statement, catalog: &Catalog) -> String {
         Statement::Debit { amount, .. } => return format!("UPDATE −{amount}"),
         Statement::InsertCharge { .. } => "sql.insert_charge",
         Statement::SelectAccount { .. } => "sql.select_account",
+        Statement::SelectAccountOp { .. } => "sql.select_account_op",
         Statement::InsertLikeOp { .. } => "sql.insert_like_op",
         Statement::IncrementLikes { .. } => "sql.increment_likes",
         Statement::SelectLikes { .. } => "sql.select_likes",

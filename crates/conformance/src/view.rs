@@ -121,6 +121,8 @@ pub struct Tables {
     pub posts: Vec<(i64, i64)>,
     /// `like_ops.op_id`, sorted, duplicates kept.
     pub like_ops: Vec<String>,
+    /// `account_ops.op_id`, sorted.
+    pub account_ops: Vec<String>,
     /// `idempotency_keys` by (user_id, key).
     pub keys: Vec<KeyView>,
     /// `fences (counter, token)` by counter.
@@ -154,6 +156,7 @@ impl Tables {
                 .map(|p| (i64::from(p.id), p.likes))
                 .collect(),
             like_ops: ledger.like_ops.clone(),
+            account_ops: ledger.account_ops.clone(),
             keys: ledger.idempotency_keys.iter().map(KeyView::of).collect(),
             fences: ledger
                 .fences
@@ -171,6 +174,7 @@ impl Tables {
         self.accounts.sort();
         self.posts.sort();
         self.like_ops.sort();
+        self.account_ops.sort();
         self.keys.sort();
         self.fences.sort();
     }

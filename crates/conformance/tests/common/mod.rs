@@ -166,6 +166,12 @@ impl Db {
                 .iter()
                 .map(|r| text(r, "op_id"))
                 .collect(),
+            account_ops: self
+                .run("SELECT op_id FROM account_ops")
+                .rows
+                .iter()
+                .map(|r| text(r, "op_id"))
+                .collect(),
             keys: self
                 .run(&format!(
                     "SELECT {} FROM idempotency_keys",

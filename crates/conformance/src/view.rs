@@ -2,7 +2,7 @@
 //! so the two compare with `==`. JSON columns hold the text that `idem_core::sql` renders; a
 //! caller comparing with `jsonb` output normalises both sides first ([`Tables::map_json`]).
 
-use idem_core::ledger::{KeyRow, Ledger, Returned, StatementResult};
+use idem_core::ledger::{ChargeRow, KeyRow, Ledger, Returned, StatementResult};
 use idem_core::sql;
 
 /// One `idempotency_keys` row.
@@ -66,6 +66,8 @@ pub enum ReturnedView {
     Key(KeyView),
     /// Key rows, in order.
     Keys(Vec<KeyView>),
+    /// One `charges` row.
+    Charge(ChargeView),
 }
 
 /// A statement's row count and returned row.
@@ -90,6 +92,7 @@ impl ResultView {
                 Returned::Likes(n) => ReturnedView::Likes(*n),
                 Returned::Key(row) => ReturnedView::Key(KeyView::of(row)),
                 Returned::Keys(rows) => ReturnedView::Keys(rows.iter().map(KeyView::of).collect()),
+                Returned::Charge(c) => ReturnedView::Charge(charge_view(c)),
             },
         }
     }
@@ -109,6 +112,16 @@ impl ResultView {
 
 /// A `charges` row: payment id, user, cents, key.
 pub type ChargeView = (String, i64, i64, Option<String>);
+
+/// The model's `charges` row as the real table holds it.
+pub fn charge_view(c: &ChargeRow) -> ChargeView {
+    (
+        c.payment_id.clone(),
+        i64::from(c.user.0),
+        ms(c.amount_cents),
+        c.idempotency_key.clone(),
+    )
+}
 
 /// Every table's rows, each sorted by its natural key (SQL has no row order).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -133,18 +146,7 @@ impl Tables {
     /// The model's tables.
     pub fn of(ledger: &Ledger) -> Tables {
         let mut t = Tables {
-            charges: ledger
-                .charges
-                .iter()
-                .map(|c| {
-                    (
-                        c.payment_id.clone(),
-                        i64::from(c.user.0),
-                        ms(c.amount_cents),
-                        c.idempotency_key.clone(),
-                    )
-                })
-                .collect(),
+            charges: ledger.charges.iter().map(charge_view).collect(),
             accounts: ledger
                 .accounts
                 .iter()

@@ -595,3 +595,70 @@ fn redis_keeps_a_key_through_its_last_millisecond() {
         "the model changed its expiry rule: update plan.rs's tie rule (`at(o) > expires`) to match"
     );
 }
+
+/// Reconcile's op_id and the status check, on the real server: a debit that applied records
+/// its op_id in the same statement (a retry matches 0 rows and records nothing), the lookup
+/// finds exactly that id, and the status check finds a payment by user, key and amount only.
+#[test]
+fn the_op_id_lookup_and_the_status_check_read_what_the_model_reads() {
+    let _one_at_a_time = serial();
+    let initial = ledger(true);
+    let mut model = initial.clone();
+    let debit = Statement::Debit {
+        account: 1,
+        amount: 20,
+        expected_version: Some(5),
+        op_id: Some("op-1".into()),
+    };
+    let lookups = |op_id: &str| Statement::SelectAccountOp {
+        op_id: op_id.into(),
+    };
+    let status = |user: u32, key: &str, amount_cents: u64| Statement::SelectChargeByKey {
+        user: UserId(user),
+        key: key.into(),
+        amount_cents,
+    };
+    let charge = Statement::InsertCharge {
+        payment_id: "pay_1".into(),
+        user: UserId(1),
+        amount_cents: 10_000,
+        idempotency_key: Some("k-1".into()),
+        fence: None,
+    };
+    let events = model_events(
+        &mut model,
+        &[
+            (0, batch(vec![debit.clone(), lookups("op-1")], false)),
+            (
+                100,
+                batch(vec![debit, lookups("op-1"), lookups("op-2")], false),
+            ),
+            (200, batch(vec![charge], false)),
+            (
+                300,
+                batch(
+                    vec![
+                        status(1, "k-1", 10_000),
+                        status(1, "k-1", 15_000),
+                        status(2, "k-1", 10_000),
+                        status(1, "k-2", 10_000),
+                    ],
+                    false,
+                ),
+            ),
+        ],
+    );
+    let rows: Vec<Vec<u64>> = events
+        .iter()
+        .map(|e| e.results.iter().map(|r| r.rows).collect())
+        .collect();
+    assert_eq!(rows, [vec![1, 1], vec![0, 1, 0], vec![1], vec![1, 0, 0, 0]]);
+    let mut replay = replay_batches("op-id-and-status", &initial, &events);
+    let tables = replay.compare_tables(&model, SimTime(300));
+    assert!(replay.problems.is_empty(), "{}", replay.problems.join("\n"));
+    assert_eq!(tables.account_ops, ["op-1"]);
+    assert!(matches!(
+        &replay.real[3][0].returned,
+        ReturnedView::Charge((id, 1, 10_000, Some(key))) if id == "pay_1" && key == "k-1"
+    ));
+}

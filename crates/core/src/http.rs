@@ -143,23 +143,50 @@ pub struct HttpRequest {
     pub attempt: u32,
     /// Ground truth for the invariant checks; the API never looks at it.
     pub op: OpId,
+    /// `GET /charges/status` with the key (status check): asks what became of the payment
+    /// with this key instead of asking for it again.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub status_query: bool,
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The path of a status check.
+pub const STATUS_PATH: &str = "/charges/status";
+
 impl HttpRequest {
-    /// The request line, e.g. `POST /charges HTTP/1.1`.
+    /// The request line, e.g. `POST /charges HTTP/1.1` (`GET /charges/status?amount=10000
+    /// HTTP/1.1` for a status check).
     pub fn request_line(&self) -> String {
+        if self.status_query {
+            return format!("GET {} HTTP/1.1", self.status_target());
+        }
         format!("POST {} HTTP/1.1", self.body.path())
+    }
+
+    /// What a status check asks about: the path and the amount of the payment
+    /// (`/charges/status?amount=10000`); the key travels in its header.
+    pub fn status_target(&self) -> String {
+        match self.body {
+            RequestBody::Charge { amount_cents, .. } => {
+                format!("{STATUS_PATH}?amount={amount_cents}")
+            }
+            _ => STATUS_PATH.to_owned(),
+        }
     }
 
     /// The headers as a client would send them, in a stable order.
     pub fn headers(&self) -> Vec<(String, String)> {
-        let mut headers = vec![
-            (
-                "Authorization".to_owned(),
-                format!("Bearer tok_user_{}", self.user.0),
-            ),
-            ("Content-Type".to_owned(), "application/json".to_owned()),
-        ];
+        let mut headers = vec![(
+            "Authorization".to_owned(),
+            format!("Bearer tok_user_{}", self.user.0),
+        )];
+        // A status check is a GET: no body, so no Content-Type.
+        if !self.status_query {
+            headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+        }
         if let Some(key) = &self.idempotency_key {
             headers.push((IDEMPOTENCY_KEY.to_owned(), key.clone()));
         }
@@ -185,6 +212,8 @@ pub enum ApiError {
     KeyReused,
     /// 409: a request with this key is still being processed.
     InProgress,
+    /// 404: a status check found no payment with this key.
+    NoSuchPayment,
 }
 
 impl ApiError {
@@ -194,6 +223,7 @@ impl ApiError {
             ApiError::MissingKey => 400,
             ApiError::KeyReused => 422,
             ApiError::InProgress => 409,
+            ApiError::NoSuchPayment => 404,
         }
     }
 }
@@ -292,6 +322,7 @@ pub fn reason_phrase(status: u16) -> &'static str {
         200 => "OK",
         201 => "Created",
         400 => "Bad Request",
+        404 => "Not Found",
         409 => "Conflict",
         412 => "Precondition Failed",
         422 => "Unprocessable Content",
@@ -304,6 +335,7 @@ fn error_code(e: ApiError) -> &'static str {
         ApiError::MissingKey => "idempotency_key_missing",
         ApiError::KeyReused => "idempotency_key_reused",
         ApiError::InProgress => "request_in_progress",
+        ApiError::NoSuchPayment => "no_payment_with_this_key",
     }
 }
 
@@ -344,6 +376,7 @@ mod tests {
             },
             attempt: 1,
             op: OpId(0),
+            status_query: false,
         };
         assert!(request
             .headers()

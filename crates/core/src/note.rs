@@ -214,6 +214,17 @@ pub enum Note {
     },
     /// The conditional update matched 0 rows: the API answers 412 with the current version.
     ApiCasRejected,
+    /// The phone, about to give up, asks the API what became of its key (status check).
+    ClientAsksStatus {
+        /// The operation.
+        op: OpId,
+    },
+    /// A status check: the API looks in `charges` for a payment made with this key.
+    ApiLooksUpStatus,
+    /// The status check found the payment: 200 with it.
+    ApiStatusFound,
+    /// The status check found no payment with this key: 404.
+    ApiStatusUnknown,
     /// The conditional update matched 0 rows, but `account_ops` holds this operation's id:
     /// its debit is already applied, so the API answers 200 with the account as it is now.
     ApiReconciled,
@@ -341,13 +352,17 @@ impl Note {
             Note::ApiDebits { .. } => "api.debits",
             Note::ApiCasRejected => "api.cas_rejected",
             Note::ApiReconciled => "api.reconciled",
+            Note::ClientAsksStatus { .. } => "client.asks_status",
+            Note::ApiLooksUpStatus => "api.looks_up_status",
+            Note::ApiStatusFound => "api.status_found",
+            Note::ApiStatusUnknown => "api.status_unknown",
             Note::ApiLikes { .. } => "api.likes",
             Note::ApiLikeSkipped => "api.like_skipped",
         }
     }
 
     /// Every catalog key a note can produce, so catalogs can be checked for completeness.
-    pub const KEYS: [&'static str; 69] = [
+    pub const KEYS: [&'static str; 73] = [
         "client.sends",
         "client.resends",
         "client.timed_out",
@@ -398,6 +413,10 @@ impl Note {
         "api.debits",
         "api.cas_rejected",
         "api.reconciled",
+        "client.asks_status",
+        "api.looks_up_status",
+        "api.status_found",
+        "api.status_unknown",
         "api.likes",
         "api.like_skipped",
         "api.recovery_sweep",

@@ -42,6 +42,12 @@ pub struct Protections {
     /// The client stops retrying after one hour, well inside the 24 h key TTL, and asks the
     /// user to check instead of risking a retry the server no longer recognises.
     pub retry_deadline: bool,
+    /// When the phone would give up (retries used up, or past its deadline), it first asks the
+    /// API for the outcome of its key (`GET /charges/status`, a read that is always safe to
+    /// send): the API looks in `charges` for a payment with this key and answers 200 with it or
+    /// 404. The phone shows that outcome instead of "we couldn't confirm your payment". It asks
+    /// once: no answer, or a payment still in progress, leaves the user uncertain as before.
+    pub status_check: bool,
     /// Each claim of a key carries a fencing token that grows with every takeover (Redis
     /// `INCR` on the key's counter), and the writes that finish the operation (the processor
     /// call, the ledger row, the key's record) are refused for a token older than the newest
@@ -66,6 +72,7 @@ impl Protections {
         unique_index: false,
         recovery: false,
         retry_deadline: false,
+        status_check: false,
         fencing: false,
     };
 
@@ -95,12 +102,13 @@ impl Protections {
         unique_index: true,
         recovery: true,
         retry_deadline: true,
+        status_check: true,
         fencing: true,
     };
 
     /// Names of the switches, in display order (also the URL spelling).
-    pub const NAMES: [&'static str; 14] = {
-        let mut names = [""; 14];
+    pub const NAMES: [&'static str; 15] = {
+        let mut names = [""; 15];
         let mut i = 0;
         while i < Protection::ALL.len() {
             names[i] = Protection::ALL[i].name();
@@ -159,6 +167,7 @@ impl Protections {
             Protection::UniqueIndex => &mut self.unique_index,
             Protection::Recovery => &mut self.recovery,
             Protection::Deadline => &mut self.retry_deadline,
+            Protection::StatusCheck => &mut self.status_check,
             Protection::Fencing => &mut self.fencing,
         }
     }
@@ -193,13 +202,15 @@ pub enum Protection {
     Recovery,
     /// `deadline`: [`Protections::retry_deadline`].
     Deadline,
+    /// `status-check`: [`Protections::status_check`].
+    StatusCheck,
     /// `fencing`: [`Protections::fencing`].
     Fencing,
 }
 
 impl Protection {
     /// Every switch, in display order.
-    pub const ALL: [Protection; 14] = [
+    pub const ALL: [Protection; 15] = [
         Protection::Key,
         Protection::RequireKey,
         Protection::Fingerprint,
@@ -213,6 +224,7 @@ impl Protection {
         Protection::UniqueIndex,
         Protection::Recovery,
         Protection::Deadline,
+        Protection::StatusCheck,
         Protection::Fencing,
     ];
 
@@ -232,6 +244,7 @@ impl Protection {
             Protection::UniqueIndex => "unique-index",
             Protection::Recovery => "recovery",
             Protection::Deadline => "deadline",
+            Protection::StatusCheck => "status-check",
             Protection::Fencing => "fencing",
         }
     }
@@ -275,7 +288,7 @@ mod tests {
                 .count();
             assert_eq!(changed, 1, "{switch:?}");
         }
-        assert_eq!(Protections::ALL.on().count(), 14);
+        assert_eq!(Protections::ALL.on().count(), 15);
         assert_eq!(Protections::NONE.on().count(), 0);
         assert_eq!(Protections::NAMES[5], "same-tx");
         assert_eq!(Protection::from_name("Key"), None);

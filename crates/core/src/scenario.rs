@@ -40,6 +40,7 @@ impl Story {
                 Forward,
                 Recovery,
                 Deadline,
+                StatusCheck,
             ],
             Story::CompareAndSet => &[Cas, Reconcile],
             Story::Counter => &[OpId, UniqueIndex],

@@ -66,6 +66,8 @@ pub enum Returns {
     Key,
     /// The [`KEY_COLUMNS`] of every row, in order.
     Keys,
+    /// Columns `payment_id, user_id, amount_cents, idempotency_key` of the first row.
+    Charge,
 }
 
 /// One model statement inside a [`SqlUnit`].
@@ -312,6 +314,19 @@ impl Schema {
             Statement::SelectAccount { account } => (
                 format!("SELECT balance, version FROM accounts WHERE id = {account}"),
                 Returns::Account,
+            ),
+            Statement::SelectChargeByKey {
+                user,
+                key,
+                amount_cents,
+            } => (
+                format!(
+                    "SELECT payment_id, user_id, amount_cents, idempotency_key FROM charges \
+                     WHERE user_id = {} AND idempotency_key = {} AND amount_cents = {amount_cents}",
+                    user.0,
+                    quote(key)
+                ),
+                Returns::Charge,
             ),
             Statement::SelectAccountOp { op_id } => (
                 format!("SELECT 1 FROM account_ops WHERE op_id = {}", quote(op_id)),
@@ -704,6 +719,7 @@ mod tests {
                 },
                 attempt: 1,
                 op: OpId(0),
+                status_query: false,
             };
             assert_eq!(
                 request_json(&request),
@@ -1076,6 +1092,7 @@ mod tests {
             },
             attempt: 2,
             op: OpId(0),
+            status_query: false,
         };
         let row = KeyRow {
             key: "k'1".into(),

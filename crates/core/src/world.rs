@@ -127,6 +127,7 @@ impl World {
         let p = scenario.protections;
         let mut client_config = scenario.client.clone();
         client_config.retry_deadline_ms = p.retry_deadline.then_some(RETRY_DEADLINE_MS);
+        client_config.status_check = p.status_check && p.idempotency_key;
         World {
             scenario: std::sync::Arc::new(scenario.clone()),
             now: SimTime::ZERO,
@@ -434,7 +435,9 @@ impl World {
         use std::hash::Hash;
         let now = self.now;
         let due_at = |wait: &Wait| match *wait {
-            Wait::Answer { timeout_at: t } | Wait::Backoff { retry_at: t } => Some(t),
+            Wait::Answer { timeout_at: t }
+            | Wait::Backoff { retry_at: t }
+            | Wait::Status { timeout_at: t } => Some(t),
             Wait::Nothing => None,
         };
         let ops = self.client.ops();

@@ -18,6 +18,7 @@ fn config(deadline: Option<u64>) -> ClientConfig {
         backoff_base_ms: 1_000,
         jitter_ms: 250,
         retry_deadline_ms: deadline,
+        status_check: false,
     }
 }
 
@@ -163,6 +164,7 @@ fn starting_sends_the_first_attempt_with_its_key_and_arms_the_timeout() {
             body: charge(10_000),
             attempt: 1,
             op: OpId(0),
+            status_query: false,
         }]
     );
     assert!(matches!(out.last(), Some(ClientOutput::Send(_))));

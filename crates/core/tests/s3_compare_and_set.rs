@@ -86,7 +86,11 @@ fn reconciling_answers_200_to_the_retry_of_the_applied_debit() {
     with.protections.reconcile = true;
     let world = run_scenario(&with);
     let account = &world.ledger().accounts[0];
-    assert_eq!((account.balance, account.version), (80, 6), "the same money");
+    assert_eq!(
+        (account.balance, account.version),
+        (80, 6),
+        "the same money"
+    );
     // [UPDATE … recording op_id, SELECT account, SELECT account_ops]: applied the first time;
     // the retry matches 0 rows, and finds its own op_id.
     assert_eq!(ledger_rows(&world), vec![vec![1, 1, 1], vec![0, 1, 1]]);
@@ -117,7 +121,11 @@ fn reconciling_still_refuses_another_debit_at_the_same_version() {
     let world = run_scenario(&with);
     let mut statuses = statuses_sent(&world);
     statuses.sort_unstable();
-    assert_eq!(statuses, vec![200, 412], "the other debit's op_id is not applied");
+    assert_eq!(
+        statuses,
+        vec![200, 412],
+        "the other debit's op_id is not applied"
+    );
     let account = &world.ledger().accounts[0];
     assert_eq!((account.balance, account.version), (80, 6));
     assert!(world.verdict().ok());

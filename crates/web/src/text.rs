@@ -166,6 +166,7 @@ fn localized_statement(statement: &str, catalog: &Catalog) -> String {
             " (only a newer token)",
             &catalog.text("sql.only_newer_token"),
         )
+        .replace(" (recording op_id)", &catalog.text("sql.recording_op_id"))
 }
 
 fn op_args(
@@ -259,6 +260,7 @@ fn note_args(
         }
         Note::ClientRetryPressed { op }
         | Note::ClientGaveUp { op }
+        | Note::ClientAsksStatus { op }
         | Note::ClientToldToWait { op }
         | Note::OperationStarted { op } => op_args(*op, world, names, catalog),
         Note::ApiReplays { status } | Note::ApiResponds { status } => status_args(*status),

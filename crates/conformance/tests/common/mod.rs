@@ -277,7 +277,16 @@ pub fn read_result(outcome: &Outcome, covered: &Covered) -> ResultView {
         }
         Returns::Key if present("key") => ReturnedView::Key(key_view(first.expect("a row"))),
         Returns::Keys => ReturnedView::Keys(outcome.rows.iter().map(key_view).collect()),
-        Returns::Account | Returns::Likes | Returns::Key => ReturnedView::Nothing,
+        Returns::Charge if present("payment_id") => {
+            let r = first.expect("a row");
+            ReturnedView::Charge((
+                r.get("payment_id").unwrap_or_default().to_owned(),
+                parse(r.get("user_id"), "user_id"),
+                parse(r.get("amount_cents"), "amount_cents"),
+                r.get("idempotency_key").map(str::to_owned),
+            ))
+        }
+        Returns::Account | Returns::Likes | Returns::Key | Returns::Charge => ReturnedView::Nothing,
     };
     ResultView { rows, returned }
 }

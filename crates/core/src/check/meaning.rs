@@ -42,7 +42,9 @@ pub(crate) const MAX_STEPS: u32 = 5_000;
 ///   retries and second requests counted, the network's copies not; `copy` 0 is the request
 ///   itself, `c` the network's c-th copy of it;
 /// - `[RESPONSE, op, n | request_copy << 16, copy]`: the API's answer to that request (or to
-///   its copy `request_copy`), `copy` as above.
+///   its copy `request_copy`), `copy` as above;
+/// - `[STATUS, …]` and `[STATUS_ANSWER, …]`: the same for the phone's status checks, counted
+///   apart (a status check is not a retry, and a fault on a retry does not land on one).
 ///
 /// Moments, the things on the phone's side of a run, the same whatever the data centre does
 /// in between: a packet sent (the packet's own name), a packet that arrived or was lost on
@@ -62,6 +64,8 @@ const SWEEP: u32 = 8;
 const SCRIPT: u32 = 9;
 const INJECTED: u32 = 10;
 const RESUME: u32 = 11;
+const STATUS: u32 = 12;
+const STATUS_ANSWER: u32 = 13;
 
 /// One injected action by its meaning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,12 +146,24 @@ impl Tracker {
                     .map(|o| [o[0], o[1], o[2], self.count(&o[..3], true) + 1]),
                 (Payload::Request(request), None) => {
                     let op = request.op.0;
-                    Some([REQUEST, op, self.count(&[REQUEST, op], false), 0])
+                    let kind = if request.status_query {
+                        STATUS
+                    } else {
+                        REQUEST
+                    };
+                    Some([kind, op, self.count(&[kind, op], false), 0])
                 }
                 (Payload::Response(response), None) => self
                     .wire(response.in_reply_to)
-                    .filter(|w| w[0] == REQUEST)
-                    .map(|w| [RESPONSE, w[1], w[2] | w[3] << 16, 0]),
+                    .filter(|w| w[0] == REQUEST || w[0] == STATUS)
+                    .map(|w| {
+                        let kind = if w[0] == STATUS {
+                            STATUS_ANSWER
+                        } else {
+                            RESPONSE
+                        };
+                        [kind, w[1], w[2] | w[3] << 16, 0]
+                    }),
                 _ => None,
             };
             if let Some(wire) = wire {

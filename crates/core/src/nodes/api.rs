@@ -46,6 +46,7 @@ enum Await {
     Record,
     Debit,
     Like,
+    Status,
 }
 
 /// A request being handled.
@@ -291,8 +292,11 @@ impl Api {
         };
         let is_charge = matches!(handler.request.body, RequestBody::Charge { .. });
         let missing_key = handler.request.idempotency_key.is_none();
+        let status_query = handler.request.status_query;
         self.handlers.insert(id, handler);
-        if is_charge && p.idempotency_key && p.require_key && missing_key {
+        if status_query {
+            self.look_up_status(id);
+        } else if is_charge && p.idempotency_key && p.require_key && missing_key {
             self.note(Note::ApiRejectsMissingKey);
             self.respond_error(id, ApiError::MissingKey);
         } else if is_charge && keyed {
@@ -431,6 +435,27 @@ impl Api {
                         ResponseBody::PreconditionFailed { balance, version },
                         false,
                     );
+                }
+            }
+            (Await::Status, Payload::SqlResults(_, rows)) => {
+                let found = rows.into_iter().find_map(|r| match r.returned {
+                    Returned::Charge(row) => Some(row),
+                    _ => None,
+                });
+                match found {
+                    Some(row) => {
+                        self.note(Note::ApiStatusFound);
+                        let body = ResponseBody::Charged {
+                            payment_id: row.payment_id,
+                            amount_cents: row.amount_cents,
+                            customer: row.user,
+                        };
+                        self.respond(now, id, 200, body, false);
+                    }
+                    None => {
+                        self.note(Note::ApiStatusUnknown);
+                        self.respond_error(id, ApiError::NoSuchPayment);
+                    }
                 }
             }
             (Await::Like, Payload::SqlResults(_, rows)) => {
@@ -809,6 +834,26 @@ impl Api {
         }
     }
 
+    /// A status check: what became of the payment with this key, from `charges` (the row
+    /// outlives the key's record, which expires after its TTL or may never have been written).
+    fn look_up_status(&mut self, id: u32) {
+        let Some(h) = self.handlers.get_mut(&id) else {
+            return;
+        };
+        h.awaiting = Await::Status;
+        let amount_cents = match h.request.body {
+            RequestBody::Charge { amount_cents, .. } => amount_cents,
+            _ => 0,
+        };
+        let statement = Statement::SelectChargeByKey {
+            user: h.request.user,
+            key: raw_key(h),
+            amount_cents,
+        };
+        self.note(Note::ApiLooksUpStatus);
+        self.send_sql(id, vec![statement], false);
+    }
+
     fn send_sql(&mut self, id: u32, statements: Vec<Statement>, transaction: bool) {
         let op = self.handlers.get(&id).map(|h| h.request.op);
         let batch = SqlBatch {
@@ -995,6 +1040,7 @@ mod tests {
             },
             attempt: 1,
             op: crate::topology::OpId(0),
+            status_query: false,
         };
         assert_eq!(store_key(&request(2), &p).as_deref(), Some("idem:k-1"));
         p.scope_by_user = true;

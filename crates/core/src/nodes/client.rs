@@ -25,6 +25,8 @@ pub struct ClientConfig {
     pub jitter_ms: u64,
     /// Stop retrying automatically once an operation is this old (`None`: never stop early).
     pub retry_deadline_ms: Option<u64>,
+    /// Before giving up on a keyed operation, ask the API for its outcome (status check).
+    pub status_check: bool,
 }
 
 impl Default for ClientConfig {
@@ -35,6 +37,7 @@ impl Default for ClientConfig {
             backoff_base_ms: 1_000,
             jitter_ms: 250,
             retry_deadline_ms: None,
+            status_check: false,
         }
     }
 }
@@ -74,6 +77,11 @@ pub enum Wait {
     Backoff {
         /// When the next attempt leaves.
         retry_at: SimTime,
+    },
+    /// The answer to a status check, until `timeout_at`; then it gives up.
+    Status {
+        /// When the check is given up.
+        timeout_at: SimTime,
     },
     /// Nothing: the operation is settled or abandoned.
     Nothing,
@@ -176,7 +184,9 @@ impl Client {
         self.ops
             .iter()
             .filter_map(|o| match o.wait {
-                Wait::Answer { timeout_at: t } | Wait::Backoff { retry_at: t } => Some((t, o.op)),
+                Wait::Answer { timeout_at: t }
+                | Wait::Backoff { retry_at: t }
+                | Wait::Status { timeout_at: t } => Some((t, o.op)),
                 Wait::Nothing => None,
             })
             .min()
@@ -192,11 +202,8 @@ impl Client {
                 self.schedule_retry(now, index, rng);
             }
             Wait::Backoff { .. } if self.within_deadline(now, index) => self.send_attempt(now, op),
-            Wait::Backoff { .. } => {
-                self.ops[index].wait = Wait::Nothing;
-                self.ops[index].view = UserView::GaveUp;
-                self.note(Note::ClientGaveUp { op });
-            }
+            Wait::Backoff { .. } => self.give_up(now, index),
+            Wait::Status { .. } => self.gave_up(index),
             Wait::Nothing => {}
         }
     }
@@ -214,9 +221,15 @@ impl Client {
             });
             return;
         }
+        let checking = matches!(self.ops[index].wait, Wait::Status { .. });
         if response.status == 409 {
             self.note(Note::ClientToldToWait { op });
-            self.schedule_retry(now, index, rng);
+            if checking {
+                // Still in progress when asked: the outcome is not known yet.
+                self.gave_up(index);
+            } else {
+                self.schedule_retry(now, index, rng);
+            }
             return;
         }
         // The app can see whether a success is its own: same customer, same amount.
@@ -315,9 +328,7 @@ impl Client {
         let entry = &self.ops[index];
         let op = entry.op;
         if entry.attempts >= self.config.max_attempts || past_deadline {
-            self.ops[index].wait = Wait::Nothing;
-            self.ops[index].view = UserView::GaveUp;
-            self.note(Note::ClientGaveUp { op });
+            self.give_up(now, index);
             return;
         }
         let doubling = 1u64 << entry.attempts.saturating_sub(1).min(16);
@@ -326,6 +337,39 @@ impl Client {
             retry_at: now.plus(wait_ms),
         };
         self.note(Note::ClientBacksOff { op, wait_ms });
+    }
+
+    /// No more attempts for operation `index`: with the status check (and a key to ask
+    /// about), it asks what became of it first; else the user is told it is unconfirmed.
+    fn give_up(&mut self, now: SimTime, index: usize) {
+        let entry = &mut self.ops[index];
+        if !self.config.status_check || entry.key.is_none() {
+            self.gave_up(index);
+            return;
+        }
+        entry.wait = Wait::Status {
+            timeout_at: now.plus(self.config.timeout_ms),
+        };
+        let request = HttpRequest {
+            user: entry.user,
+            idempotency_key: entry.key.clone(),
+            body: entry.body.clone(),
+            attempt: entry.attempts,
+            op: entry.op,
+            status_query: true,
+        };
+        let op = entry.op;
+        self.note(Note::ClientAsksStatus { op });
+        self.outbox.push_back(ClientOutput::Send(request));
+    }
+
+    /// "We couldn't confirm your payment": operation `index` is abandoned unsettled.
+    fn gave_up(&mut self, index: usize) {
+        let entry = &mut self.ops[index];
+        entry.wait = Wait::Nothing;
+        entry.view = UserView::GaveUp;
+        let op = entry.op;
+        self.note(Note::ClientGaveUp { op });
     }
 
     fn send_attempt(&mut self, now: SimTime, op: OpId) {
@@ -345,6 +389,7 @@ impl Client {
             body: entry.body.clone(),
             attempt: entry.attempts,
             op,
+            status_query: false,
         };
         let note = Note::ClientSends {
             op,

@@ -105,6 +105,17 @@ pub enum Statement {
         /// Account id.
         account: u32,
     },
+    /// `SELECT … FROM charges WHERE user_id = $1 AND idempotency_key = $2 AND amount_cents =
+    /// $3`: the payment made with this key for this amount, for a status check (a key reused
+    /// for another amount does not find the first payment).
+    SelectChargeByKey {
+        /// The caller.
+        user: UserId,
+        /// The key.
+        key: String,
+        /// The amount asked about.
+        amount_cents: u64,
+    },
     /// `SELECT 1 FROM account_ops WHERE op_id = $1`: whether this operation's debit is
     /// already applied (one row) or not (none).
     SelectAccountOp {
@@ -192,7 +203,7 @@ impl Statement {
                 expected_version: Some(_),
                 op_id: Some(_),
                 ..
-            } => "UPDATE accounts … WHERE version = $expected, recording op_id",
+            } => "UPDATE accounts … WHERE version = $expected (recording op_id)",
             Statement::Debit {
                 expected_version: Some(_),
                 ..
@@ -200,6 +211,9 @@ impl Statement {
             Statement::Debit { .. } => "UPDATE accounts SET balance = balance − $amount",
             Statement::SelectAccount { .. } => "SELECT balance, version FROM accounts",
             Statement::SelectAccountOp { .. } => "SELECT 1 FROM account_ops WHERE op_id = $op_id",
+            Statement::SelectChargeByKey { .. } => {
+                "SELECT … FROM charges WHERE idempotency_key = $key"
+            }
             Statement::InsertLikeOp { .. } => "INSERT INTO like_ops … ON CONFLICT DO NOTHING",
             Statement::IncrementLikes {
                 only_if_inserted: true,
@@ -241,6 +255,8 @@ pub enum Returned {
     },
     /// A post's like counter.
     Likes(i64),
+    /// A charges row.
+    Charge(Box<ChargeRow>),
     /// An idempotency_keys row.
     Key(Box<KeyRow>),
     /// Several idempotency_keys rows.
@@ -427,7 +443,26 @@ impl Ledger {
                 });
                 StatementResult { rows: 1, returned }
             }
-            Statement::SelectAccountOp { op_id } => done(u64::from(self.account_ops.contains(op_id))),
+            Statement::SelectChargeByKey {
+                user,
+                key,
+                amount_cents,
+            } => {
+                match self.charges.iter().find(|c| {
+                    c.user == *user
+                        && c.idempotency_key.as_deref() == Some(key)
+                        && c.amount_cents == *amount_cents
+                }) {
+                    Some(row) => StatementResult {
+                        rows: 1,
+                        returned: Returned::Charge(Box::new(row.clone())),
+                    },
+                    None => done(0),
+                }
+            }
+            Statement::SelectAccountOp { op_id } => {
+                done(u64::from(self.account_ops.contains(op_id)))
+            }
             Statement::SelectAccount { account } => {
                 match self.accounts.iter().find(|a| a.id == *account) {
                     Some(row) => StatementResult {

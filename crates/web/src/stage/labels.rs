@@ -132,6 +132,7 @@ pub fn packet_label(payload: &Payload, names: &ShortNames, catalog: &Catalog) ->
 
 fn request_label(request: &HttpRequest, names: &ShortNames) -> String {
     let mut label = match &request.body {
+        _ if request.status_query => format!("GET {}", idem_core::http::STATUS_PATH),
         RequestBody::Charge { .. } => "POST /charges".to_owned(),
         RequestBody::Debit {
             amount,
@@ -227,6 +228,7 @@ pub fn statement_label(statement: &Statement, catalog: &Catalog) -> String {
         Statement::InsertCharge { .. } => "sql.insert_charge",
         Statement::SelectAccount { .. } => "sql.select_account",
         Statement::SelectAccountOp { .. } => "sql.select_account_op",
+        Statement::SelectChargeByKey { .. } => "sql.select_charge_by_key",
         Statement::InsertLikeOp { .. } => "sql.insert_like_op",
         Statement::IncrementLikes { .. } => "sql.increment_likes",
         Statement::SelectLikes { .. } => "sql.select_likes",

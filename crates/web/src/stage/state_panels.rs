@@ -70,6 +70,10 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
                 "panel.retry_in",
                 &[("time", countdown(now, retry_at, catalog))],
             ),
+            Wait::Status { timeout_at } => catalog.fill(
+                "panel.status_in",
+                &[("time", countdown(now, timeout_at, catalog))],
+            ),
             Wait::Nothing => "—".to_owned(),
         };
         let (sees, class) = match &op.view {

@@ -25,6 +25,10 @@ pub fn wire_text(message: &Message) -> Option<String> {
                     .into_iter()
                     .map(|(name, value)| format!("{name}: {value}")),
             );
+            // A status check is a GET: headers, no body.
+            if request.status_query {
+                return Some(lines.join("\n"));
+            }
             request.body.to_json()
         }
         Payload::Response(response) => {

@@ -16,7 +16,15 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 # The issue's bar (#10) is GOAL_KB; BUDGET_KB is what this build measures for the heavier
-# language plus about 1.5 KB, so that any real growth fails: RU 297.0 KB, EN 293.8 KB on
+# language plus about 1.5 KB, so that any real growth fails: RU 290.5 KB, EN 287.2 KB on
+# 2026-12-03 (idem-web_bg.wasm 226.6 KB gzip, the player's bundle 28.4 KB with its chunk,
+# catalog 11.4 / 14.7 KB). That stop: the fault buttons' code moved to the lesson's bundle
+# (drawn with the panels; Play needs none of them), which took the code they shared with
+# the panels out of the first screen too (-15.7 KB), the first-screen catalog lost the
+# protections' hints, the explorer's and the fault buttons' words (-2.3 KB RU), the
+# challenges' judge its sort (-1.7 KB); the model's new faults and protections (a pause,
+# fencing, reconcile, the status check, the user's side of the verdict: #24) added about
+# +9 KB. Before it: RU 297.0 KB, EN 293.8 KB on
 # 2026-12-02 (idem-web_bg.wasm 219.9 KB gzip, the player's bundle 42.1 KB, catalog 11.0 / 14.2
 # KB). That stop: the html and css minified (-3.8 KB), the glossary's word test without
 # Unicode's alphabet tables (-2.0 KB), the module's imports from its glue under short names
@@ -28,7 +36,7 @@ cd "$ROOT"
 # KB, EN 360.1 KB (wasm 318.8 KB gzip in one file). The goal is not reached: lower the budget
 # as the first screen shrinks.
 GOAL_KB=130
-BUDGET_KB=298
+BUDGET_KB=292
 LANGS=(en ru)
 
 dist=dist
@@ -61,7 +69,7 @@ common=(index.html "${classic[@]}" boot.js idem-web.js idem-web_bg.wasm "${css[@
 # idem-web.js imports the loader of the wasm's later parts (scripts/split.sh) when it has one;
 # the lesson's bundle (split_lesson.wasm and the chunks only it needs) comes after the first
 # screen.
-# The page asks for the player's bundle as it starts (its faults, verdict and prediction,
+# The page asks for the player's bundle as it starts (its verdict and prediction,
 # crates/web/src/later.rs): split_player-<hash>.wasm and the chunks it needs, which the loader
 # names after a `/* …, player, … */` comment.
 if [[ -f "$dist/__wasm_split.js" ]]; then

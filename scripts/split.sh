@@ -39,8 +39,9 @@ rm -f "$stage"/split_*.wasm "$stage"/chunk_*.wasm
 cp "$work/bindgen/$name.js" "$work/split/__wasm_split.js" "$stage/"
 optimise() {
   if [[ "$profile" == release ]]; then
-    # (Its warnings about the name section's unknown subsections are noise.)
-    wasm-opt -Oz --low-memory-unused "$1" -o "$2" 2>"$work/wasm-opt.log" ||
+    # (Its warnings about the name section's unknown subsections are noise. The producers
+    # and target-features sections name the toolchain; nothing reads them.)
+    wasm-opt -Oz --low-memory-unused --strip-producers --strip-target-features "$1" -o "$2" 2>"$work/wasm-opt.log" ||
       { cat "$work/wasm-opt.log" >&2; exit 1; }
   else
     cp "$1" "$2"

@@ -226,19 +226,19 @@ test('step-total and clock: steps known so far and the simulated time', async ()
 
 const PROTECTIONS = [
   'key', 'require-key', 'fingerprint', 'lock', 'fencing', 'scope', 'same-tx',
-  'forward', 'cas', 'op-id', 'unique-index', 'recovery', 'deadline',
+  'forward', 'cas', 'reconcile', 'op-id', 'unique-index', 'recovery', 'deadline', 'status-check',
 ];
 
 // The toggles each story shows, and the ones its seed scenario has on.
 const TOGGLES = [
   {
     query: 'scenario=key',
-    shown: ['key', 'require-key', 'fingerprint', 'lock', 'fencing', 'scope', 'same-tx', 'forward', 'recovery', 'deadline'],
+    shown: ['key', 'require-key', 'fingerprint', 'lock', 'fencing', 'scope', 'same-tx', 'forward', 'recovery', 'deadline', 'status-check'],
     on: ['key', 'require-key', 'fingerprint', 'lock', 'scope'],
     off: 'key',
     figure: ['statement-total', '$200.00'],
   },
-  { query: 'scenario=cas', shown: ['cas'], on: ['cas'], off: 'cas', figure: ['balance', '60'] },
+  { query: 'scenario=cas', shown: ['cas', 'reconcile'], on: ['cas'], off: 'cas', figure: ['balance', '60'] },
   {
     query: 'scenario=counter',
     shown: ['op-id', 'unique-index'],

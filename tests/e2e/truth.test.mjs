@@ -61,6 +61,46 @@ test('the compare-and-set story keeps its verdict and says the user saw an error
   await page.context().close();
 });
 
+test('reconcile and the status check tell the user the truth without changing the money', async () => {
+  // Compare-and-set: with reconcile, the retry of the applied debit gets 200, not 412.
+  const cas = await lab.open('scenario=cas', DESKTOP);
+  await cas.getByTestId('protect-reconcile').click();
+  assert.match(await cas.getByTestId('hint-reconcile').innerText(), /RFC 9110/);
+  await cas.getByTestId('run-to-end').click();
+  assert.equal(await text(cas, 'balance'), '80', 'debited once, as without it');
+  assert.equal(await verdict(cas), 'ok');
+  assert.equal(await cas.getByTestId('verdict-caveat').count(), 0);
+  assert.match(cas.url(), /protect=[^&]*reconcile/);
+  assert.deepEqual(cas.errors, []);
+  await cas.context().close();
+  // Every protection on, the phone offline 25 h right after it pays: past its deadline it
+  // asks for the outcome and shows the payment; without the check it gives up on it.
+  const offline = 'scenario=fully-protected&base=1&faults=1.clock.90000000';
+  const page = await lab.open(offline, DESKTOP);
+  await page.getByTestId('run-to-end').click();
+  assert.equal(await text(page, 'statement-total'), '$100.00');
+  assert.equal(await page.getByTestId('verdict-caveat').count(), 0);
+  assert.match(await page.getByTestId('narration').innerText(), /./);
+  await shot(page, 'truth-status-check');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  // The same link with every protection but the status check (a toggle would rebuild the
+  // run without the link's faults).
+  const others = PROTECTIONS.filter((p) => p !== 'status-check').join('.');
+  const without = await lab.open(`${offline}&protect=${others}`, DESKTOP);
+  await without.getByTestId('run-to-end').click();
+  assert.equal(await text(without, 'statement-total'), '$100.00', 'the same money');
+  assert.equal(await without.getByTestId('verdict-caveat').getAttribute('data-caveat'), 'error-but-done');
+  assert.deepEqual(without.errors, []);
+  await without.context().close();
+});
+
+// Every protection's URL name (crates/core/src/protections.rs, Protection::ALL).
+const PROTECTIONS = [
+  'key', 'require-key', 'fingerprint', 'lock', 'scope', 'same-tx', 'forward', 'cas',
+  'reconcile', 'op-id', 'unique-index', 'recovery', 'deadline', 'status-check', 'fencing',
+];
+
 test('the fault menu pauses a handler, and offers only the phases the design has', async () => {
   const page = await lab.open('scenario=key&base=1');
   await page.getByTestId('step-forward').click();

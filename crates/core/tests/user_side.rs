@@ -122,3 +122,27 @@ fn a_status_check_that_gets_no_answer_leaves_the_user_unsure() {
     assert_eq!(world.client().ops()[0].view, UserView::GaveUp);
     assert_eq!(world.verdict().error_but_done.len(), 1);
 }
+
+/// The page's link for the run above: the fully protected design without its script's lost
+/// answer, the phone offline 25 h right after it sends (the answer finds it offline).
+#[test]
+fn the_link_to_the_status_check_run_plays_it() {
+    let others: Vec<&str> = idem_core::Protections::NAMES
+        .into_iter()
+        .filter(|n| *n != "status-check")
+        .collect();
+    let without = format!("&protect={}", others.join("."));
+    for (protect, shown) in [("", "200"), (without.as_str(), "gave-up")] {
+        let query = format!("scenario=fully-protected&base=1&faults=1.clock.90000000{protect}");
+        let link = idem_core::DeepLink::parse(&query).expect("parses");
+        let mut world = link.build().expect("builds").pop().expect("a world");
+        assert_eq!(world.run(STEP_BOUND), RunEnd::Quiescent);
+        let view = match &world.client().ops()[0].view {
+            UserView::Succeeded(r) => r.status.to_string(),
+            UserView::GaveUp => "gave-up".to_owned(),
+            other => format!("{other:?}"),
+        };
+        assert_eq!(view, shown, "{query}");
+        assert_eq!(world.verdict().money.statement_cents, 10_000, "{query}");
+    }
+}

@@ -97,7 +97,7 @@ pub fn App(
     // for them; a texts file that cannot be loaded is said where they would be.
     let code = Code::new();
     provide_context(code);
-    code.start(LaterPart::LessonSummary); // (its bundle, the player's, brings the faults too)
+    code.start(LaterPart::LessonSummary); // (its bundle is the player's)
     let panels_failed = RwSignal::new(None::<String>);
     let later = later_slices(lab, code, panels_failed);
     let ready = later[SLICES - 1];
@@ -218,8 +218,9 @@ impl Opening {
 const SLICES: usize = 8;
 
 /// The part of the lesson each slice draws, when its code comes later (`later.rs`).
-/// The player's bundle (faults, summary) is waited for at slice 2, so the playback bar, drawn
-/// with slice 1, never waits for the network; the faults come with the summary.
+/// The player's bundle (summary, prediction) is waited for at slice 2, so the playback bar,
+/// drawn with slice 1, never waits for the network; the fault buttons come with slice 3, from
+/// the lesson's bundle.
 const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
     None,
     None,
@@ -231,8 +232,9 @@ const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
     Some(LaterPart::Glossary),
 ];
 
-/// The slices of the first screen (the player); the ones after wait for the panels' texts.
-const FIRST_SCREEN: usize = 3;
+/// The slices of the first screen (the player); the ones after wait for the panels' texts
+/// (and the fault buttons under the player with them).
+pub const FIRST_SCREEN: usize = 3;
 
 /// The page's slice flags, for a part drawn over several slices (the player); a part without
 /// them (the embedded widget) draws at once.

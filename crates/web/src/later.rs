@@ -2,10 +2,10 @@
 //!
 //! The parts come in two bundles, each a split point of the wasm. Built with the `split`
 //! feature (the release bundle: `scripts/split.sh` cuts it), the code that only a bundle uses
-//! leaves `idem-web_bg.wasm` for a file of its own next to it: the player's (faults, verdict,
-//! prediction), requested as the page starts, and the lesson's (every panel below the player),
-//! requested once the player is drawn, so the student's first download holds the player and
-//! no more (#10). Without the feature (native and browser tests) the code is in the one module
+//! leaves `idem-web_bg.wasm` for a file of its own next to it: the player's (verdict,
+//! prediction), requested as the page starts, and the lesson's (the fault buttons and every
+//! panel below the player), requested once the player is drawn, so the student's first
+//! download holds the player and no more (#10). Without the feature (native and browser tests) the code is in the one module
 //! and [`Code`] has it at the first poll.
 //!
 //! A part whose file cannot be loaded (offline, a file missing on the site) shows a notice in
@@ -84,8 +84,8 @@ macro_rules! split_bundles {
 }
 
 /// The parts drawn after the first screen. Their code comes in two files of the release bundle:
-/// the player's (its faults, verdict and prediction, requested as the page starts) and the
-/// rest of the lesson's (requested once the player is drawn).
+/// the player's (its verdict and prediction, requested as the page starts) and the rest of
+/// the lesson's (the fault buttons and the panels, requested once the player is drawn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaterPart {
     /// What the run taught, the protections and the comparison picker.
@@ -100,7 +100,8 @@ pub enum LaterPart {
     Glossary,
     /// The rest of a widget mounted with `full`.
     WidgetRest,
-    /// The fault buttons under the page's player.
+    /// The fault buttons under the page's player (drawn with the panels: Play needs none of
+    /// them, and on a phone they are below the verdict).
     Faults,
     /// The verdict and narration beside a player.
     Summary,
@@ -142,7 +143,6 @@ impl LaterPart {
 // lesson, requested once the player is drawn.
 split_bundles! {
     player [
-        Faults => view! { <Faults/> };
         Summary => view! { <Summary/> };
         LessonSummary => view! {
             <Summary><Recap anchor=PREDICT_ANCHOR/></Summary>
@@ -150,6 +150,7 @@ split_bundles! {
         Recap => view! { <Recap/> };
     ]
     lesson [
+        Faults => view! { <Faults/> };
         AfterRun => view! {
             <AfterRunPanel/>
             <ProtectionBar/>
@@ -391,12 +392,10 @@ mod tests {
     #[test]
     fn the_player_bundle_holds_the_players_parts_and_the_lesson_bundle_the_rest() {
         for part in LaterPart::ALL {
+            // The verdict and the prediction; the fault buttons come with the panels.
             let player = matches!(
                 part,
-                LaterPart::Faults
-                    | LaterPart::Summary
-                    | LaterPart::LessonSummary
-                    | LaterPart::Recap
+                LaterPart::Summary | LaterPart::LessonSummary | LaterPart::Recap
             );
             assert_eq!(
                 part.bundle(),

@@ -100,8 +100,9 @@ pub fn Stage(
 ) -> impl IntoView {
     use crate::later::{later_here, LaterPart};
     // On the page, the playback bar comes a frame after the drawing (drawn in one task, they
-    // made it long, #10); the faults and the summary come in later slices too, once the
-    // player's bundle of code is here (later.rs); the summary's column keeps its place meanwhile.
+    // made it long, #10); the summary comes in a later slice too, once the player's bundle of
+    // code is here, and the faults with the panels, from the lesson's (later.rs); the
+    // summary's column keeps its place meanwhile.
     let summary = move || {
         let part = if lesson {
             LaterPart::LessonSummary
@@ -119,7 +120,12 @@ pub fn Stage(
             <div class="stage-main">
                 <Topology/>
                 {crate::app::with_slice(1, || view! { <Controls/> }.into_any())}
-                {move || (lesson && crate::app::drawn(1)).then(|| later_here(LaterPart::Faults))}
+                // The fault buttons come with the panels (their code is in the lesson's
+                // bundle): Play needs none of them.
+                {move || {
+                    (lesson && crate::app::drawn(crate::app::FIRST_SCREEN))
+                        .then(|| later_here(LaterPart::Faults))
+                }}
             </div>
             {summary}
         </section>

@@ -195,6 +195,9 @@ type BundleLoad = Shared<LocalBoxFuture<'static, Result<Vec<(LaterPart, Draw)>, 
 pub struct Code {
     slots: [RwSignal<Option<Result<Draw, ()>>>; LaterPart::ALL.len()],
     loading: StoredValue<Vec<(&'static str, BundleLoad)>, LocalStorage>,
+    /// The first part that asked for each bundle: the one that says so when it fails (a part
+    /// that asks is one that is drawn).
+    asked: StoredValue<Vec<(&'static str, LaterPart)>, LocalStorage>,
 }
 
 impl Code {
@@ -203,6 +206,7 @@ impl Code {
         Code {
             slots: std::array::from_fn(|_| RwSignal::new(None)),
             loading: StoredValue::new_local(Vec::new()),
+            asked: StoredValue::new_local(Vec::new()),
         }
     }
 
@@ -220,13 +224,17 @@ impl Code {
         }
     }
 
-    /// Whether `part` is the first part of its bundle whose code failed to come (the one that
-    /// says so: a missing file is reported once, not by every part in it).
+    /// Whether `part`'s code failed to come and it is the part that first asked for its
+    /// bundle (the one that says so: a missing file is reported once, not by every part in
+    /// it, and by a part that is on screen).
     fn first_failed(self, part: LaterPart) -> bool {
-        LaterPart::ALL
-            .into_iter()
-            .find(|p| p.bundle() == part.bundle() && matches!(self.get(*p), Some(Err(()))))
-            == Some(part)
+        matches!(self.get(part), Some(Err(())))
+            && self.asked.with_value(|asked| {
+                asked
+                    .iter()
+                    .find(|(bundle, _)| *bundle == part.bundle())
+                    .is_some_and(|(_, first)| *first == part)
+            })
     }
 
     /// Requests `part`'s bundle, unless its code is here, and waits for it: one request at a
@@ -238,6 +246,11 @@ impl Code {
         if here != Some(false) {
             return; // here already, or the page is gone
         }
+        self.asked.try_update_value(|asked| {
+            if !asked.iter().any(|(b, _)| *b == bundle) {
+                asked.push((bundle, part));
+            }
+        });
         let Some(request) = self.loading.try_update_value(|all| {
             if let Some((_, request)) = all.iter().find(|(b, _)| *b == bundle) {
                 return request.clone();
@@ -425,19 +438,33 @@ mod tests {
     }
 
     #[test]
-    fn a_bundle_that_failed_is_reported_by_its_first_failed_part_only() {
+    fn a_bundle_that_failed_is_reported_by_the_part_that_asked_for_it_only() {
         let owner = Owner::new();
         owner.set();
         let code = Code::new();
-        for part in [LaterPart::Challenges, LaterPart::Extras, LaterPart::Summary] {
+        // Asked for by the page's summary first (App), and its faults later.
+        code.asked.update_value(|asked| {
+            asked.push(("lesson", LaterPart::Extras));
+            asked.push(("player", LaterPart::LessonSummary));
+        });
+        for part in [
+            LaterPart::Challenges,
+            LaterPart::Extras,
+            LaterPart::Summary,
+            LaterPart::LessonSummary,
+        ] {
             code.slots[part.index()].set(Some(Err(())));
         }
-        assert!(code.first_failed(LaterPart::Challenges));
+        assert!(code.first_failed(LaterPart::Extras), "the part that asked");
         assert!(
-            !code.first_failed(LaterPart::Extras),
+            !code.first_failed(LaterPart::Challenges),
             "the same file, said once"
         );
-        assert!(code.first_failed(LaterPart::Summary), "another file");
+        assert!(code.first_failed(LaterPart::LessonSummary), "another file");
+        assert!(
+            !code.first_failed(LaterPart::Summary),
+            "not drawn on the page: it never asked"
+        );
         assert!(!code.first_failed(LaterPart::AfterRun), "not failed");
         // Asking again fetches the whole bundle (here at once: one module).
         code.load(LaterPart::Extras).now_or_never().expect("ready");

@@ -8,7 +8,7 @@
 // source is evaluated through the DevTools protocol instead, which the policy does not see.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, audit, DESKTOP, PHONE } from './harness.mjs';
+import { start, audit, catalog, watchErrors, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -71,6 +71,9 @@ test('axe: the theme toggle and the language switch in place', async () => {
   await page.getByTestId('theme').click(); // back to light
   await check(page, 'toggled light', problems);
   await page.getByTestId('lang-ru').click();
+  // Audited once the Russian page is drawn, with its panels' texts.
+  await page.locator('.idem-lab[lang="ru"][data-ready="true"]').waitFor();
+  await page.getByText(catalog('ru').get('gloss.title'), { exact: true }).first().waitFor();
   await check(page, 'switched language', problems);
   await page.context().close();
   report(problems);
@@ -95,8 +98,7 @@ test('axe: the demo page with two mounted widgets', async () => {
   const problems = [];
   const context = await lab.browser.newContext({ viewport: DESKTOP, reducedMotion: 'reduce' });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const errors = watchErrors(page);
   await page.goto(lab.site.url + 'demo.html');
   await page.locator('[data-testid=widget-a] [data-testid=step-index]').waitFor();
   await page.locator('[data-testid=widget-b] [data-testid=step-index]').waitFor();

@@ -11,7 +11,10 @@ import { cp, mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { start, ready, shot, ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { start, ready, shot, watchErrors, ROOT, DESKTOP, PHONE } from './harness.mjs';
+
+// The browser's own console line for a file a test removed or broke on purpose.
+const NETWORK = /^Failed to load resource/;
 import { serve } from './server.mjs';
 
 let lab;
@@ -38,9 +41,8 @@ async function openAt(url) {
   const context = await lab.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
   page.requests = [];
-  page.pageErrors = [];
+  page.pageErrors = watchErrors(page, { ignore: NETWORK });
   page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
-  page.on('pageerror', (e) => page.pageErrors.push(String(e)));
   await page.goto(url);
   return page;
 }
@@ -95,9 +97,8 @@ test('only the page language is fetched, without waiting for the wasm; the other
   });
   const page = await context.newPage();
   page.requests = [];
-  page.pageErrors = [];
+  page.pageErrors = watchErrors(page, { ignore: NETWORK });
   page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
-  page.on('pageerror', (e) => page.pageErrors.push(String(e)));
   await page.goto(`${lab.site.url}?scenario=key&lang=en`);
   await page.getByTestId('step-index').waitFor();
   assert.equal(heldUntilCatalog, true, 'the catalog request started while the wasm was on its way');
@@ -249,8 +250,7 @@ for (const [lang, queries] of Object.entries(HELD)) for (const query of queries)
     let asked;
     const askedNow = new Promise((resolve) => (asked = resolve));
     const page = await context.newPage();
-    page.pageErrors = [];
-    page.on('pageerror', (e) => page.pageErrors.push(String(e)));
+    page.pageErrors = watchErrors(page, { ignore: NETWORK });
     await context.route(`**/i18n/${lang}-panels.txt`, async (route) => {
       // The player (its summary is its last slice) is on screen before the request.
       drawnWhenAsked = await page.evaluate(() => document.querySelector('[data-testid="narration"]') !== null);

@@ -1,9 +1,9 @@
 // Issue 13: two designs side by side (compare mode), what changed in "Try every failure"
 // after a protection was toggled, and the "Can you break it?" challenges. Run with
 // `bash scripts/e2e.sh` after `trunk build --release --offline`.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, step, shot, audit, DESKTOP, PHONE } from './harness.mjs';
+import { start, step, shot, audit, watchErrors, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -11,6 +11,10 @@ before(async () => {
 });
 after(async () => {
   await lab?.close();
+});
+// No page opened by a test logged an uncaught or console error.
+afterEach(() => {
+  assert.deepEqual(lab.errorsSince(), []);
 });
 
 const side = (page, name) => page.getByTestId(`compare-${name}`);
@@ -204,8 +208,7 @@ test('bad challenge ids give the usual notice; without storage the page says so'
     });
   });
   const blocked = await context.newPage();
-  const errors = [];
-  blocked.on('pageerror', (e) => errors.push(String(e)));
+  const errors = watchErrors(blocked);
   await blocked.goto(`${lab.site.url}?challenge=op-id-no-index`);
   await blocked.getByTestId('challenge-storage-notice').waitFor();
   // Solving still works for the visit: a retry counts the like twice.

@@ -5,7 +5,7 @@
 // lesson writes the address bar only when the link changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, watchErrors, DESKTOP } from './harness.mjs';
+import { start, ready, watchErrors, DESKTOP } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -91,19 +91,22 @@ test('the handle: on() hears events, off() stops, restart() and runToEnd() drive
   const result = await page.evaluate(async () => {
     const [a] = window.idemLab.widgets;
     const got = [];
-    const settle = () => new Promise((ok) => setTimeout(ok, 20));
+    // Until `n` events have arrived (a frame at a time, at most 5 s).
+    const settle = async (n) => {
+      for (let i = 0; i < 300 && got.length < n; i++) await new Promise((ok) => requestAnimationFrame(ok));
+    };
     const listener = (e) => got.push([e.type, e.detail.step ?? e.detail.verdict]);
     // on() returns the handle: calls chain; "idem:" is optional.
     const chained = a.on('verdict', listener).on('idem:step', listener);
     a.runToEnd();
-    await settle();
+    await settle(2);
     const atEnd = document.querySelector('[data-testid=widget-a] [data-testid=step-index]').textContent;
     a.restart();
-    await settle();
+    await settle(3);
     const atStart = document.querySelector('[data-testid=widget-a] [data-testid=step-index]').textContent;
     a.off('step', listener);
     a.runToEnd();
-    await settle();
+    await settle(4);
     let thrown = null;
     try {
       a.on('click', listener);
@@ -195,19 +198,17 @@ test('the address bar is written only when the link changes', async () => {
   await page.goto(lab.site.url + '?scenario=naive');
   await page.getByTestId('step-index').waitFor();
   const count = () => page.evaluate(() => window.__replaced.length);
-  const settle = () => page.evaluate(() => new Promise((ok) => setTimeout(ok, 50)));
-  await settle();
+  await ready(page);
   const first = await count();
-  // At the start: step back, restart and a refused retry change nothing.
+  // At the start: step back, restart and a refused retry change nothing; then one step
+  // writes once, with the step in it. The writes come in order, so once the step's is
+  // there, any the first three made would be there too.
   await page.locator('body').press('ArrowLeft');
   await page.getByTestId('restart').click({ force: true });
   await page.locator('body').press('r');
-  await settle();
-  assert.equal(await count(), first, await page.evaluate(() => window.__replaced.join('\n')));
-  // One step: one write, with the step in it.
   await page.locator('body').press('ArrowRight');
-  await settle();
-  assert.equal(await count(), first + 1);
+  await page.waitForFunction((n) => window.__replaced.length > n, first);
+  assert.equal(await count(), first + 1, await page.evaluate(() => window.__replaced.join('\n')));
   assert.match(await page.evaluate(() => window.__replaced.at(-1)), /scenario=naive&step=1/);
   await context.close();
 });

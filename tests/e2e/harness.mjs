@@ -25,12 +25,14 @@ export function catalog(lang) {
   return entries;
 }
 
-/** Collects the page's uncaught errors and console errors, in the array returned. */
-export function watchErrors(page) {
+/** Collects the page's uncaught errors and console errors, in the array returned; `ignore`
+ * leaves out the console errors it matches (e.g. the browser's own line for a file a test
+ * removed on purpose: /^Failed to load resource/). */
+export function watchErrors(page, { ignore = null } = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'error' && !(ignore && ignore.test(m.text()))) errors.push(m.text());
   });
   return errors;
 }
@@ -52,22 +54,32 @@ export async function start() {
     ],
   });
   await mkdir(SCREENSHOTS, { recursive: true });
+  /** The pages `open` gave out since `errorsSince` last looked, with their errors. */
+  let opened = [];
   /** Opens the lesson with `query` in a fresh page of the given viewport. */
   async function open(query = '', viewport = DESKTOP, options = {}) {
     const context = await browser.newContext({ viewport, ...options });
     const page = await context.newPage();
     const errors = watchErrors(page);
+    opened.push({ query, errors });
     await page.goto(site.url + (query ? `?${query}` : ''));
     await page.getByTestId('step-index').waitFor();
     if (!/(^|&)embed(=|&|$)/.test(query)) await ready(page);
     page.errors = errors;
     return page;
   }
+  /** The uncaught and console errors of every page opened since the last call, as
+   * "query: error" lines (an `afterEach` asserts there are none). */
+  function errorsSince() {
+    const found = opened.flatMap(({ query, errors }) => errors.map((e) => `?${query}: ${e}`));
+    opened = [];
+    return found;
+  }
   async function close() {
     await browser.close();
     await site.close();
   }
-  return { site, browser, open, close };
+  return { site, browser, open, close, errorsSince };
 }
 
 /** Waits until the lesson page has drawn all its parts: the first screen (stage, stories)

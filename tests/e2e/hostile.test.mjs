@@ -49,8 +49,7 @@ test('a seeded sample of hostile deep links: no page error, nothing injected', a
   const r = rng(12);
   const context = await lab.browser.newContext({ viewport: DESKTOP });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const errors = watchErrors(page);
   page.on('dialog', (d) => {
     errors.push(`dialog: ${d.message()}`);
     d.dismiss();

@@ -62,7 +62,7 @@ test("the release build cuts the wasm in two bundles, and the page asks for each
 for (const [lang, bundle, missing, after] of [
   ['en', 'lesson', 'calc-plot', 'glossary'],
   ['ru', 'lesson', 'calc-plot', 'glossary'],
-  ['en', 'player', 'verdict', 'predict'],
+  ['en', 'player', 'verdict', 'narration'],
 ]) {
   test(`when the ${bundle} bundle cannot be loaded the page says so once, in ${lang}, the rest works, and Try again draws it`, async () => {
     const words = catalog(lang);

@@ -1,6 +1,6 @@
 // Drives the built page (dist/) like a student: the four seed stories, time travel, deep
 // links, a bad link, playback, and the phone layout. Run with `bash scripts/e2e.sh`.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, text, verdict, step, shot, DESKTOP, PHONE } from './harness.mjs';
 
@@ -10,6 +10,10 @@ before(async () => {
 });
 after(async () => {
   await lab?.close();
+});
+// No page opened by a test logged an uncaught or console error.
+afterEach(() => {
+  assert.deepEqual(lab.errorsSince(), []);
 });
 
 // Each seed story without its scripted fault: the student loses the ack by hand, the

@@ -1,11 +1,11 @@
 // A first-time student (#15): opens the page with no parameters, reads the definition, starts
 // at story 1 with its prediction, walks the stories in order with "Next story", and finds the
 // done marks again after a reload. At 1280 and 360 px, in English and Russian.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, shot, ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { start, shot, watchErrors, ROOT, DESKTOP, PHONE } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -13,6 +13,10 @@ before(async () => {
 });
 after(async () => {
   await lab?.close();
+});
+// No page opened by a test logged an uncaught or console error.
+afterEach(() => {
+  assert.deepEqual(lab.errorsSince(), []);
 });
 
 const STORIES = ['naive', 'key', 'cas', 'counter-naive', 'counter'];
@@ -284,8 +288,7 @@ test('without storage the page says the marks will not be kept', async () => {
     });
   });
   const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
+  const errors = watchErrors(page);
   await page.goto(lab.site.url);
   await page.getByTestId('step-index').waitFor();
   await page.getByTestId('storage-notice').waitFor();

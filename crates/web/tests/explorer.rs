@@ -20,6 +20,17 @@ async fn pause(ms: i32) {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits until `n` animation frames have been painted: the panel's search runs one slice per
+/// frame, so a search still running would have run `n` slices by then.
+async fn frames(n: u32) {
+    for _ in 0..n {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = window().request_animation_frame(&resolve);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+}
+
 /// Runs the panel's search with bound `k` and returns the finished result element.
 async fn explore(parent: &HtmlElement, k: u32) -> Element {
     find(parent, "explore-k")
@@ -177,8 +188,8 @@ async fn stop_keeps_the_partial_totals_and_the_page_usable() {
         Some("explore-run".to_owned()),
         "focus moves to Run"
     );
-    // The search is cancelled: the numbers stay.
-    pause(150).await;
+    // The search is cancelled: ten frames later (ten slices, had it gone on) the numbers stay.
+    frames(10).await;
     let still = find(&parent, "explore-result");
     assert_eq!(
         still.get_attribute("data-state").as_deref(),

@@ -15,12 +15,15 @@ export const SCREENSHOTS = join(ROOT, 'tests', 'screenshots');
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 360, height: 740 };
 
-/** The first-screen catalog of `lang` as a map key → template (web/i18n/<lang>.txt). */
+/** The catalog of `lang` as a map key → template: the first screen's texts and the panels'
+ * (web/i18n/<lang>.txt and <lang>-panels.txt; a key lives in one of them). */
 export function catalog(lang) {
   const entries = new Map();
-  for (const line of readFileSync(join(ROOT, 'web', 'i18n', `${lang}.txt`), 'utf8').split('\n')) {
-    const at = line.indexOf(' = ');
-    if (at > 0 && !line.startsWith('#')) entries.set(line.slice(0, at), line.slice(at + 3));
+  for (const file of [`${lang}.txt`, `${lang}-panels.txt`]) {
+    for (const line of readFileSync(join(ROOT, 'web', 'i18n', file), 'utf8').split('\n')) {
+      const at = line.indexOf(' = ');
+      if (at > 0 && !line.startsWith('#')) entries.set(line.slice(0, at), line.slice(at + 3));
+    }
   }
   return entries;
 }

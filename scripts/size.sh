@@ -37,6 +37,9 @@ cd "$ROOT"
 # as the first screen shrinks.
 GOAL_KB=130
 BUDGET_KB=292
+# The bytes before Play (#29): the first screen without the player's bundle; RU 262.5 KB, EN
+# 259.2 KB on 2026-12-03, plus about 1.5 KB. Only moves down.
+PLAY_BUDGET_KB=264
 LANGS=(en ru)
 
 dist=dist
@@ -105,6 +108,20 @@ for lang in "${LANGS[@]}"; do
   fi
   printf '  %-34s %30d B gzip = %d.%d KB  (budget %d KB, goal %d KB: %s)\n' "total" "$total" \
     "$((total / 1000))" "$((total % 1000 / 100))" "$BUDGET_KB" "$GOAL_KB" "$verdict"
+  # Before Play: the first screen without the player's bundle, which the page asks for once
+  # it has mounted (the playback bar works without it; tests/e2e/measure-interactive.mjs
+  # times it).
+  play=0
+  for f in "${files[@]}"; do
+    [[ " ${player[*]:-} " == *" $f "* ]] || play=$((play + $(gz "$dist/$f")))
+  done
+  verdict="ok"
+  if ((play > PLAY_BUDGET_KB * 1000)); then
+    verdict="OVER BUDGET"
+    status=1
+  fi
+  printf '  %-34s %30d B gzip = %d.%d KB  (budget %d KB: %s)\n' "before Play" "$play" \
+    "$((play / 1000))" "$((play % 1000 / 100))" "$PLAY_BUDGET_KB" "$verdict"
 done
 
 if [[ "${1:-}" == "--lazy" ]]; then
@@ -115,6 +132,6 @@ if [[ "${1:-}" == "--lazy" ]]; then
 fi
 
 if ((status != 0)); then
-  echo "size check FAILED: a first screen is above ${BUDGET_KB} KB gzip (goal ${GOAL_KB} KB)" >&2
+  echo "size check FAILED: a first screen is above ${BUDGET_KB} KB gzip (goal ${GOAL_KB} KB), or its bytes before Play above ${PLAY_BUDGET_KB} KB" >&2
 fi
 exit "$status"

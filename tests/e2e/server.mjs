@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -18,8 +19,11 @@ const TYPES = {
 export const CSP =
   "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
 
-/** Serves `root` under `prefix` (e.g. "/course/lab/"); resolves to { url, close }. */
-export async function serve(root, prefix = '/course/lab/') {
+/** Serves `root` under `prefix` (e.g. "/course/lab/"); resolves to { url, close }. With
+ * `gzip`, a client that accepts it gets each file gzip-compressed (level 9, as
+ * scripts/size.sh counts), as a static host would serve it. */
+export async function serve(root, prefix = '/course/lab/', { gzip = false } = {}) {
+  const zipped = new Map();
   const base = resolve(root);
   await stat(join(base, 'index.html')); // fail early when dist/ was not built
   const server = createServer(async (req, res) => {
@@ -35,11 +39,17 @@ export async function serve(root, prefix = '/course/lab/') {
       return;
     }
     try {
-      const body = await readFile(file);
+      let body = await readFile(file);
+      const compress = gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
+      if (compress) {
+        if (!zipped.has(file)) zipped.set(file, gzipSync(body, { level: 9 }));
+        body = zipped.get(file);
+      }
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
         'content-security-policy': CSP,
+        ...(compress ? { 'content-encoding': 'gzip' } : {}),
       });
       res.end(body);
     } catch {

@@ -1,21 +1,12 @@
 // Issue 13: two designs side by side (compare mode), what changed in "Try every failure"
 // after a protection was toggled, and the "Can you break it?" challenges. Run with
 // `bash scripts/e2e.sh` after `trunk build --release --offline`.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, step, shot, audit, watchErrors, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, step, shot, audit, watchErrors, DESKTOP, PHONE } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await start();
-});
-after(async () => {
-  await lab?.close();
-});
-// No page opened by a test logged an uncaught or console error.
-afterEach(() => {
-  assert.deepEqual(lab.errorsSince(), []);
-});
+// Started and closed around the file; no page a test opens may log an error.
+const lab = labForFile();
 
 const side = (page, name) => page.getByTestId(`compare-${name}`);
 const sideVerdict = (page, name) =>

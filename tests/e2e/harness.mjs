@@ -1,6 +1,8 @@
 // Shared set-up: the static server, Debian's Chromium through playwright-core, and small
 // helpers that read the page through its data-testid contract.
 import { chromium } from 'playwright-core';
+import { before, after, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -83,6 +85,23 @@ export async function start() {
     await site.close();
   }
   return { site, browser, open, close, errorsSince };
+}
+
+/** The lab of a test file: started before its first test and closed after its last; after
+ * each test, no page `open` gave out may have logged an uncaught or console error. The object
+ * is filled in when the file's tests start (`lab.open`, `lab.site`, `lab.browser`, …). */
+export function labForFile() {
+  const lab = {};
+  before(async () => {
+    Object.assign(lab, await start());
+  });
+  after(async () => {
+    await lab.close?.();
+  });
+  afterEach(() => {
+    assert.deepEqual(lab.errorsSince(), []);
+  });
+  return lab;
 }
 
 /** Waits until the lesson page has drawn all its parts: the first screen (stage, stories)

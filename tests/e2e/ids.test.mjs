@@ -2,20 +2,12 @@
 // line, the quiz, the sequence diagram, the calculator's per-hour and window outputs, the
 // counter-examples' invariant, the `autoplay` mount option and the theme toggle's effect.
 // Each is checked against what the page or the core says, not against a copied figure.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, catalog, step, text, watchErrors, DESKTOP } from './harness.mjs';
+import { labForFile, catalog, step, text, watchErrors, DESKTOP } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await start();
-});
-after(async () => {
-  await lab?.close();
-});
-afterEach(() => {
-  assert.deepEqual(lab.errorsSince(), []);
-});
+// Started and closed around the file; no page a test opens may log an error.
+const lab = labForFile();
 
 const en = catalog('en');
 

@@ -1,20 +1,11 @@
 // Drives the built page (dist/) like a student: the four seed stories, time travel, deep
 // links, a bad link, playback, and the phone layout. Run with `bash scripts/e2e.sh`.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, text, verdict, step, shot, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, text, verdict, step, shot, DESKTOP, PHONE } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await start();
-});
-after(async () => {
-  await lab?.close();
-});
-// No page opened by a test logged an uncaught or console error.
-afterEach(() => {
-  assert.deepEqual(lab.errorsSince(), []);
-});
+// Started and closed around the file; no page a test opens may log an error.
+const lab = labForFile();
 
 // Each seed story without its scripted fault: the student loses the ack by hand, the
 // phone's timeout fires and it retries on its own.

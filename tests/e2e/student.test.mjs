@@ -1,23 +1,14 @@
 // A first-time student (#15): opens the page with no parameters, reads the definition, starts
 // at story 1 with its prediction, walks the stories in order with "Next story", and finds the
 // done marks again after a reload. At 1280 and 360 px, in English and Russian.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { start, shot, watchErrors, ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, shot, watchErrors, ROOT, DESKTOP, PHONE } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await start();
-});
-after(async () => {
-  await lab?.close();
-});
-// No page opened by a test logged an uncaught or console error.
-afterEach(() => {
-  assert.deepEqual(lab.errorsSince(), []);
-});
+// Started and closed around the file; no page a test opens may log an error.
+const lab = labForFile();
 
 const STORIES = ['naive', 'key', 'cas', 'counter-naive', 'counter'];
 

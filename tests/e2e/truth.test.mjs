@@ -1,21 +1,12 @@
 // The model's whole truth, as a student meets it: a slow holder past its lease and fencing,
 // the user shown an error for money that moved, a pause from the fault menu, and a menu that
 // offers only the phases the design has. Run with `bash scripts/e2e.sh`.
-import { test, before, after, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, text, verdict, shot, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, text, verdict, shot, DESKTOP, PHONE } from './harness.mjs';
 
-let lab;
-before(async () => {
-  lab = await start();
-});
-after(async () => {
-  await lab?.close();
-});
-// No page opened by a test logged an uncaught or console error.
-afterEach(() => {
-  assert.deepEqual(lab.errorsSince(), []);
-});
+// Started and closed around the file; no page a test opens may log an error.
+const lab = labForFile();
 
 const openMenu = async (page) => {
   if (!(await page.getByTestId('crash-phase').isVisible())) {

@@ -841,14 +841,10 @@ impl Api {
             return;
         };
         h.awaiting = Await::Status;
-        let amount_cents = match h.request.body {
-            RequestBody::Charge { amount_cents, .. } => amount_cents,
-            _ => 0,
-        };
         let statement = Statement::SelectChargeByKey {
             user: h.request.user,
             key: raw_key(h),
-            amount_cents,
+            amount_cents: charge_cents(h),
         };
         self.note(Note::ApiLooksUpStatus);
         self.send_sql(id, vec![statement], false);
@@ -1003,12 +999,17 @@ fn raw_key(h: &Handler) -> String {
     h.request.idempotency_key.clone().unwrap_or_default()
 }
 
-/// The 201 a charge handler answers with (and stores for replays).
-fn charge_response(h: &Handler) -> StoredResponse {
-    let amount_cents = match h.request.body {
+/// The amount a charge handler's request asks for (0 for a debit or a like).
+fn charge_cents(h: &Handler) -> u64 {
+    match h.request.body {
         RequestBody::Charge { amount_cents, .. } => amount_cents,
         _ => 0,
-    };
+    }
+}
+
+/// The 201 a charge handler answers with (and stores for replays).
+fn charge_response(h: &Handler) -> StoredResponse {
+    let amount_cents = charge_cents(h);
     StoredResponse {
         status: 201,
         body: ResponseBody::Charged {

@@ -188,7 +188,9 @@ impl HttpRequest {
             headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
         }
         if let Some(key) = &self.idempotency_key {
-            headers.push((IDEMPOTENCY_KEY.to_owned(), key.clone()));
+            // The IETF draft defines the header as a Structured Field string: the key travels
+            // in double quotes (`Idempotency-Key: "8e03…"`).
+            headers.push((IDEMPOTENCY_KEY.to_owned(), format!("\"{key}\"")));
         }
         if let RequestBody::Debit {
             expected_version: Some(v),

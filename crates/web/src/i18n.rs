@@ -1011,6 +1011,21 @@ mod tests {
         assert_eq!(placeholders("{a} and {b}, {a}"), BTreeSet::from(["a", "b"]));
     }
 
+    /// Review finding 7: the broker drops only the producer's own retries; an application's
+    /// re-send is a new message (KIP-98).
+    #[test]
+    fn the_kafka_row_says_which_duplicates_the_broker_drops() {
+        for lang in Lang::ALL {
+            let row = lang.more().text("industry.kafka");
+            let outcome = row.rsplit('|').next().unwrap_or_default();
+            assert!(outcome.contains("KIP-98"), "{outcome}");
+            assert!(
+                outcome.contains("new sequence number") || outcome.contains("новый номер"),
+                "{outcome}"
+            );
+        }
+    }
+
     #[test]
     fn plurals_follow_each_language_s_rule() {
         let ru = |n: u64| {
@@ -1116,8 +1131,23 @@ mod tests {
                 !template.contains('“') && !template.contains('”'),
                 "ru: {key}: {template}"
             );
-            for english in ["(user ", "(only if", "(take over)", "платит лишним походом"]
-            {
+            // Review finding 9: one word for each thing, and no borrowed jargon.
+            for english in [
+                "(user ",
+                "(only if",
+                "(take over)",
+                "платит лишним походом",
+                "Карта списана",
+                "процессинг",
+                "Процессинг",
+                "леджер",
+                "Леджер",
+                "оммит",
+                "чарджбэк",
+                "совпадает с 0 строк",
+                "сутки",
+                "#{",
+            ] {
                 assert!(!template.contains(english), "ru: {key}: {template}");
             }
         }
@@ -1137,6 +1167,10 @@ mod tests {
             "Не угадали: вы выбрали «Баланс 60», а вышло «Баланс 80»."
         );
         assert!(!ru.text("transcript.lost").contains("ПОТЕРЯНО"));
+        assert!(ru.text("path.definition").contains("только"));
+        assert!(ru
+            .text("scenario.naive.summary")
+            .contains("Пользователь видит"));
     }
 
     #[test]

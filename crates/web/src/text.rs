@@ -188,7 +188,7 @@ fn op_args(
             expected_version: Some(v),
             ..
         } => {
-            format!("POST /debit −{amount} (expected_version {v})")
+            format!("POST /debit −{amount} (If-Match: \"{v}\")")
         }
         RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
@@ -229,7 +229,7 @@ fn msg_args(
         .get(id)
         .map(|m| packet_label(&m.payload, names, catalog))
         .unwrap_or_default();
-    vec![("msg", msg_no(id)), ("label", label)]
+    vec![("msg", msg_no(id, catalog)), ("label", label)]
 }
 
 fn note_args(
@@ -286,7 +286,7 @@ fn note_args(
         Note::MessageLost { msg, .. } => msg_args(*msg, world, names, catalog),
         Note::MessageDuplicated { msg, copy } => {
             let mut args = msg_args(*msg, world, names, catalog);
-            args.push(("copy", msg_no(*copy)));
+            args.push(("copy", msg_no(*copy, catalog)));
             args
         }
         Note::MessageDelayed { msg, ms } => {
@@ -318,7 +318,7 @@ pub fn action_error(error: &ActionError, catalog: &Catalog) -> String {
             return catalog.fill("error.no_such_phase", &[("phase", phase)]);
         }
     };
-    catalog.fill(key, &[("msg", msg_no(msg))])
+    catalog.fill(key, &[("msg", msg_no(msg, catalog))])
 }
 
 /// What is wrong with a deep link, in words.
@@ -449,6 +449,18 @@ mod tests {
         text
     }
 
+    /// Review finding 5: one thing had three names; the narration now names the header the
+    /// client sends (`If-Match: "5"`) and the API's SQL, never a field that is not sent.
+    #[test]
+    fn the_version_is_named_as_it_travels() {
+        for lang in Lang::ALL {
+            let all = all_narration("cas", lang.catalog()).join(" ");
+            assert!(!all.contains("expected_version"), "{all}");
+            assert!(!all.contains("ожидаемой"), "{all}");
+            assert!(all.contains("If-Match: \"5\""), "{all}");
+        }
+    }
+
     /// Defect 5: the final narration names the right cause.
     #[test]
     fn the_last_answer_is_explained_by_what_happened() {
@@ -528,7 +540,7 @@ mod tests {
             .expect("an internal packet in flight");
         let error = world.apply(Action::Drop(internal)).expect_err("refused");
         let text = action_error(&error, catalog);
-        assert!(text.contains(&msg_no(internal)), "{text}");
+        assert!(text.contains(&msg_no(internal, catalog)), "{text}");
         assert!(!action_error(&ActionError::NothingToRetry, catalog).is_empty());
         let refused = LinkError::FaultRefused {
             index: 0,

@@ -41,7 +41,11 @@ const LISTED: usize = 24;
 pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catalog) -> String {
     let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
         Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
-        None => format!("{} {}", catalog.text(key), crate::stage::labels::msg_no(id)),
+        None => format!(
+            "{} {}",
+            catalog.text(key),
+            crate::stage::labels::msg_no(id, catalog)
+        ),
     };
     match action {
         Action::Drop(id) => with_msg("ui.drop", *id),
@@ -960,7 +964,7 @@ mod tests {
             html.matches("\n[cx] ").count(),
             report.shortest.len().min(LISTED)
         );
-        assert!(html.contains("| closed by: Idempotency-Key"), "{html}");
+        assert!(html.contains("| closed by: “Idempotency-Key”"), "{html}");
         let cx = report.shortest_overall().expect("naive breaks");
         let (at, action) = cx.injected[0];
         let world = World::replay(&base, &cx.injected, at + 1).expect("replays");

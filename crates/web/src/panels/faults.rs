@@ -48,7 +48,7 @@ pub fn packet_choices(world: &World, catalog: &crate::i18n::Catalog) -> Vec<(u32
                 m.id.0,
                 format!(
                     "{} {}",
-                    msg_no(m.id),
+                    msg_no(m.id, catalog),
                     packet_label(&m.payload, &names, catalog)
                 ),
             )

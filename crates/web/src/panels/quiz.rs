@@ -45,6 +45,22 @@ pub fn questions(catalog: &Catalog) -> Vec<Question> {
         .collect()
 }
 
+/// The score line: nothing to count before the first answer, then the right ones among those
+/// answered, then among all.
+pub fn score_text(right: usize, answered: usize, total: usize, catalog: &Catalog) -> String {
+    match answered {
+        0 => catalog.text("quiz.score_none"),
+        n if n < total => catalog.fill(
+            "quiz.score_so_far",
+            &[("n", right.to_string()), ("answered", n.to_string())],
+        ),
+        _ => catalog.fill(
+            "quiz.score",
+            &[("n", right.to_string()), ("total", total.to_string())],
+        ),
+    }
+}
+
 /// The quiz: one fieldset per question; choosing an answer shows at once whether it is right
 /// (in a live region), and the score counts the right ones.
 #[component]
@@ -57,6 +73,10 @@ pub fn Quiz() -> impl IntoView {
     let score = Memo::new({
         let picked = picked.clone();
         move |_| picked.iter().filter(|p| p.get() == Some(true)).count()
+    });
+    let answered = Memo::new({
+        let picked = picked.clone();
+        move |_| picked.iter().filter(|p| p.get().is_some()).count()
     });
     let items = list
         .into_iter()
@@ -97,10 +117,28 @@ pub fn Quiz() -> impl IntoView {
                         catalog.fill("quiz.wrong", &[("answer", answer_label.clone())])
                     };
                     let class = if right { "right" } else { "wrong" };
+                    // A wrong answer offers the run itself, played in the player above.
+                    let open = (!right).then(|| {
+                        view! {
+                            " "
+                            <button
+                                type="button"
+                                class="link-button"
+                                data-testid="quiz-open"
+                                on:click=move |_| {
+                                    lab.switch(id);
+                                    crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+                                }
+                            >
+                                {catalog.text("quiz.open")}
+                            </button>
+                        }
+                    });
                     view! {
                         <span class=format!("predict-result {class}") data-correct=right.to_string()>
                             {text}
                         </span>
+                        {open}
                     }
                 })
             };
@@ -122,12 +160,7 @@ pub fn Quiz() -> impl IntoView {
             <p>{catalog.text("quiz.lede")}</p>
             {items}
             <p class="quiz-score" data-testid="quiz-score" data-right=move || score.get().to_string()>
-                {move || {
-                    catalog.fill(
-                        "quiz.score",
-                        &[("n", score.get().to_string()), ("total", total.to_string())],
-                    )
-                }}
+                {move || score_text(score.get(), answered.get(), total, catalog)}
             </p>
         </section>
     }
@@ -137,6 +170,25 @@ pub fn Quiz() -> impl IntoView {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+
+    /// Review finding 10: "0 of 4 right" was shown before any answer.
+    #[test]
+    fn the_score_counts_only_answers_given() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let none = score_text(0, 0, 4, c);
+            assert!(!none.contains('0'), "{none}");
+            assert_eq!(
+                score_text(1, 2, 4, c),
+                c.fill(
+                    "quiz.score_so_far",
+                    &[("n", "1".into()), ("answered", "2".into())]
+                )
+            );
+            assert!(score_text(1, 2, 4, c).contains('2'));
+            assert!(score_text(3, 4, 4, c).contains('4'));
+        }
+    }
 
     /// Every question has its wording in both languages, two or more choices, exactly one of
     /// them the core's outcome; and the quiz is not "always the bad ending".

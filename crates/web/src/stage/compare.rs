@@ -36,6 +36,8 @@ pub fn gist_words(gist: &Gist, story: Story, catalog: &Catalog) -> String {
     }
     let key = if gist.replayed {
         "gist.replayed"
+    } else if gist.error && gist.effects == 1 {
+        "gist.once_error"
     } else if gist.error {
         "gist.error"
     } else if gist.effects == 1 {
@@ -212,6 +214,23 @@ mod tests {
         assert_eq!(
             difference_line(start.left(), start.right(), Lang::En.catalog()),
             "Both sides: still running."
+        );
+    }
+
+    /// Review finding 5: "right: the user was shown an error" left out that the account was
+    /// debited once.
+    #[test]
+    fn an_error_after_one_debit_says_the_debit_happened() {
+        let pair = ended("cas-naive", "cas");
+        let en = difference_line(pair.left(), pair.right(), Lang::En.catalog());
+        assert_eq!(
+            en,
+            "Left: debited 2 times; right: done once, but the user was shown an error."
+        );
+        let ru = difference_line(pair.left(), pair.right(), Lang::Ru.catalog());
+        assert!(
+            ru.ends_with("сделано один раз, но пользователь увидел ошибку."),
+            "{ru}"
         );
     }
 }

@@ -394,19 +394,41 @@ pub fn node_text(world: &World, node: Node, part: &str, catalog: &Catalog) -> St
             "node.store.tech.none"
         });
     }
+    // With the key record in the ledger's transaction, the API never talks to Redis.
+    if part == "tech" && node == Node::Store && scenario.protections.key_in_ledger_tx {
+        return catalog.text("node.store.tech.in_ledger");
+    }
     catalog.text(&node_key(scenario.story, node, part))
 }
 
-/// A message's number as people read it, counted from 1 like operations (`#1` is the first
-/// message); the core's ids count from 0.
-pub fn msg_no(id: MsgId) -> String {
-    format!("#{}", id.0 + 1)
+/// A message's number as people read it, counted from 1 like operations (`#1` in English,
+/// `№1` in Russian, is the first message); the core's ids count from 0.
+pub fn msg_no(id: MsgId, catalog: &Catalog) -> String {
+    catalog.fill("msg.no", &[("n", (id.0 + 1).to_string())])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::test_support::end;
+
+    /// Review finding 10: with the keys in PostgreSQL the Redis node said "TTL 24 h".
+    #[test]
+    fn the_store_node_says_where_the_keys_live() {
+        let en = Lang::En.catalog();
+        let full = end("fully-protected");
+        assert!(full.scenario().protections.key_in_ledger_tx);
+        assert_eq!(
+            full.store().entries().count(),
+            0,
+            "Redis holds nothing in this design"
+        );
+        let tech = node_text(&full, Node::Store, "tech", en);
+        assert!(!tech.contains("TTL"), "{tech}");
+        assert!(tech.contains("PostgreSQL"), "{tech}");
+        let key = node_text(&end("key"), Node::Store, "tech", en);
+        assert!(key.contains("TTL 24"), "{key}");
+    }
 
     #[test]
     fn keys_are_named_in_order_of_first_appearance() {
@@ -510,7 +532,9 @@ mod tests {
         assert_eq!(duration_in(90_002_000, ru), "25 ч 00 мин 02 с");
         assert_eq!(duration(90_000_000), "25h");
         assert_eq!(clock_in(5_415, ru), "5,415 с");
-        assert_eq!(msg_no(MsgId(4)), "#5");
+        assert_eq!(msg_no(MsgId(4), Lang::En.catalog()), "#5");
+        // Review finding 9: Russian numbers messages as it numbers operations.
+        assert_eq!(msg_no(MsgId(4), ru), "№5");
     }
 
     #[test]

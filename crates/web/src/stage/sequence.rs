@@ -167,7 +167,7 @@ pub fn arrow_view(
     );
     let caption = format!(
         "{} {}",
-        msg_no(m.id),
+        msg_no(m.id, catalog),
         packet_label(&m.payload, names, catalog)
     );
     let label = el(
@@ -336,7 +336,7 @@ mod tests {
             ),
             (
                 Lang::Ru,
-                "#1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
+                "№1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
             ),
         ] {
             let catalog = lang.catalog();

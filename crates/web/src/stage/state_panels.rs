@@ -12,7 +12,7 @@ use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, table, wrap, SafeHtml};
 use crate::stage::labels::{
-    duration_in, node_text, record_label, response_label, usd, usd_in, ShortNames,
+    duration_in, node_text, record_label, response_label, usd_in, ShortNames,
 };
 use crate::stage::ledger_panel::ledger_html;
 
@@ -32,10 +32,11 @@ pub fn heading(world: &World, node: Node, catalog: &Catalog) -> SafeHtml {
 }
 
 /// The operation a request body asks for, in protocol notation.
-pub fn op_title(body: &RequestBody) -> String {
+/// The amount is written as the narration writes it (`$100.00`, `$100,00` in Russian).
+pub fn op_title(body: &RequestBody, catalog: &Catalog) -> String {
     match body {
         RequestBody::Charge { amount_cents, .. } => {
-            format!("POST /charges {}", usd(*amount_cents))
+            format!("POST /charges {}", usd_in(*amount_cents, catalog))
         }
         RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
@@ -110,7 +111,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
         };
         let head = el("strong", "", &format!("#{}", op.op.0 + 1))
             + SafeHtml::text(" ")
-            + el("code", "", &op_title(&op.body))
+            + el("code", "", &op_title(&op.body, catalog))
             + user;
         let kv = [
             el("dt", "", &catalog.text("panel.key")),
@@ -277,6 +278,10 @@ mod tests {
         assert!(html.contains("201 pay_abc ↺"), "{html}");
         let html = client_html(&played("key", 2), 1_000.0, catalog);
         assert!(html.contains("timeout in 2.0 s"), "{html}");
+        // Review finding 9: the phone writes money as the narration does, in each language.
+        let ru = client_html(&end("key"), 0.0, Lang::Ru.catalog());
+        assert!(ru.contains("POST /charges $100,00"), "{ru}");
+        assert!(!ru.contains("$100.00"), "{ru}");
     }
 
     #[test]

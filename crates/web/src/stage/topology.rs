@@ -207,11 +207,14 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
                 id: m.id.0,
                 aria: format!(
                     "{} {label}, {} → {}",
-                    msg_no(m.id),
+                    msg_no(m.id, catalog),
                     short(m.from),
                     short(m.to)
                 ),
-                title: catalog.fill(key, &[("label", label.clone()), ("msg", msg_no(m.id))]),
+                title: catalog.fill(
+                    key,
+                    &[("label", label.clone()), ("msg", msg_no(m.id, catalog))],
+                ),
                 label,
                 kind: packet_kind(m),
                 proto: protocol(&m.payload),
@@ -668,7 +671,7 @@ mod tests {
         let en = topology_text(&world, Lang::En.catalog());
         assert!(en.contains("1 packet in flight: #1 POST /charges"), "{en}");
         let ru = topology_text(&world, Lang::Ru.catalog());
-        assert!(ru.contains("В пути 1 пакет: #1 POST /charges"), "{ru}");
+        assert!(ru.contains("В пути 1 пакет: №1 POST /charges"), "{ru}");
     }
 
     #[test]

@@ -60,12 +60,12 @@ pub fn heading(message: &Message, catalog: &Catalog) -> String {
     });
     let mut parts = vec![format!(
         "{} {arrow}",
-        crate::stage::labels::msg_no(message.id)
+        crate::stage::labels::msg_no(message.id, catalog)
     )];
     if let Some(original) = message.duplicate_of {
         parts.push(catalog.fill(
             "transcript.copy_of",
-            &[("msg", (original.0 + 1).to_string())],
+            &[("msg", crate::stage::labels::msg_no(original, catalog))],
         ));
     }
     match message.fate {
@@ -109,19 +109,29 @@ pub fn transcript_html(world: &World, catalog: &Catalog) -> SafeHtml {
     if blocks.is_empty() {
         el("p", "class=\"muted\"", &catalog.text("transcript.empty"))
     } else {
-        let if_match = world.network().messages().iter().any(|m| {
+        let messages = world.network().messages();
+        let if_match = messages.iter().any(|m| {
             matches!(&m.payload, Payload::Request(r) if r.headers().iter().any(|(n, _)| n == IF_MATCH))
         });
-        let note = if if_match {
-            el(
+        let replayed = messages
+            .iter()
+            .any(|m| matches!(&m.payload, Payload::Response(r) if r.replayed));
+        let mut notes = SafeHtml::default();
+        if if_match {
+            notes += el(
                 "p",
                 "class=\"hint\" data-testid=\"if-match-note\"",
                 &catalog.text("transcript.if_match"),
-            )
-        } else {
-            SafeHtml::default()
-        };
-        note + wrap("div", "class=\"http-log\"", &blocks)
+            );
+        }
+        if replayed {
+            notes += el(
+                "p",
+                "class=\"hint\" data-testid=\"replayed-note\"",
+                &catalog.text("transcript.replayed"),
+            );
+        }
+        notes + wrap("div", "class=\"http-log\"", &blocks)
     }
 }
 
@@ -195,9 +205,16 @@ mod tests {
         assert!(html.contains("POST /charges HTTP/1.1"), "{html}");
         assert!(html.contains("Authorization: Bearer tok_user_1"), "{html}");
         assert!(html.contains("Content-Type: application/json"), "{html}");
-        assert!(html.contains("Idempotency-Key: "), "{html}");
+        // Review finding 1: the draft's header is a quoted string, and the replay header is
+        // Stripe's convention, said beside it.
+        assert!(html.contains("Idempotency-Key: &quot;"), "{html}");
         assert!(html.contains("HTTP/1.1 201 Created"), "{html}");
         assert!(html.contains("Idempotent-Replayed: true"), "{html}");
+        assert!(html.contains("data-testid=\"replayed-note\""), "{html}");
+        for lang in Lang::ALL {
+            let note = lang.catalog().text("transcript.replayed");
+            assert!(note.contains("Stripe"), "{note}");
+        }
         assert!(html.contains("class=\"http lost\""), "{html}");
         assert!(html.contains("LOST on the network"), "{html}");
         assert!(html.contains("{&quot;amount&quot;:10000"), "{html}");

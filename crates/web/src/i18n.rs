@@ -595,6 +595,9 @@ mod tests {
         for phase in Phase::ALL {
             keys.push(format!("phase.{}", phase.name()));
         }
+        for tag in ["likes", "accounts"] {
+            keys.push(format!("phase.{}.{tag}", Phase::WriteLedger.name()));
+        }
         for invariant in Invariant::ALL {
             keys.push(format!("invariant.{}", invariant.name()));
         }

@@ -18,8 +18,9 @@ use crate::text::{badge, badge_text};
 
 const MAX_STEPS: usize = 5_000;
 
-/// Whether `world` plays its scenario exactly as scripted: the scripted summary applies.
-fn is_the_scripted_run(world: &World) -> bool {
+/// Whether `world` plays its scenario exactly as scripted: the scripted summary applies, and
+/// finishing it finishes the story.
+pub fn is_the_scripted_run(world: &World) -> bool {
     let Ok(scripted) = Scenario::by_id(&world.scenario().id) else {
         return false;
     };
@@ -53,7 +54,11 @@ pub fn summary(world: &World, catalog: &Catalog) -> Vec<String> {
 /// protection that would have closed a broken run.
 pub fn composed(world: &World, catalog: &Catalog) -> Vec<String> {
     let outcome = Outcome::of(world);
-    let mut out = vec![faults_sentence(&outcome.faults, catalog)];
+    let mut out = vec![faults_sentence(
+        &outcome.faults,
+        world.scenario().story,
+        catalog,
+    )];
     for op in outcome.ops.iter().take(3) {
         out.push(catalog.fill(
             "sum.op",
@@ -142,7 +147,7 @@ pub fn processor_totals_html(world: &World, catalog: &Catalog) -> SafeHtml {
         .collect()
 }
 
-fn fault_phrase(fault: Fault, catalog: &Catalog) -> String {
+fn fault_phrase(fault: Fault, story: Story, catalog: &Catalog) -> String {
     match fault {
         Fault::AnswerLost => catalog.text("fact.answer_lost"),
         Fault::Dropped => catalog.text("fact.dropped"),
@@ -150,7 +155,10 @@ fn fault_phrase(fault: Fault, catalog: &Catalog) -> String {
         Fault::Delayed => catalog.text("fact.delayed"),
         Fault::Crashed(phase) => catalog.fill(
             "fact.crashed",
-            &[("phase", catalog.text(&format!("phase.{}", phase.name())))],
+            &[(
+                "phase",
+                crate::stage::labels::phase_in(phase, story, catalog),
+            )],
         ),
         Fault::Evicted => catalog.text("fact.evicted"),
         Fault::Expired => catalog.text("fact.expired"),
@@ -163,7 +171,7 @@ fn fault_phrase(fault: Fault, catalog: &Catalog) -> String {
 }
 
 /// "What hit this run: a lost answer, an API crash before “write the ledger”."
-pub fn faults_sentence(faults: &[Fault], catalog: &Catalog) -> String {
+pub fn faults_sentence(faults: &[Fault], story: Story, catalog: &Catalog) -> String {
     if faults.is_empty() {
         return catalog.text("sum.no_faults");
     }
@@ -177,7 +185,7 @@ pub fn faults_sentence(faults: &[Fault], catalog: &Catalog) -> String {
     let list: Vec<String> = counted
         .into_iter()
         .map(|(f, n)| {
-            let phrase = fault_phrase(f, catalog);
+            let phrase = fault_phrase(f, story, catalog);
             if n > 1 {
                 format!(
                     "{phrase}{}",
@@ -774,5 +782,30 @@ mod tests {
                 assert!(end_of_story.contains(needed), "{needed}: {end_of_story}");
             }
         }
+    }
+
+    /// Review finding 16: story 1 was marked done after a dropped packet changed the run.
+    #[test]
+    fn a_run_changed_by_a_fault_is_not_the_scripted_story() {
+        assert!(is_the_scripted_run(&end("naive")));
+        let mut changed = World::new(&Scenario::by_id("naive").expect("naive"));
+        while changed.network().in_flight().all(|m| !m.is_faultable()) {
+            assert!(changed.step().is_some(), "a request is sent");
+        }
+        let first = changed
+            .network()
+            .in_flight()
+            .find(|m| m.is_faultable())
+            .map(|m| m.id);
+        changed
+            .apply(Action::Drop(first.expect("in flight")))
+            .expect("dropped");
+        changed.run(MAX_STEPS);
+        assert!(!is_the_scripted_run(&changed));
+        let mut other = Scenario::by_id("naive").expect("naive");
+        other.protections.idempotency_key = true;
+        let mut w = World::new(&other);
+        w.run(MAX_STEPS);
+        assert!(!is_the_scripted_run(&w));
     }
 }

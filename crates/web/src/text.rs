@@ -269,7 +269,10 @@ fn note_args(
         | Note::PauseArmed { phase }
         | Note::ApiPaused { phase }
         | Note::ApiResumes { phase } => {
-            vec![("phase", catalog.text(&format!("phase.{}", phase.name())))]
+            vec![(
+                "phase",
+                crate::stage::labels::phase_in(*phase, world.scenario().story, catalog),
+            )]
         }
         Note::LedgerRan { rows, statements } => vec![(
             "rows",

@@ -15,7 +15,8 @@
 use idem_core::compare::{class_diff, class_of, Class};
 use idem_core::verdict::Invariant;
 use idem_core::{
-    Action, Bounds, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario, World,
+    Action, Bounds, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario,
+    Story, World,
 };
 use leptos::prelude::*;
 
@@ -38,7 +39,12 @@ const LISTED: usize = 24;
 
 /// A fault in words, from the fault menu's labels; a packet is named by its caption in
 /// `packets` ("Drop the response 201 pay_abc", see [`fault_packets`]), else by its id ("Drop #3").
-pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catalog) -> String {
+pub fn fault_words(
+    action: &Action,
+    packets: &[(MsgId, String)],
+    story: Story,
+    catalog: &Catalog,
+) -> String {
     let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
         Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
         None => format!(
@@ -56,7 +62,7 @@ pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catal
             catalog.text("ui.pause_at"),
             catalog.fill(
                 "sum.quote",
-                &[("x", catalog.text(&format!("phase.{}", phase.name())))]
+                &[("x", crate::stage::labels::phase_in(*phase, story, catalog))]
             )
         ),
         Action::Crash(phase) => format!(
@@ -64,7 +70,7 @@ pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catal
             catalog.text("ui.crash_before"),
             catalog.fill(
                 "sum.quote",
-                &[("x", catalog.text(&format!("phase.{}", phase.name())))]
+                &[("x", crate::stage::labels::phase_in(*phase, story, catalog))]
             )
         ),
         Action::RetryNow => catalog.text("ui.retry"),
@@ -82,6 +88,7 @@ pub fn fault_words(action: &Action, packets: &[(MsgId, String)], catalog: &Catal
 pub fn schedule_words(
     injected: &[(u32, Action)],
     packets: &[(MsgId, String)],
+    story: Story,
     catalog: &Catalog,
 ) -> String {
     injected
@@ -91,7 +98,7 @@ pub fn schedule_words(
                 "ui.explore_at",
                 &[
                     ("step", (at + 1).to_string()),
-                    ("fault", fault_words(a, packets, catalog)),
+                    ("fault", fault_words(a, packets, story, catalog)),
                 ],
             )
         })
@@ -301,6 +308,7 @@ pub fn counterexample_text(cx: &CounterExample, base: &Scenario, catalog: &Catal
         faults: schedule_words(
             &cx.injected,
             &fault_packets(base, &cx.injected, catalog),
+            base.story,
             catalog,
         ),
         steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
@@ -318,7 +326,7 @@ pub fn class_words(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> S
     let faults: Vec<String> = cx
         .injected
         .iter()
-        .map(|(_, a)| fault_words(a, &packets, catalog))
+        .map(|(_, a)| fault_words(a, &packets, base.story, catalog))
         .collect();
     format!(
         "{} — {}",
@@ -371,7 +379,12 @@ pub fn diff_html(fixed: &[String], new: &[String], catalog: &Catalog) -> SafeHtm
 pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
 
 /// The faults of the run on screen, each marked applied or still to come.
-pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog) -> SafeHtml {
+pub fn markers_html(
+    injected: &[(u32, Action)],
+    cursor: usize,
+    story: Story,
+    catalog: &Catalog,
+) -> SafeHtml {
     if injected.is_empty() {
         return SafeHtml::default();
     }
@@ -390,7 +403,7 @@ pub fn markers_html(injected: &[(u32, Action)], cursor: usize, catalog: &Catalog
                     "ui.explore_at",
                     &[
                         ("step", (at + 1).to_string()),
-                        ("fault", fault_words(a, &[], catalog)),
+                        ("fault", fault_words(a, &[], story, catalog)),
                     ],
                 ),
             )
@@ -803,8 +816,14 @@ pub fn TryEveryFailure() -> impl IntoView {
         move || shown.with(|v| v.as_ref().and_then(|v| v.numbers).map(|n| n[i].to_string()))
     };
     let markers = move || {
-        lab.run
-            .with(|r| markers_html(&r.link().faults, r.cursor(), lab.catalog()))
+        lab.run.with(|r| {
+            markers_html(
+                &r.link().faults,
+                r.cursor(),
+                r.scenario().story,
+                lab.catalog(),
+            )
+        })
     };
     view! {
         <section class="explore" aria-label=lab.t("ui.explore_title")>
@@ -922,18 +941,28 @@ mod tests {
     #[test]
     fn faults_read_like_the_menu() {
         let c = Lang::En.catalog();
-        assert_eq!(fault_words(&Action::Drop(MsgId(3)), &[], c), "Drop #4");
+        assert_eq!(
+            fault_words(&Action::Drop(MsgId(3)), &[], Story::NaivePost, c),
+            "Drop #4"
+        );
         let named = [(MsgId(3), "the response 201 pay_abc".to_owned())];
         assert_eq!(
-            fault_words(&Action::Drop(MsgId(3)), &named, c),
+            fault_words(&Action::Drop(MsgId(3)), &named, Story::NaivePost, c),
             "Drop the response 201 pay_abc"
         );
-        assert!(fault_words(&Action::Crash(Phase::RecordKey), &[], c)
-            .starts_with("Crash the API before “"));
-        let ru = fault_words(&Action::Crash(Phase::RecordKey), &[], Lang::Ru.catalog());
+        assert!(
+            fault_words(&Action::Crash(Phase::RecordKey), &[], Story::NaivePost, c)
+                .starts_with("Crash the API before “")
+        );
+        let ru = fault_words(
+            &Action::Crash(Phase::RecordKey),
+            &[],
+            Story::NaivePost,
+            Lang::Ru.catalog(),
+        );
         assert!(ru.ends_with("«запись ключа»"), "{ru}");
         assert_eq!(
-            schedule_words(&[(2, Action::RetryNow)], &[], c),
+            schedule_words(&[(2, Action::RetryNow)], &[], Story::NaivePost, c),
             "step 3: Retry (client)",
             "a fault applied after 2 steps is the run's step 3"
         );
@@ -1198,9 +1227,12 @@ mod tests {
     #[test]
     fn markers_show_what_is_still_to_come() {
         let faults = [(1, Action::RetryNow), (5, Action::EvictKeys)];
-        let html = markers_html(&faults, 3, Lang::En.catalog());
+        let html = markers_html(&faults, 3, Story::NaivePost, Lang::En.catalog());
         assert!(html.contains("class=\"applied\" data-testid=\"fault-marker\" data-at=\"1\""));
         assert!(html.contains("class=\"pending\" data-testid=\"fault-marker\" data-at=\"5\""));
-        assert_eq!(markers_html(&[], 0, Lang::En.catalog()), "");
+        assert_eq!(
+            markers_html(&[], 0, Story::NaivePost, Lang::En.catalog()),
+            ""
+        );
     }
 }

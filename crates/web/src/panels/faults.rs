@@ -182,7 +182,7 @@ pub fn Faults() -> impl IntoView {
             .map(|p| {
                 view! {
                     <option value=p.name() selected=Some(p) == default>
-                        {lab.t(&format!("phase.{}", p.name()))}
+                        {lab.run.with_untracked(|r| crate::stage::labels::phase_in(p, r.world().scenario().story, lab.catalog()))}
                     </option>
                 }
             })

@@ -241,11 +241,14 @@ pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progres
     };
     provide_context(progress);
     Effect::new(move |_| {
-        // A challenge replays a story without its faults: finishing it is not the story.
-        let Some(id) = lab
-            .run
-            .with(|r| (r.at_end() && r.challenge().is_none()).then(|| r.scenario().id.clone()))
-        else {
+        // A challenge replays a story without its faults, and a run changed by the student's
+        // own faults or switches tells another story: finishing either is not the story.
+        let Some(id) = lab.run.with(|r| {
+            (r.at_end()
+                && r.challenge().is_none()
+                && crate::outcome_text::is_the_scripted_run(r.world()))
+            .then(|| r.scenario().id.clone())
+        }) else {
             return;
         };
         if progress.done.with_untracked(|d| d.contains(&id)) {
@@ -268,6 +271,46 @@ pub fn use_progress() -> Option<Progress> {
     use_context::<Progress>()
 }
 
+/// The run's label as its chip shows it: the part of the title before " · " ("4a").
+fn run_label(id: &str, catalog: &crate::i18n::Catalog) -> String {
+    let title = catalog.text(&format!("scenario.{id}.title"));
+    title.split(" · ").next().unwrap_or(&title).to_owned()
+}
+
+/// "Stories done: 0 of 4", and for a story whose runs are partly done which ones are
+/// ("story 4: 4a done, 4b to go"), so a ticked 4a beside "0 of 4" reads true.
+pub fn progress_text(done: &BTreeSet<String>, catalog: &crate::i18n::Catalog) -> String {
+    let all = stories();
+    let mut text = catalog.fill(
+        "path.progress",
+        &[
+            ("n", stories_done(done).to_string()),
+            ("total", all.len().to_string()),
+        ],
+    );
+    for (i, runs) in all.iter().enumerate() {
+        let (finished, left): (Vec<&str>, Vec<&str>) =
+            runs.iter().partition(|id| done.contains(**id));
+        if !finished.is_empty() && !left.is_empty() {
+            let names = |ids: &[&str]| {
+                ids.iter()
+                    .map(|id| run_label(id, catalog))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            text.push_str(&catalog.fill(
+                "path.progress_part",
+                &[
+                    ("story", (i + 1).to_string()),
+                    ("done", names(&finished)),
+                    ("left", names(&left)),
+                ],
+            ));
+        }
+    }
+    text
+}
+
 /// "Stories done: n of 4", with the count in `data-done` and the number of stories in
 /// `data-total` (story 4 counts once, when both its runs are done).
 #[component]
@@ -277,9 +320,9 @@ fn ProgressLine() -> impl IntoView {
     let count = move || progress.map_or(0, |p| p.done.with(stories_done));
     let total = stories().len();
     let text = move || {
-        lab.catalog().fill(
-            "path.progress",
-            &[("n", count().to_string()), ("total", total.to_string())],
+        progress.map_or_else(
+            || progress_text(&BTreeSet::new(), lab.catalog()),
+            |p| p.done.with(|d| progress_text(d, lab.catalog())),
         )
     };
     let unkept = move || progress.is_some_and(|p| p.refused.get());
@@ -577,5 +620,27 @@ mod tests {
         assert_eq!(line(en, 1), "Stories done: 1 of 5");
         assert_eq!(line(ru, 3), "Пройдено историй: 3 из 5");
         assert_eq!(en.text("path.next"), "Next story →");
+    }
+
+    /// Review finding 16: "Stories done: 0 of 4" beside a ticked 4a.
+    #[test]
+    fn a_half_done_story_says_which_run_is_done() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let none = progress_text(&BTreeSet::new(), c);
+            assert_eq!(
+                none,
+                c.fill("path.progress", &[("n", "0".into()), ("total", "4".into())])
+            );
+            let half: BTreeSet<String> = ["counter-naive".to_owned()].into();
+            let text = progress_text(&half, c);
+            assert!(text.starts_with(&none), "{text}");
+            assert!(text.contains("4a") && text.contains("4b"), "{text}");
+            let both: BTreeSet<String> = ["counter-naive".to_owned(), "counter".to_owned()].into();
+            assert_eq!(
+                progress_text(&both, c),
+                c.fill("path.progress", &[("n", "1".into()), ("total", "4".into())])
+            );
+        }
     }
 }

@@ -8,7 +8,7 @@ use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::store::{RedisCommand, RedisReply};
-use idem_core::{MsgId, Node, Story, World};
+use idem_core::{MsgId, Node, Phase, Story, World};
 
 use crate::i18n::{Catalog, Lang};
 
@@ -366,6 +366,15 @@ pub fn story_tag(story: Story) -> Option<&'static str> {
         Story::Counter => Some("likes"),
         Story::CompareAndSet => Some("accounts"),
         Story::NaivePost | Story::IdempotencyKey => None,
+    }
+}
+
+/// A handler's phase in the words of `story`: a like or a debit updates its table, it does
+/// not "write the ledger" (review finding 16).
+pub fn phase_in(phase: Phase, story: Story, catalog: &Catalog) -> String {
+    match (phase, story_tag(story)) {
+        (Phase::WriteLedger, Some(tag)) => catalog.text(&format!("phase.{}.{tag}", phase.name())),
+        _ => catalog.text(&format!("phase.{}", phase.name())),
     }
 }
 

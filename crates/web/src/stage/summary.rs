@@ -70,27 +70,38 @@ pub fn money_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> SafeHt
             .unwrap_or_default(),
         _ => {
             let m = &verdict.money;
+            let first_user = world.client().ops().first().map_or(1, |o| o.user.0);
+            // Every other customer charged gets a statement of their own, so the statements
+            // add up to the processor's total (review finding 10: `scope` showed one).
+            let others: SafeHtml = match idem_core::Outcome::of(world).figures {
+                idem_core::Figures::Charges { per_user, .. } => per_user
+                    .iter()
+                    .filter(|(user, _, _)| user.0 != first_user)
+                    .map(|(user, _, cents)| {
+                        item(
+                            "statement",
+                            &catalog.fill("money.statement", &[("user", user.0.to_string())]),
+                            el(
+                                "span",
+                                "data-testid=\"statement-other\"",
+                                &usd_in(*cents, catalog),
+                            ),
+                        )
+                    })
+                    .collect(),
+                _ => SafeHtml::default(),
+            };
             [
                 item(
                     "statement",
-                    &catalog.fill(
-                        "money.statement",
-                        &[(
-                            "user",
-                            world
-                                .client()
-                                .ops()
-                                .first()
-                                .map_or(1, |o| o.user.0)
-                                .to_string(),
-                        )],
-                    ),
+                    &catalog.fill("money.statement", &[("user", first_user.to_string())]),
                     el(
                         "span",
                         "data-testid=\"statement-total\"",
                         &usd_in(m.statement_cents, catalog),
                     ),
                 ),
+                others,
                 item(
                     "ledger",
                     &catalog.text("money.ledger"),
@@ -331,6 +342,18 @@ mod tests {
         assert!(!html.contains("statement-total"), "{html}");
         let html = money(&end("counter-naive"), catalog);
         assert!(html.contains("data-testid=\"likes\">102<"), "{html}");
+    }
+
+    /// Review finding 10: `scope` showed user 1's statement beside "2 charges · $200".
+    #[test]
+    fn every_charged_customer_has_a_statement() {
+        let c = Lang::En.catalog();
+        let html = money(&end("scope"), c);
+        assert!(html.contains("Card statement, user 1"), "{html}");
+        assert!(html.contains("Card statement, user 2"), "{html}");
+        assert!(html.contains("2 charges · $200.00"), "{html}");
+        let naive = money(&end("naive"), c);
+        assert!(!naive.contains("statement-other"), "{naive}");
     }
 
     #[test]

@@ -359,7 +359,18 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
     match node {
         Node::Client => {
             if world.client_offline_until().is_some() {
-                return (catalog.text("node.offline"), "warn");
+                // Offline is the phone, not the servers: a request it sent before may still be
+                // handled (review finding 16: "asleep" read as if nothing was happening).
+                let waiting = matches!(
+                    world.client().ops().last().map(|o| &o.view),
+                    Some(UserView::Waiting)
+                );
+                let key = if waiting {
+                    "node.offline_waiting"
+                } else {
+                    "node.offline"
+                };
+                return (catalog.text(key), "warn");
             }
             match world.client().ops().last().map(|o| &o.view) {
                 None => (catalog.text("node.idle"), ""),
@@ -378,14 +389,14 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
                 return (catalog.text("node.crashed"), "bad");
             }
             if let Some(phase) = api.crash_armed() {
-                let phase = catalog.text(&format!("phase.{}", phase.name()));
+                let phase = crate::stage::labels::phase_in(phase, world.scenario().story, catalog);
                 return (
                     catalog.fill("node.crash_armed", &[("phase", phase)]),
                     "warn",
                 );
             }
             if let Some(phase) = api.pause_armed() {
-                let phase = catalog.text(&format!("phase.{}", phase.name()));
+                let phase = crate::stage::labels::phase_in(phase, world.scenario().story, catalog);
                 return (
                     catalog.fill("node.pause_armed", &[("phase", phase)]),
                     "warn",
@@ -394,7 +405,8 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             match api.handlers().next() {
                 Some((_, h)) => {
                     // One request: just its phase, so the line fits the card; more: "2× phase".
-                    let phase = catalog.text(&format!("phase.{}", h.phase.name()));
+                    let phase =
+                        crate::stage::labels::phase_in(h.phase, world.scenario().story, catalog);
                     let status = match api.handlers().count() {
                         1 => phase,
                         n => {
@@ -594,6 +606,74 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    /// Review finding 16: "offline (asleep)" while the phone's request was still being handled.
+    #[test]
+    fn an_offline_phone_that_still_waits_says_so() {
+        use idem_core::client::UserView;
+        let mut world = World::new(&Scenario::by_id("ttl").expect("ttl"));
+        let mut seen = (false, false);
+        while world.step().is_some() {
+            if world.client_offline_until().is_none() {
+                continue;
+            }
+            let waiting = matches!(
+                world.client().ops().last().map(|o| &o.view),
+                Some(UserView::Waiting)
+            );
+            let (line, _) = status_line(&world, Node::Client, Lang::En.catalog());
+            assert_eq!(line.contains("may still be handled"), waiting, "{line}");
+            if waiting {
+                seen.0 = true
+            } else {
+                seen.1 = true
+            }
+        }
+        assert!(seen.0 || seen.1, "the ttl story goes offline");
+    }
+
+    /// Review finding 16: the accounts and likes services said "write the ledger" in stories
+    /// that have no ledger, whether running, crashed or paused there.
+    #[test]
+    fn stories_without_a_ledger_never_name_one() {
+        use idem_core::{Action, Phase};
+        for id in ["cas", "cas-naive", "counter", "counter-naive"] {
+            for lang in Lang::ALL {
+                let c = lang.catalog();
+                let ledger = if c.tag == "ru" {
+                    "реестр"
+                } else {
+                    "ledger"
+                };
+                let s = Scenario::by_id(id).expect("scenario");
+                for armed in [
+                    None,
+                    Some(Action::Crash(Phase::WriteLedger)),
+                    Some(Action::Pause(Phase::WriteLedger)),
+                ] {
+                    let mut world = World::new(&s);
+                    if let Some(a) = armed {
+                        if world.apply(a).is_err() {
+                            continue;
+                        }
+                    }
+                    loop {
+                        let text = topology_text(&world, c);
+                        assert!(!text.contains(ledger), "{id} {armed:?}: {text}");
+                        let Some(step) = world.step().cloned() else {
+                            break;
+                        };
+                        for line in crate::text::narrate(&step, &world, c) {
+                            assert!(!line.contains(ledger), "{id} {armed:?}: {line}");
+                        }
+                        if world.now().ms() > 60_000 {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     /// Issue 15: the likes and compare-and-set stories draw their own nodes, named for what

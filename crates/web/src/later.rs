@@ -21,10 +21,11 @@ use crate::panels::challenge::Challenges;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
 use crate::panels::faults::Faults;
-use crate::panels::glossary::Glossary;
+use crate::panels::glossary::{Glossary, TermPopover};
 use crate::panels::path::{AfterRunPanel, StoryPicker, PLAYER_ANCHOR, PREDICT_ANCHOR};
 use crate::panels::recap::Recap;
 use crate::panels::reference::Reference;
+use crate::panels::sources::Sources;
 use crate::stage::compare::CompareWith;
 use crate::stage::sequence::Sequence;
 use crate::stage::state_panels::StatePanels;
@@ -109,11 +110,13 @@ pub enum LaterPart {
     LessonSummary,
     /// A widget's prediction.
     Recap,
+    /// A glossary term opened beside the narration (its words come with the panels).
+    TermPop,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 10] = [
+    pub const ALL: [LaterPart; 11] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -124,6 +127,7 @@ impl LaterPart {
         LaterPart::Summary,
         LaterPart::LessonSummary,
         LaterPart::Recap,
+        LaterPart::TermPop,
     ];
 
     /// The part's place in [`LaterPart::ALL`].
@@ -151,6 +155,7 @@ split_bundles! {
     ]
     lesson [
         Faults => view! { <Faults/> };
+        TermPop => view! { <TermPopover/> };
         AfterRun => view! {
             <AfterRunPanel/>
             <ProtectionBar/>
@@ -173,6 +178,7 @@ split_bundles! {
         };
         Glossary => view! {
             <Glossary back_to=PLAYER_ANCHOR/>
+            <Sources/>
             <footer class="keys">{use_lab().t("ui.keys")}</footer>
         };
         WidgetRest => view! {

@@ -231,6 +231,27 @@ pub fn table(class: &str, head: &[&str], rows: &[Vec<String>]) -> SafeHtml {
         .iter()
         .map(|r| wrap("tr", "", &r.iter().map(|c| cell("td", c)).collect()))
         .collect();
+    table_of(class, head, body)
+}
+
+/// A table whose body cells are markup already (a cell with a link in it); the header's
+/// cells are escaped text.
+pub fn table_html(class: &str, head: &[&str], rows: &[Vec<SafeHtml>]) -> SafeHtml {
+    let head: SafeHtml = head.iter().map(|h| el("th", "", h)).collect();
+    let body: SafeHtml = rows
+        .iter()
+        .map(|r| {
+            wrap(
+                "tr",
+                "",
+                &r.iter().map(|c| wrap("td", "", c)).collect::<SafeHtml>(),
+            )
+        })
+        .collect();
+    table_of(class, head, body)
+}
+
+fn table_of(class: &str, head: SafeHtml, body: SafeHtml) -> SafeHtml {
     wrap(
         "table",
         &format!("class=\"table {}\"", esc(class)),

@@ -93,6 +93,33 @@ pub fn badge_text(badge: &Badge, catalog: &Catalog) -> String {
     catalog.fill(badge.key, &[("n", badge.n.to_string())])
 }
 
+/// A step told plainly first: the plain lines, where the SQL a step ran is one short sentence,
+/// and the detail (the statements with their row counts, and once the legend of the counts)
+/// for a disclosure beside it (review finding 11: the SQL legend was repeated in every step).
+pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<String>, Vec<String>) {
+    let names = ShortNames::of(world);
+    let mut plain: Vec<String> = crate::outcome_text::fault_mark(step, catalog)
+        .into_iter()
+        .collect();
+    let mut detail = Vec::new();
+    for note in &step.notes {
+        let text = catalog.fill(
+            note_key(note, world),
+            &note_args(note, world, &names, catalog),
+        );
+        if let Note::LedgerRan { statements, .. } = note {
+            plain.push(catalog.fill("ledger.ran_plain", &[("n", statements.len().to_string())]));
+            detail.push(text);
+        } else {
+            plain.push(text);
+        }
+    }
+    if !detail.is_empty() {
+        detail.push(catalog.text("ledger.legend"));
+    }
+    (plain, detail)
+}
+
 /// One sentence per note of `step`, in order, after a "Fault: …" mark when an injected or
 /// scripted fault caused the step.
 pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
@@ -512,12 +539,49 @@ mod tests {
         assert!(text.contains("in Redis (SET NX)"), "{text}");
     }
 
+    /// Review finding 11: each step leads with plain words; the SQL and the legend of its row
+    /// counts are the detail, the legend once per step, never in the plain lines.
+    #[test]
+    fn the_sql_of_a_step_is_detail_and_its_legend_is_said_once() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let legend = c.text("ledger.legend");
+            let mut world = World::new(&Scenario::by_id("counter").expect("counter"));
+            let mut with_sql = 0;
+            while let Some(step) = world.step().cloned() {
+                let (plain, detail) = narrate_plain(&step, &world, c);
+                assert!(
+                    plain
+                        .iter()
+                        .all(|l| !l.contains("INSERT") && !l.contains(&legend)),
+                    "{plain:?}"
+                );
+                if !detail.is_empty() {
+                    with_sql += 1;
+                    assert_eq!(
+                        detail.iter().filter(|l| **l == legend).count(),
+                        1,
+                        "{detail:?}"
+                    );
+                    assert!(detail.iter().any(|l| l.contains("→")), "{detail:?}");
+                }
+                let all = narrate(&step, &world, c).len();
+                assert_eq!(plain.len(), all, "one plain line per note");
+            }
+            assert!(with_sql >= 2, "the likes story runs SQL on two deliveries");
+        }
+    }
+
     /// Defect 11 and 12: SELECTs are not said to affect rows; message numbers count from 1
     /// like operations; Russian narration has Russian units and no English asides.
     #[test]
     fn narration_wording_is_exact_in_both_languages() {
         let en = all_narration("counter", Lang::En.catalog()).join(" ");
-        assert!(en.contains("or for a SELECT the rows it returned"), "{en}");
+        assert!(en.contains(" → 1; SELECT likes FROM posts → 1"), "{en}");
+        assert!(Lang::En
+            .catalog()
+            .text("ledger.legend")
+            .contains("for a SELECT how many it returned"));
         assert!(en.contains("operation #1"), "{en}");
         assert!(!en.contains("#0 "), "{en}");
         let ru = all_narration("counter", Lang::Ru.catalog()).join(" ");

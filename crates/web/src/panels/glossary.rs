@@ -173,6 +173,85 @@ pub fn glossary_html(catalog: &Catalog, back_to: &str) -> SafeHtml {
     wrap("dl", "class=\"glossary-list\"", &items)
 }
 
+/// The term `id` if it is one of [`TERMS`] and its definition is here (the panels' texts
+/// are loaded): what a pressed link opens in place. Otherwise the link just leads to the list.
+pub fn term_in_place(id: &str, catalog: &Catalog) -> Option<&'static str> {
+    let term = TERMS.iter().copied().find(|t| *t == id)?;
+    let lang = crate::i18n::Lang::from_tag(catalog.tag)?;
+    crate::i18n::loaded(lang, crate::i18n::Part::Panels).map(|_| term)
+}
+
+/// The term open beside a narration, provided by the verdict column that shows it.
+#[derive(Clone, Copy)]
+pub struct OpenTerm {
+    /// The term shown, if any.
+    pub term: RwSignal<Option<&'static str>>,
+    /// The link that opened it, which takes the focus back when it closes.
+    pub from: StoredValue<Option<leptos::web_sys::HtmlElement>, LocalStorage>,
+}
+
+/// A term's definition opened beside the narration that uses it (review finding 12: a term
+/// used to jump 3,500 px down to the list). Escape or Close shuts it and gives the focus back
+/// to the term's link; "In the glossary" still leads to the list.
+#[component]
+pub fn TermPopover() -> impl IntoView {
+    let lab = use_lab();
+    let open = use_context::<OpenTerm>();
+    let node = NodeRef::<leptos::html::Div>::new();
+    // Focus moves into the box when it opens, so a screen reader reads it and Escape works.
+    Effect::new(move |_| {
+        if open.is_some_and(|o| o.term.get().is_some()) {
+            if let Some(div) = node.get() {
+                let _ = div.focus();
+            }
+        }
+    });
+    let close = move || {
+        let Some(open) = open else {
+            return;
+        };
+        open.term.set(None);
+        if let Some(link) = open.from.get_value() {
+            let _ = link.focus();
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            close();
+        }
+    };
+    move || {
+        open.and_then(|o| o.term.get()).map(|id| {
+            let c = lab.catalog();
+            view! {
+                <div
+                    class="term-pop"
+                    role="dialog"
+                    aria-labelledby="term-pop-title"
+                    data-testid="term-pop"
+                    data-term=id
+                    tabindex="-1"
+                    node_ref=node
+                    on:keydown=on_key
+                >
+                    <p>
+                        <strong id="term-pop-title">{c.text(&format!("gloss.{id}.term"))}</strong>
+                        ": "
+                        {c.text(&format!("gloss.{id}.def"))}
+                    </p>
+                    <p class="term-pop-bar">
+                        <a href=format!("#term-{id}") data-testid="term-pop-list">{c.text("gloss.in_list")}</a>
+                        <button type="button" data-testid="term-pop-close" on:click=move |_| close()>
+                            {c.text("gloss.close")}
+                        </button>
+                    </p>
+                </div>
+            }
+        })
+    }
+}
+
 /// The glossary section.
 #[component]
 pub fn Glossary(
@@ -197,6 +276,18 @@ mod tests {
 
     fn linked(text: &str, lang: Lang) -> String {
         linked_lines(&[text.to_owned()], lang.catalog()).to_string()
+    }
+
+    #[test]
+    fn a_term_opens_in_place_only_when_it_is_one_and_its_words_are_here() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            for id in TERMS {
+                assert_eq!(term_in_place(id, c), Some(id));
+            }
+            assert_eq!(term_in_place("nope", c), None);
+            assert_eq!(term_in_place("\"><b>", c), None);
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 
 use idem_core::scenario::{is_seed, seed_ids, IDS};
+use idem_core::World;
 use leptos::prelude::*;
 
 use crate::lab::{use_lab, Lab};
@@ -244,10 +245,8 @@ pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progres
         // A challenge replays a story without its faults, and a run changed by the student's
         // own faults or switches tells another story: finishing either is not the story.
         let Some(id) = lab.run.with(|r| {
-            (r.at_end()
-                && r.challenge().is_none()
-                && crate::outcome_text::is_the_scripted_run(r.world()))
-            .then(|| r.scenario().id.clone())
+            (r.at_end() && r.challenge().is_none() && tells_the_story(r.world()))
+                .then(|| r.scenario().id.clone())
         }) else {
             return;
         };
@@ -264,6 +263,13 @@ pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progres
         }
     });
     progress
+}
+
+/// Whether `world` is its story as written: the scenario's own design and scripted faults,
+/// nothing the student added (a dropped packet, a switched protection, the base run).
+pub fn tells_the_story(world: &World) -> bool {
+    world.injected().is_empty()
+        && idem_core::Scenario::by_id(&world.scenario().id).is_ok_and(|s| s == *world.scenario())
 }
 
 /// The progress of the page, if it keeps one.
@@ -620,6 +626,35 @@ mod tests {
         assert_eq!(line(en, 1), "Stories done: 1 of 5");
         assert_eq!(line(ru, 3), "Пройдено историй: 3 из 5");
         assert_eq!(en.text("path.next"), "Next story →");
+    }
+
+    /// Review finding 16: story 1 was marked done after a dropped packet changed the run.
+    #[test]
+    fn only_the_story_as_written_finishes_it() {
+        use idem_core::{Action, Scenario};
+        let naive = Scenario::by_id("naive").expect("naive");
+        let mut world = World::new(&naive);
+        world.run(1_000);
+        assert!(tells_the_story(&world));
+        let mut changed = World::new(&naive);
+        while changed.network().in_flight().all(|m| !m.is_faultable()) {
+            assert!(changed.step().is_some());
+        }
+        let first = changed
+            .network()
+            .in_flight()
+            .find(|m| m.is_faultable())
+            .map(|m| m.id);
+        changed
+            .apply(Action::Drop(first.expect("in flight")))
+            .expect("dropped");
+        assert!(!tells_the_story(&changed));
+        let mut keyed = naive.clone();
+        keyed.protections.idempotency_key = true;
+        assert!(!tells_the_story(&World::new(&keyed)));
+        assert!(!tells_the_story(&World::new(
+            &naive.clone().without_scripted_faults()
+        )));
     }
 
     /// Review finding 16: "Stories done: 0 of 4" beside a ticked 4a.

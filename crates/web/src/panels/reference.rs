@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::i18n::{load, loaded, Catalog, Part};
 use crate::lab::use_lab;
-use crate::markup::{el, table, wrap, SafeHtml};
+use crate::markup::{el, table_html, wrap, SafeHtml};
 
 /// The table's rows, one catalog entry each (`system|key|window|on repeat`).
 pub const INDUSTRY: [&str; 8] = [
@@ -21,39 +21,81 @@ pub const INDUSTRY: [&str; 8] = [
     "industry.ietf",
 ];
 
-/// The comparison table, in a box that scrolls sideways on narrow screens.
-pub fn industry_html(catalog: &Catalog) -> SafeHtml {
+/// The source each row of the table was checked against (an entry of
+/// [`crate::panels::sources::SOURCES`]).
+pub const INDUSTRY_SOURCES: [&str; 8] = [
+    "stripe",
+    "square",
+    "paypal",
+    "sqs",
+    "kip-98",
+    "etcd",
+    "rfc9110-412",
+    "ietf-draft",
+];
+
+/// The comparison table, in a box that scrolls sideways on narrow screens; each row ends with
+/// a link to its source (`page` holds the link's words, `more` the table's).
+pub fn industry_html(more: &Catalog, page: &Catalog) -> SafeHtml {
     let head = [
         "industry.col_system",
         "industry.col_key",
         "industry.col_window",
         "industry.col_reuse",
+        "industry.col_source",
     ]
-    .map(|k| catalog.text(k));
-    let rows: Vec<Vec<String>> = INDUSTRY
+    .map(|k| more.text(k));
+    let rows: Vec<Vec<SafeHtml>> = INDUSTRY
         .iter()
-        .map(|k| catalog.text(k).split('|').map(str::to_owned).collect())
+        .zip(INDUSTRY_SOURCES)
+        .map(|(k, source)| {
+            let mut cells: Vec<SafeHtml> = more.text(k).split('|').map(SafeHtml::text).collect();
+            cells.push(crate::panels::sources::source_ref(source, page));
+            cells
+        })
         .collect();
     let head: Vec<&str> = head.iter().map(String::as_str).collect();
     wrap(
         "div",
         "class=\"table-scroll\" tabindex=\"0\" data-testid=\"industry-table\"",
-        &table("industry", &head, &rows),
+        &table_html("industry", &head, &rows),
     )
 }
 
 /// "When not to bother": the cases, then the rule of thumb.
-pub fn when_html(catalog: &Catalog) -> SafeHtml {
-    let items: SafeHtml = ["when.put", "when.get", "when.telemetry", "when.streams"]
-        .iter()
-        .map(|k| el("li", "", &catalog.text(k)))
-        .collect();
+pub fn when_html(catalog: &Catalog, page: &Catalog) -> SafeHtml {
+    use crate::panels::sources::source_ref;
+    let items: SafeHtml = [
+        ("when.put", Some("rfc9110-methods")),
+        ("when.get", Some("rfc9110-methods")),
+        ("when.telemetry", None),
+        ("when.streams", Some("flink")),
+    ]
+    .iter()
+    .map(|(k, source)| {
+        let refs = source.map(|s| SafeHtml::text(" ") + source_ref(s, page));
+        wrap(
+            "li",
+            "",
+            &(SafeHtml::text(&catalog.text(k)) + refs.unwrap_or_default()),
+        )
+    })
+    .collect();
     wrap("ul", "", &items) + el("p", "class=\"rule\"", &catalog.text("when.rule"))
 }
 
 /// "Exactly-once = at-least-once + an idempotent consumer".
-pub fn exactly_html(catalog: &Catalog) -> SafeHtml {
-    el("p", "", &catalog.text("exactly.body")) + el("p", "", &catalog.text("exactly.effect"))
+pub fn exactly_html(catalog: &Catalog, page: &Catalog) -> SafeHtml {
+    use crate::panels::sources::source_ref;
+    el("p", "", &catalog.text("exactly.body"))
+        + wrap(
+            "p",
+            "",
+            &(SafeHtml::text(&catalog.text("exactly.effect"))
+                + SafeHtml::text(" ")
+                + source_ref("sqs", page)
+                + source_ref("kip-98", page)),
+        )
 }
 
 /// Where the long-form file of the page's language stands.
@@ -95,9 +137,9 @@ pub fn Reference() -> impl IntoView {
             });
         });
     };
-    let body = move |section: fn(&Catalog) -> SafeHtml| {
+    let body = move |section: fn(&Catalog, &Catalog) -> SafeHtml| {
         move || match state.get() {
-            More::Loaded => section(lang.more()),
+            More::Loaded => section(lang.more(), catalog),
             More::Idle | More::Loading => el(
                 "p",
                 "class=\"hint more-wait\"",
@@ -157,7 +199,7 @@ mod tests {
     #[test]
     fn the_table_has_every_system_in_both_languages() {
         for lang in Lang::ALL {
-            let html = industry_html(lang.more());
+            let html = industry_html(lang.more(), lang.catalog());
             assert_eq!(html.matches("<tr>").count(), 9, "{html}");
             for system in [
                 "Stripe", "Square", "PayPal", "SQS", "Kafka", "etcd", "If-Match", "IETF",
@@ -173,14 +215,22 @@ mod tests {
                 "PayPal's window: {paypal}"
             );
             assert!(html.contains("412 Precondition Failed"));
+            // Finding 8: every row links to the source it was checked against.
+            for source in INDUSTRY_SOURCES {
+                assert!(
+                    html.contains(&format!("href=\"#src-{source}\"")),
+                    "{source}"
+                );
+            }
+            assert_eq!(html.matches("class=\"src-ref\"").count(), INDUSTRY.len());
         }
     }
 
     #[test]
     fn the_reading_sections_have_their_points() {
-        let html = when_html(Lang::En.more());
+        let html = when_html(Lang::En.more(), Lang::En.catalog());
         assert_eq!(html.matches("<li>").count(), 4);
         assert!(html.contains("DELETE") && html.contains("Flink"));
-        assert!(exactly_html(Lang::En.more()).contains("at-least-once"));
+        assert!(exactly_html(Lang::En.more(), Lang::En.catalog()).contains("at-least-once"));
     }
 }

@@ -10,9 +10,10 @@ use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, wrap, SafeHtml};
 use crate::stage::labels::usd_in;
-use crate::text::{badge_for, badge_text, narrate};
+use crate::text::{badge_for, badge_text, narrate_plain};
 
-/// The narration of the world's latest step (or the scenario's introduction at step 0).
+/// The narration of the world's latest step (or the scenario's introduction at step 0), plain
+/// first: the SQL it ran is in [`narration_detail`].
 pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
     match world.steps().last() {
         None => vec![
@@ -20,13 +21,23 @@ pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
             catalog.text("narr.start"),
         ],
         Some(step) => {
-            let mut lines = narrate(step, world, catalog);
+            let (mut lines, _) = narrate_plain(step, world, catalog);
             if lines.is_empty() {
                 lines.push(catalog.text("narr.injected"));
             }
             lines
         }
     }
+}
+
+/// The detail of the latest step, one tap away: the statements it ran with their row counts,
+/// and what the counts mean (empty when it ran none).
+pub fn narration_detail(world: &World, catalog: &Catalog) -> Vec<String> {
+    world
+        .steps()
+        .last()
+        .map(|step| narrate_plain(step, world, catalog).1)
+        .unwrap_or_default()
 }
 
 /// The figures that matter for the story: for payments, the money as the card statement, the
@@ -216,6 +227,37 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
         })
     };
     let links = use_context::<crate::panels::glossary::TermLinks>().is_some();
+    // A pressed term opens its definition here, beside the narration (when the definitions
+    // are loaded; before that the link leads to the list).
+    let open = crate::panels::glossary::OpenTerm {
+        term: RwSignal::new(None),
+        from: StoredValue::new_local(None),
+    };
+    provide_context(open);
+    let term = open.term;
+    Effect::new(move |_| {
+        lab.run.track();
+        term.set(None);
+    });
+    let on_term = move |ev: leptos::ev::MouseEvent| {
+        let Some(target) = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(t).ok())
+        else {
+            return;
+        };
+        let Ok(Some(link)) = target.closest("a.term") else {
+            return;
+        };
+        let id = link.get_attribute("data-term").unwrap_or_default();
+        if let Some(id) = crate::panels::glossary::term_in_place(&id, lab.catalog()) {
+            ev.prevent_default();
+            open.from.set_value(
+                wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::HtmlElement>(link).ok(),
+            );
+            term.update(|shown| *shown = (*shown != Some(id)).then_some(id));
+        }
+    };
     let narration = move || {
         lab.run.with(|r| {
             let lines = narration_lines(r.shown(lab.side), lab.catalog());
@@ -224,6 +266,20 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             } else {
                 lines.iter().map(|line| el("p", "", line)).collect()
             }
+        })
+    };
+    let detail = move || {
+        lab.run.with(|r| {
+            let lines = narration_detail(r.shown(lab.side), lab.catalog());
+            (!lines.is_empty()).then(|| {
+                let body: SafeHtml = lines.iter().map(|l| el("p", "", l)).collect();
+                view! {
+                    <details class="narr-detail" data-testid="narration-detail">
+                        <summary>{lab.t("ui.narr_detail")}</summary>
+                        <div inner_html=body></div>
+                    </details>
+                }
+            })
         })
     };
     let skipped = move || {
@@ -272,7 +328,12 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             {children.map(|c| c())}
             <section class="narration-box">
                 <h2>{lab.t("ui.what_happened")}</h2>
-                <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
+                <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration on:click=on_term></div>
+                {move || {
+                    (links && crate::app::drawn(crate::app::FIRST_SCREEN))
+                        .then(|| crate::later::later_here(crate::later::LaterPart::TermPop))
+                }}
+                {detail}
                 <div inner_html=skipped></div>
                 {paused}
             </section>

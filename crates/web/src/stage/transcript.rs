@@ -12,6 +12,7 @@ use leptos::wasm_bindgen::JsCast;
 use crate::i18n::Catalog;
 use crate::lab::use_lab;
 use crate::markup::{el, wrap, SafeHtml};
+use crate::panels::sources::source_ref;
 
 /// The wire text of one message on the phone's link (`None` for any other message).
 pub fn wire_text(message: &Message) -> Option<String> {
@@ -118,17 +119,23 @@ pub fn transcript_html(world: &World, catalog: &Catalog) -> SafeHtml {
             .any(|m| matches!(&m.payload, Payload::Response(r) if r.replayed));
         let mut notes = SafeHtml::default();
         if if_match {
-            notes += el(
+            notes += wrap(
                 "p",
                 "class=\"hint\" data-testid=\"if-match-note\"",
-                &catalog.text("transcript.if_match"),
+                &(SafeHtml::text(&catalog.text("transcript.if_match"))
+                    + SafeHtml::text(" ")
+                    + source_ref("rfc9110-if-match", catalog)
+                    + source_ref("rfc9110-412", catalog)),
             );
         }
         if replayed {
-            notes += el(
+            notes += wrap(
                 "p",
                 "class=\"hint\" data-testid=\"replayed-note\"",
-                &catalog.text("transcript.replayed"),
+                &(SafeHtml::text(&catalog.text("transcript.replayed"))
+                    + SafeHtml::text(" ")
+                    + source_ref("stripe", catalog)
+                    + source_ref("ietf-draft", catalog)),
             );
         }
         notes + wrap("div", "class=\"http-log\"", &blocks)

@@ -1,0 +1,108 @@
+// Issue #25 in the page: a glossary term opens beside the narration without scrolling (and
+// closes with Escape, focus back on the term), the sources section with its outside links,
+// the industry table's rows leading to their sources, the quiz's score before any answer and
+// its "play this run" button. Each is checked against the catalogs' words, in both languages.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { labForFile, catalog, shot, audit, DESKTOP, PHONE } from './harness.mjs';
+
+const lab = labForFile();
+
+for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
+  for (const lang of ['en', 'ru']) {
+    test(`a glossary term opens in place at ${size} px in ${lang}`, async () => {
+      const c = catalog(lang);
+      const page = await lab.open(`scenario=concurrent&lang=${lang}`, viewport);
+      // The panels' words are here once the glossary is drawn.
+      await page.getByTestId('glossary').waitFor();
+      const term = page.locator('[data-testid=narration] a.term').first();
+      for (let i = 0; i < 30 && (await term.count()) === 0; i += 1) {
+        await page.getByTestId('step-forward').click();
+      }
+      await term.waitFor();
+      const id = await term.getAttribute('data-term');
+      await term.scrollIntoViewIfNeeded();
+      const before = await page.evaluate(() => window.scrollY);
+      await term.click();
+      const pop = page.getByTestId('term-pop');
+      await pop.waitFor();
+      assert.equal(await pop.getAttribute('data-term'), id);
+      assert.equal(await page.evaluate(() => window.scrollY), before, 'the page did not jump');
+      const words = await pop.innerText();
+      assert.ok(words.includes(c.get(`gloss.${id}.def`)), words);
+      const box = await pop.boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= viewport.height + 1, `in view: ${JSON.stringify(box)}`);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'term-pop');
+      await shot(page, `words-term-${size}-${lang}`, false);
+      await audit(page);
+      await page.keyboard.press('Escape');
+      await pop.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.term), id, 'focus back on the term');
+      // From the keyboard too: Enter on the focused term opens it, Close shuts it.
+      await page.keyboard.press('Enter');
+      await pop.waitFor();
+      await page.getByTestId('term-pop-close').click();
+      await pop.waitFor({ state: 'detached' });
+      await page.context().close();
+    });
+  }
+}
+
+for (const lang of ['en', 'ru']) {
+  test(`sources: every outside link opens apart, and the table's rows lead to theirs, in ${lang}`, async () => {
+    const c = catalog(lang);
+    const page = await lab.open(`scenario=key&lang=${lang}`);
+    const sources = page.getByTestId('sources');
+    await sources.waitFor();
+    assert.ok((await sources.innerText()).includes(c.get('src.title')));
+    const links = sources.locator('li[data-testid=source] > a');
+    const count = await links.count();
+    assert.ok(count >= 12, `${count} sources`);
+    for (let i = 0; i < count; i += 1) {
+      const a = links.nth(i);
+      assert.match(await a.getAttribute('href'), /^https:\/\//);
+      assert.equal(await a.getAttribute('target'), '_blank');
+      assert.match(await a.getAttribute('rel'), /noopener/);
+    }
+    // The industry table: each row ends with a [n] leading to an entry of the list.
+    await page.getByTestId('industry').locator('summary').click();
+    const table = page.getByTestId('industry-table');
+    await table.waitFor();
+    const refs = table.locator('a.src-ref');
+    await refs.first().waitFor();
+    const rows = await table.locator('tbody tr').count();
+    assert.equal(await refs.count(), rows);
+    const stripe = table.locator('tbody tr', { hasText: 'Stripe' }).locator('a.src-ref');
+    await stripe.click();
+    await page.waitForFunction(() => location.hash === '#src-stripe');
+    const entry = page.locator('#src-stripe');
+    const box = await entry.boundingBox();
+    assert.ok(box.y >= 0 && box.y < DESKTOP.height, `the entry is in view: ${JSON.stringify(box)}`);
+    assert.ok((await entry.innerText()).includes(c.get('src.stripe')));
+    await shot(page, `words-sources-${lang}`, false);
+    await page.context().close();
+  });
+}
+
+test('the quiz says nothing about a score before an answer, and a wrong answer opens its run', async () => {
+  const c = catalog('en');
+  const page = await lab.open('scenario=naive');
+  const score = page.getByTestId('quiz-score');
+  await score.waitFor();
+  assert.equal((await score.innerText()).trim(), c.get('quiz.score_none'));
+  const question = page.locator('[data-testid=quiz-q][data-scenario=ttl]');
+  const options = question.getByTestId('quiz-option');
+  // Pick the answer the page marks wrong: try the first, then the second if it was right.
+  await options.first().check();
+  let result = question.locator('[data-correct]');
+  if ((await result.getAttribute('data-correct')) === 'true') {
+    await options.nth(1).check();
+    result = question.locator('[data-correct]');
+  }
+  assert.equal(await result.getAttribute('data-correct'), 'false');
+  assert.match((await score.innerText()).trim(), /^0 of 1 answered right so far$/);
+  await question.getByTestId('quiz-open').click();
+  assert.equal(await page.getByTestId('step-index').innerText(), '0');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'ttl');
+  await page.context().close();
+});

@@ -181,37 +181,65 @@ pub fn term_in_place(id: &str, catalog: &Catalog) -> Option<&'static str> {
     crate::i18n::loaded(lang, crate::i18n::Part::Panels).map(|_| term)
 }
 
-/// The term open beside a narration, provided by the verdict column that shows it.
-#[derive(Clone, Copy)]
-pub struct OpenTerm {
-    /// The term shown, if any.
-    pub term: RwSignal<Option<&'static str>>,
-    /// The link that opened it, which takes the focus back when it closes.
-    pub from: StoredValue<Option<leptos::web_sys::HtmlElement>, LocalStorage>,
-}
-
 /// A term's definition opened beside the narration that uses it (review finding 12: a term
-/// used to jump 3,500 px down to the list). Escape or Close shuts it and gives the focus back
-/// to the term's link; "In the glossary" still leads to the list.
+/// used to jump 3,500 px down to the list). Pressing a term of this verdict column's
+/// narration opens it; Escape or Close shuts it and gives the focus back to the term's link;
+/// "In the glossary" still leads to the list. Drawn once the panels' words are here; until
+/// then a term is a plain link to the list.
 #[component]
 pub fn TermPopover() -> impl IntoView {
     let lab = use_lab();
-    let open = use_context::<OpenTerm>();
+    let term = RwSignal::new(None::<&'static str>);
+    let from = StoredValue::new_local(None::<leptos::web_sys::HtmlElement>);
+    let anchor = NodeRef::<leptos::html::Div>::new();
     let node = NodeRef::<leptos::html::Div>::new();
-    // Focus moves into the box when it opens, so a screen reader reads it and Escape works.
     Effect::new(move |_| {
-        if open.is_some_and(|o| o.term.get().is_some()) {
+        lab.run.track();
+        term.set(None);
+    });
+    // One listener for the page, answering the terms of this column only (a comparison draws
+    // two columns, each with its box).
+    let listener = window_event_listener(leptos::ev::click, move |ev| {
+        use wasm_bindgen::JsCast;
+        let Some(target) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let Ok(Some(link)) = target.closest("[data-testid=narration] a.term") else {
+            return;
+        };
+        let column = |e: &leptos::web_sys::Element| e.closest(".summary").ok().flatten();
+        let here = anchor.get_untracked().and_then(|a| column(&a));
+        if here.is_none() || here != column(&link) {
+            return;
+        }
+        let id = link.get_attribute("data-term").unwrap_or_default();
+        if let Some(id) = term_in_place(&id, lab.catalog()) {
+            ev.prevent_default();
+            from.set_value(link.dyn_into::<leptos::web_sys::HtmlElement>().ok());
+            term.update(|shown| *shown = (*shown != Some(id)).then_some(id));
+        }
+    });
+    on_cleanup(move || listener.remove());
+    // Focus moves into the box when it opens, so a screen reader reads it and Escape works;
+    // the page scrolls only as far as needed to show it, keeping the story in view.
+    Effect::new(move |_| {
+        if term.get().is_some() {
             if let Some(div) = node.get() {
-                let _ = div.focus();
+                let options = leptos::web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = div.focus_with_options(&options);
+                let nearest = leptos::web_sys::ScrollIntoViewOptions::new();
+                nearest.set_block(leptos::web_sys::ScrollLogicalPosition::Nearest);
+                div.scroll_into_view_with_scroll_into_view_options(&nearest);
             }
         }
     });
     let close = move || {
-        let Some(open) = open else {
-            return;
-        };
-        open.term.set(None);
-        if let Some(link) = open.from.get_value() {
+        term.set(None);
+        if let Some(link) = from.get_value() {
             let _ = link.focus();
         }
     };
@@ -221,8 +249,8 @@ pub fn TermPopover() -> impl IntoView {
             close();
         }
     };
-    move || {
-        open.and_then(|o| o.term.get()).map(|id| {
+    let shown = move || {
+        term.get().map(|id| {
             let c = lab.catalog();
             view! {
                 <div
@@ -249,7 +277,8 @@ pub fn TermPopover() -> impl IntoView {
                 </div>
             }
         })
-    }
+    };
+    view! { <div class="term-pop-anchor" node_ref=anchor>{shown}</div> }
 }
 
 /// The glossary section.

@@ -40,6 +40,19 @@ pub fn narration_detail(world: &World, catalog: &Catalog) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The detail of a step as a disclosure ("SQL of this step"), nothing when there is none.
+pub fn detail_html(lines: &[String], catalog: &Catalog) -> SafeHtml {
+    if lines.is_empty() {
+        return SafeHtml::default();
+    }
+    let body: SafeHtml = lines.iter().map(|l| el("p", "", l)).collect();
+    wrap(
+        "details",
+        "class=\"narr-detail\" data-testid=\"narration-detail\"",
+        &(el("summary", "", &catalog.text("ui.narr_detail")) + body),
+    )
+}
+
 /// The figures that matter for the story: for payments, the money as the card statement, the
 /// ledger and the processor see it; for compare-and-set the balance and version; for the
 /// counter the likes.
@@ -227,37 +240,6 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
         })
     };
     let links = use_context::<crate::panels::glossary::TermLinks>().is_some();
-    // A pressed term opens its definition here, beside the narration (when the definitions
-    // are loaded; before that the link leads to the list).
-    let open = crate::panels::glossary::OpenTerm {
-        term: RwSignal::new(None),
-        from: StoredValue::new_local(None),
-    };
-    provide_context(open);
-    let term = open.term;
-    Effect::new(move |_| {
-        lab.run.track();
-        term.set(None);
-    });
-    let on_term = move |ev: leptos::ev::MouseEvent| {
-        let Some(target) = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(t).ok())
-        else {
-            return;
-        };
-        let Ok(Some(link)) = target.closest("a.term") else {
-            return;
-        };
-        let id = link.get_attribute("data-term").unwrap_or_default();
-        if let Some(id) = crate::panels::glossary::term_in_place(&id, lab.catalog()) {
-            ev.prevent_default();
-            open.from.set_value(
-                wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::HtmlElement>(link).ok(),
-            );
-            term.update(|shown| *shown = (*shown != Some(id)).then_some(id));
-        }
-    };
     let narration = move || {
         lab.run.with(|r| {
             let lines = narration_lines(r.shown(lab.side), lab.catalog());
@@ -270,16 +252,10 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     };
     let detail = move || {
         lab.run.with(|r| {
-            let lines = narration_detail(r.shown(lab.side), lab.catalog());
-            (!lines.is_empty()).then(|| {
-                let body: SafeHtml = lines.iter().map(|l| el("p", "", l)).collect();
-                view! {
-                    <details class="narr-detail" data-testid="narration-detail">
-                        <summary>{lab.t("ui.narr_detail")}</summary>
-                        <div inner_html=body></div>
-                    </details>
-                }
-            })
+            detail_html(
+                &narration_detail(r.shown(lab.side), lab.catalog()),
+                lab.catalog(),
+            )
         })
     };
     let skipped = move || {
@@ -328,12 +304,12 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             {children.map(|c| c())}
             <section class="narration-box">
                 <h2>{lab.t("ui.what_happened")}</h2>
-                <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration on:click=on_term></div>
+                <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
                 {move || {
                     (links && crate::app::drawn(crate::app::FIRST_SCREEN))
                         .then(|| crate::later::later_here(crate::later::LaterPart::TermPop))
                 }}
-                {detail}
+                <div inner_html=detail></div>
                 <div inner_html=skipped></div>
                 {paused}
             </section>

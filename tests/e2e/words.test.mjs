@@ -112,3 +112,39 @@ test('the quiz says nothing about a score before an answer, and a wrong answer o
   await page.waitForFunction(() => new URL(location.href).searchParams.get('scenario') === 'ttl');
   await page.context().close();
 });
+
+// Finding 15: after a choice far from the player, what it changed is in view.
+const inView = async (page, locator, viewport) => {
+  await locator.waitFor();
+  // A frame for the deferred scroll.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const box = await locator.boundingBox();
+  return box !== null && box.y >= -1 && box.y < viewport.height && box.y + Math.min(box.height, 40) <= viewport.height;
+};
+
+test('opening a challenge shows its goal, not only the player below it', async () => {
+  const page = await lab.open('scenario=key');
+  const entry = page.getByTestId('challenge-redis-2');
+  await entry.scrollIntoViewIfNeeded();
+  await entry.click();
+  assert.ok(await inView(page, page.getByTestId('challenge-goal'), DESKTOP), 'the goal is in view');
+  await page.context().close();
+});
+
+test('choosing a comparison brings the two stages into view', async () => {
+  const page = await lab.open('scenario=naive');
+  const pick = page.getByTestId('compare-with');
+  await pick.scrollIntoViewIfNeeded();
+  await pick.selectOption('key');
+  assert.ok(await inView(page, page.locator('#player.compare'), DESKTOP), 'the comparison is in view');
+  await page.context().close();
+});
+
+test('on a phone, a prediction brings Play into view', async () => {
+  const page = await lab.open('scenario=naive', PHONE);
+  const option = page.getByTestId('predict-option').last();
+  await option.scrollIntoViewIfNeeded();
+  await option.click();
+  assert.ok(await inView(page, page.locator('#player [data-testid=play-pause]'), PHONE), 'Play is in view');
+  await page.context().close();
+});

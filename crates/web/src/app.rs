@@ -11,7 +11,6 @@ use crate::events::{provide_events, use_run_events};
 use crate::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::lang::{browser_languages, choose, set_document_lang, LangSwitch};
 use crate::later::{later_here, later_part, Code, LaterPart};
-use crate::panels::challenge::ChallengeGoal;
 use crate::panels::explorer::LastSearch;
 use crate::panels::glossary::TermLinks;
 use crate::panels::path::{provide_progress, Stored, StoryPicker, Welcome, PLAYER_ANCHOR};
@@ -138,7 +137,8 @@ pub fn App(
             view! {
                 <Welcome/>
                 <StoryPicker/>
-                <ChallengeGoal/>
+                // A challenge's goal comes with the lesson's code: Play needs none of it.
+                {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
                 // The first screen's box stands in for the player until it is drawn.
                 {move || if later[0].get() {
                     view! { <Stage id=PLAYER_ANCHOR lesson=true/> }.into_any()

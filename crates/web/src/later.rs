@@ -17,6 +17,7 @@ use leptos::wasm_split::SplitLoaderError;
 
 use crate::lab::{use_lab, Lab};
 use crate::panels::calculator::Calculator;
+use crate::panels::challenge::ChallengeGoal;
 use crate::panels::challenge::Challenges;
 use crate::panels::controls::ProtectionBar;
 use crate::panels::explorer::TryEveryFailure;
@@ -112,11 +113,13 @@ pub enum LaterPart {
     Recap,
     /// A glossary term opened beside the narration (its words come with the panels).
     TermPop,
+    /// The goal of the challenge being played, above the player.
+    Goal,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 11] = [
+    pub const ALL: [LaterPart; 12] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -128,6 +131,7 @@ impl LaterPart {
         LaterPart::LessonSummary,
         LaterPart::Recap,
         LaterPart::TermPop,
+        LaterPart::Goal,
     ];
 
     /// The part's place in [`LaterPart::ALL`].
@@ -156,6 +160,7 @@ split_bundles! {
     lesson [
         Faults => view! { <Faults/> };
         TermPop => view! { <TermPopover/> };
+        Goal => view! { <ChallengeGoal/> };
         AfterRun => view! {
             <AfterRunPanel/>
             <ProtectionBar/>

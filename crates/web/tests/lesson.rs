@@ -177,7 +177,11 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     assert_eq!(verdict(&parent), "violated");
     let mut narrations = Vec::new();
     while text(&parent, "step-index") != "0" {
-        narrations.push(text(&parent, "narration"));
+        // The plain words and, one tap away, the SQL the step ran.
+        let detail = query(&parent, "[data-testid=narration-detail]")
+            .and_then(|d| d.text_content())
+            .unwrap_or_default();
+        narrations.push(format!("{} {detail}", text(&parent, "narration")));
         click(&parent, "step-back").await;
     }
     narrations.reverse();

@@ -73,10 +73,33 @@ pub fn status_text(
     challenge: &Challenge,
     standing: Standing,
     attempt: Attempt,
+    used: usize,
     catalog: &Catalog,
 ) -> String {
     let budget = challenge.budget.to_string();
     match (standing, attempt) {
+        // Solved by the run on screen: what broke and with how many faults (review finding
+        // 15: "the verdict says it broke" said nothing).
+        (Standing::Solved, Attempt::Broken) => {
+            let broke = match challenge.breaks {
+                Some(invariant) => catalog.fill(
+                    "sum.quote",
+                    &[(
+                        "x",
+                        catalog.text(&format!("invariant.{}", invariant.name())),
+                    )],
+                ),
+                None => catalog.text("challenge.any_invariant"),
+            };
+            catalog.fill(
+                "challenge.solved_by",
+                &[
+                    ("invariant", broke),
+                    ("n", used.to_string()),
+                    ("budget", budget),
+                ],
+            )
+        }
         (Standing::Solved, _) => catalog.text("challenge.solved"),
         (Standing::Impossible, _) => {
             let kinds = challenge
@@ -102,7 +125,7 @@ pub fn detail_html(
     catalog: &Catalog,
 ) -> SafeHtml {
     let budget = challenge.budget.to_string();
-    let message = status_text(challenge, standing, attempt, catalog);
+    let message = status_text(challenge, standing, attempt, used, catalog);
     let task = catalog.text(&format!("challenge.{}", challenge.id));
     wrap("p", "class=\"challenge-task\"", &el("strong", "", &task))
         + el(
@@ -131,6 +154,9 @@ fn save(marks: &BTreeMap<String, Standing>) -> bool {
         .and_then(|s| call(&s, "setItem", &[STORAGE_KEY, &format_marks(marks)]))
         .is_some()
 }
+
+/// The page anchor of the challenge's goal, above the player.
+pub const GOAL_ANCHOR: &str = "challenge-goal";
 
 /// Above the player while a challenge is played: its goal, the faults used of the budget, how
 /// this run stands, and the last refusal (a fault that had no effect says why here too, where
@@ -162,6 +188,7 @@ pub fn ChallengeGoal() -> impl IntoView {
         Some(view! {
             <section
                 class="challenge-goal"
+                id=GOAL_ANCHOR
                 data-testid="challenge-goal"
                 data-status=st.name()
                 data-used=used.to_string()
@@ -175,7 +202,7 @@ pub fn ChallengeGoal() -> impl IntoView {
                 <p>
                     <span data-testid="challenge-used">{used_text}</span>
                     " "
-                    <span class="challenge-state">{status_text(&c, st, attempt, catalog)}</span>
+                    <span class="challenge-state">{status_text(&c, st, attempt, used, catalog)}</span>
                 </p>
                 {notice}
             </section>
@@ -263,9 +290,12 @@ pub fn Challenges() -> impl IntoView {
                     aria-pressed=move || active.with(|a| a.is_some_and(|a| a.id == id)).to_string()
                     on:click=move |_| {
                         lab.open(&c.link());
-                        // The challenge is played above: bring the player into view, as a
-                        // counter-example's replay does.
-                        crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+                        // The challenge is played above: bring its goal and the player below
+                        // it into view (review finding 15: revealing the player alone hid the
+                        // goal above it).
+                        leptos::prelude::request_animation_frame(|| {
+                            crate::browser::reveal(GOAL_ANCHOR);
+                        });
                     }
                 >
                     <span class="done-mark" aria-hidden="true">{move || if done() { "✓ " } else { "" }}</span>
@@ -334,7 +364,16 @@ mod tests {
         let html = detail_html(&c, Standing::Open, Attempt::OverBudget, 3, en);
         assert!(html.contains("Faults used: 3 of 2."), "{html}");
         assert!(html.contains("restart and use at most 2 faults"), "{html}");
+        // Review finding 15: a solve says what broke and with how many faults.
         let html = detail_html(&c, Standing::Solved, Attempt::Broken, 1, en);
+        let broke = match c.breaks {
+            Some(i) => en.text(&format!("invariant.{}", i.name())),
+            None => en.text("challenge.any_invariant"),
+        };
+        assert!(html.contains(&broke), "{html}");
+        assert!(html.contains("1 of 2"), "{html}");
+        // A success kept from an earlier visit, with another run on screen, says only that.
+        let html = detail_html(&c, Standing::Solved, Attempt::Holds, 0, en);
         assert!(html.contains(&en.text("challenge.solved")), "{html}");
         let ru = crate::i18n::Lang::Ru.catalog();
         let html = detail_html(&c, Standing::Impossible, Attempt::Holds, 0, ru);

@@ -180,6 +180,32 @@ pub fn kinds_text(kinds: &[&str], catalog: &Catalog) -> String {
         .join(", ")
 }
 
+/// What a finished search means for the story on screen: it can still break with up to `k`
+/// faults added (how many of the runs tried), or it holds against all of them. A stopped
+/// search speaks only of what it found so far.
+pub fn lead_text(
+    k: u32,
+    report: &Report,
+    partial: bool,
+    base: &Scenario,
+    catalog: &Catalog,
+) -> Option<String> {
+    let n = |v: u64| crate::panels::calculator::digit_groups(v, catalog);
+    let story = catalog.text(&format!("scenario.{}.title", base.id));
+    let args = [
+        ("k", k.to_string()),
+        ("story", story),
+        ("bad", n(report.violating_runs)),
+        ("runs", n(report.runs_represented())),
+    ];
+    match (report.violating_runs > 0, partial) {
+        (true, false) => Some(catalog.fill("ui.explore_lead_broken", &args)),
+        (true, true) => Some(catalog.fill("ui.explore_lead_so_far", &args)),
+        (false, false) => Some(catalog.fill("ui.explore_lead_holds", &args)),
+        (false, true) => None,
+    }
+}
+
 /// The progress or result of a search with bound `k` on `base` (the scenario without its
 /// scripted faults, which counter-examples replay on); a `stopped` search that had not finished
 /// shows its totals so far as `data-state="partial"`.
@@ -216,6 +242,14 @@ pub fn result_view(
     } else {
         SafeHtml::default()
     };
+    // What it means for the story first (review finding 14), the statistics after.
+    if let Some(lead) = lead_text(k, report, partial, base, catalog) {
+        out += el(
+            "p",
+            "class=\"explore-lead\" data-testid=\"explore-lead\"",
+            &lead,
+        );
+    }
     out += el(
         "p",
         "class=\"explore-summary\"",
@@ -1112,6 +1146,54 @@ mod tests {
             ru.contains("исчезло: 0, появилось: 1") && ru.contains("Появились:"),
             "{ru}"
         );
+    }
+
+    /// Review finding 14: the result leads with what it means for the story, the counts come
+    /// after; a design that holds says so first too, and a stopped search only what it found.
+    #[test]
+    fn the_result_leads_with_the_story_then_the_counts() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let key = Scenario::by_id("key").expect("key");
+            let base = key.clone().without_scripted_faults();
+            let report = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
+            assert!(report.violating_runs > 0);
+            let html = result_view(2, &report, false, &base, c).body.to_string();
+            let lead = html.find("data-testid=\"explore-lead\"").expect("a lead");
+            let counts = html.find("class=\"explore-summary\"").expect("the counts");
+            assert!(lead < counts, "{html}");
+            let title = c.text("scenario.key.title");
+            let words = lead_text(2, &report, false, &base, c).expect("words");
+            assert!(words.contains(&title), "{words}");
+            assert_eq!(
+                words,
+                c.fill(
+                    "ui.explore_lead_broken",
+                    &[
+                        ("k", "2".into()),
+                        ("story", title.clone()),
+                        (
+                            "bad",
+                            crate::panels::calculator::digit_groups(report.violating_runs, c)
+                        ),
+                        (
+                            "runs",
+                            crate::panels::calculator::digit_groups(report.runs_represented(), c)
+                        )
+                    ]
+                )
+            );
+            let full = Scenario::by_id("fully-protected").expect("full");
+            let held = Explorer::new(&full, Bounds::faults(1)).run_to_end().clone();
+            assert_eq!(held.violating_runs, 0);
+            let words = lead_text(1, &held, false, &full.clone().without_scripted_faults(), c)
+                .expect("words");
+            assert!(
+                words.contains(&c.text("scenario.fully-protected.title")),
+                "{words}"
+            );
+            assert_eq!(lead_text(1, &held, true, &full, c), None);
+        }
     }
 
     /// The page's numbers are the core's: the search driven the way the frames drive it

@@ -216,7 +216,7 @@ pub fn TermPopover() -> impl IntoView {
             return;
         }
         let id = link.get_attribute("data-term").unwrap_or_default();
-        if let Some(id) = term_in_place(&id, lab.catalog()) {
+        if let Some(id) = term_in_place(&id, lab.lang.get_untracked().catalog()) {
             ev.prevent_default();
             from.set_value(link.dyn_into::<leptos::web_sys::HtmlElement>().ok());
             term.update(|shown| *shown = (*shown != Some(id)).then_some(id));

@@ -291,6 +291,9 @@ pub fn Recap(
         let choose = move |_| {
             let id = lab.run.with_untracked(|r| r.scenario().id.clone());
             guess.set(Some((id, value.clone())));
+            // Guessed: now Play. On a phone the prediction sits below the player, so bring its
+            // playback bar into view (review finding 15).
+            request_animation_frame(|| crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR));
         };
         view! {
             <button

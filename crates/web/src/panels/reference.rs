@@ -55,7 +55,12 @@ pub fn industry_html(more: &Catalog, page: &Catalog) -> SafeHtml {
         })
         .collect();
     let head: Vec<&str> = head.iter().map(String::as_str).collect();
-    wrap(
+    // On a phone the table is wider than the screen: say so (review finding 16).
+    el(
+        "p",
+        "class=\"hint narrow-only\" data-testid=\"industry-scroll\"",
+        &more.text("industry.scroll"),
+    ) + wrap(
         "div",
         "class=\"table-scroll\" tabindex=\"0\" data-testid=\"industry-table\"",
         &table_html("industry", &head, &rows),

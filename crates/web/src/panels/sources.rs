@@ -164,11 +164,11 @@ pub fn sources_html(catalog: &Catalog) -> SafeHtml {
 #[component]
 pub fn Sources() -> impl IntoView {
     let lab = use_lab();
-    let html = sources_html(lab.catalog());
+    let html = sources_html(lab.lang.get_untracked().catalog());
     view! {
         <section class="sources-section" id=SOURCES_ANCHOR data-testid="sources" aria-labelledby="sources-title">
-            <h2 id="sources-title">{lab.t("src.title")}</h2>
-            <p class="hint">{lab.t("src.lede")}</p>
+            <h2 id="sources-title">{move || lab.t("src.title")}</h2>
+            <p class="hint">{move || lab.t("src.lede")}</p>
             <div inner_html=html></div>
         </section>
     }

@@ -150,6 +150,11 @@ pub fn CompareWith() -> impl IntoView {
         link.base = lab.run.with_untracked(|r| r.link().base);
         link.compare = Some(other);
         lab.open(&link);
+        // The two stages replace the player, far above this picker: show them (review
+        // finding 15: the student was left at the glossary).
+        leptos::prelude::request_animation_frame(|| {
+            crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+        });
     };
     view! {
         <Show when=move || !partners().is_empty()>

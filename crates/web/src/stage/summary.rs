@@ -41,7 +41,7 @@ pub fn narration_detail(world: &World, catalog: &Catalog) -> Vec<String> {
 }
 
 /// The detail of a step as a disclosure ("SQL of this step"), nothing when there is none.
-pub fn detail_html(lines: &[String], catalog: &Catalog) -> SafeHtml {
+pub fn sql_detail_html(lines: &[String], catalog: &Catalog) -> SafeHtml {
     if lines.is_empty() {
         return SafeHtml::default();
     }
@@ -252,7 +252,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     };
     let detail = move || {
         lab.run.with(|r| {
-            detail_html(
+            sql_detail_html(
                 &narration_detail(r.shown(lab.side), lab.catalog()),
                 lab.catalog(),
             )

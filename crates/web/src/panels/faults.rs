@@ -12,7 +12,7 @@ use leptos::html::Select;
 use leptos::prelude::*;
 
 use crate::lab::use_lab;
-use crate::stage::labels::{msg_no, packet_label, ShortNames};
+use crate::stage::labels::{msg_tag, packet_label, ShortNames};
 
 /// The fault menu's buttons, row by row: (action name for [`menu_action`], test id, label key).
 /// The phase choice (the phases this design's handler has) sits before the second row's
@@ -48,7 +48,7 @@ pub fn packet_choices(world: &World, catalog: &crate::i18n::Catalog) -> Vec<(u32
                 m.id.0,
                 format!(
                     "{} {}",
-                    msg_no(m.id, catalog),
+                    msg_tag(m.id),
                     packet_label(&m.payload, &names, catalog)
                 ),
             )

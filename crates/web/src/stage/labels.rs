@@ -410,10 +410,17 @@ pub fn node_text(world: &World, node: Node, part: &str, catalog: &Catalog) -> St
     catalog.text(&node_key(scenario.story, node, part))
 }
 
-/// A message's number as people read it, counted from 1 like operations (`#1` in English,
-/// `№1` in Russian, is the first message); the core's ids count from 0.
+/// A message's number in a sentence, counted from 1 like operations (`#1` in English, `№1`
+/// in Russian, is the first message); the core's ids count from 0.
 pub fn msg_no(id: MsgId, catalog: &Catalog) -> String {
     catalog.fill("msg.no", &[("n", (id.0 + 1).to_string())])
+}
+
+/// A message's number on the drawings (`#1` in every language): a tag beside a protocol
+/// caption, and read the same in the element's name (Unicode folds `№` to `No`, so a
+/// checker comparing the drawn text with the name would see two different words).
+pub fn msg_tag(id: MsgId) -> String {
+    format!("#{}", id.0 + 1)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::stage::labels::{
-    clock_in, msg_no, node_text, packet_kind, packet_label, protocol, ShortNames,
+    clock_in, msg_tag, node_text, packet_kind, packet_label, protocol, ShortNames,
 };
 
 /// The lifelines of `world`'s story, as tall as its messages need.
@@ -167,7 +167,7 @@ pub fn arrow_view(
     );
     let caption = format!(
         "{} {}",
-        msg_no(m.id, catalog),
+        msg_tag(m.id),
         packet_label(&m.payload, names, catalog)
     );
     let label = el(
@@ -336,7 +336,7 @@ mod tests {
             ),
             (
                 Lang::Ru,
-                "№1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
+                "#1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
             ),
         ] {
             let catalog = lang.catalog();

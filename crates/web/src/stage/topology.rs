@@ -17,7 +17,7 @@ use crate::lab::{use_lab, Lab};
 use crate::markup::{el, num, void, wrap, SafeHtml};
 use crate::stage::geometry::{drawn_progress, pill_width, progress, Layout, Point};
 use crate::stage::labels::{
-    msg_no, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames,
+    msg_tag, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames,
 };
 
 /// The SVG drawing of the system.
@@ -207,14 +207,11 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
                 id: m.id.0,
                 aria: format!(
                     "{} {label}, {} → {}",
-                    msg_no(m.id, catalog),
+                    msg_tag(m.id),
                     short(m.from),
                     short(m.to)
                 ),
-                title: catalog.fill(
-                    key,
-                    &[("label", label.clone()), ("msg", msg_no(m.id, catalog))],
-                ),
+                title: catalog.fill(key, &[("label", label.clone()), ("msg", msg_tag(m.id))]),
                 label,
                 kind: packet_kind(m),
                 proto: protocol(&m.payload),
@@ -751,7 +748,7 @@ mod tests {
         let en = topology_text(&world, Lang::En.catalog());
         assert!(en.contains("1 packet in flight: #1 POST /charges"), "{en}");
         let ru = topology_text(&world, Lang::Ru.catalog());
-        assert!(ru.contains("В пути 1 пакет: №1 POST /charges"), "{ru}");
+        assert!(ru.contains("В пути 1 пакет: #1 POST /charges"), "{ru}");
     }
 
     #[test]

@@ -117,27 +117,29 @@ pub fn transcript_html(world: &World, catalog: &Catalog) -> SafeHtml {
         let replayed = messages
             .iter()
             .any(|m| matches!(&m.payload, Payload::Response(r) if r.replayed));
-        let mut notes = SafeHtml::default();
-        if if_match {
-            notes += wrap(
+        // A note under the transcript, with the sources its claim was checked against.
+        let note = |shown: bool, test_id: &str, key: &str, sources: [&str; 2]| {
+            if !shown {
+                return SafeHtml::default();
+            }
+            let refs: SafeHtml = sources.iter().map(|s| source_ref(s, catalog)).collect();
+            wrap(
                 "p",
-                "class=\"hint\" data-testid=\"if-match-note\"",
-                &(SafeHtml::text(&catalog.text("transcript.if_match"))
-                    + SafeHtml::text(" ")
-                    + source_ref("rfc9110-if-match", catalog)
-                    + source_ref("rfc9110-412", catalog)),
-            );
-        }
-        if replayed {
-            notes += wrap(
-                "p",
-                "class=\"hint\" data-testid=\"replayed-note\"",
-                &(SafeHtml::text(&catalog.text("transcript.replayed"))
-                    + SafeHtml::text(" ")
-                    + source_ref("stripe", catalog)
-                    + source_ref("ietf-draft", catalog)),
-            );
-        }
+                &format!("class=\"hint\" data-testid=\"{test_id}\""),
+                &(SafeHtml::text(&catalog.text(key)) + SafeHtml::text(" ") + refs),
+            )
+        };
+        let notes = note(
+            if_match,
+            "if-match-note",
+            "transcript.if_match",
+            ["rfc9110-if-match", "rfc9110-412"],
+        ) + note(
+            replayed,
+            "replayed-note",
+            "transcript.replayed",
+            ["stripe", "ietf-draft"],
+        );
         notes + wrap("div", "class=\"http-log\"", &blocks)
     }
 }

@@ -148,3 +148,48 @@ test('on a phone, a prediction brings Play into view', async () => {
   assert.ok(await inView(page, page.locator('#player [data-testid=play-pause]'), PHONE), 'Play is in view');
   await page.context().close();
 });
+
+test('the SQL of a step is one tap away, and stays open from step to step', async () => {
+  const page = await lab.open('scenario=counter');
+  const detail = page.getByTestId('narration-detail');
+  for (let i = 0; i < 30 && (await detail.count()) === 0; i += 1) {
+    await page.getByTestId('step-forward').click();
+  }
+  assert.equal(await detail.count(), 1, 'a step ran SQL');
+  assert.equal(await detail.getAttribute('open'), null, 'folded at first');
+  // The plain words do not carry the SQL.
+  assert.doesNotMatch(await page.getByTestId('narration').innerText(), /INSERT INTO/);
+  await detail.locator('summary').click();
+  assert.notEqual(await detail.getAttribute('open'), null);
+  assert.match(await detail.innerText(), /INSERT INTO like_ops/);
+  const at = await page.getByTestId('step-index').innerText();
+  // The next step that runs SQL shows it open.
+  for (let i = 0; i < 30; i += 1) {
+    await page.getByTestId('step-forward').click();
+    if ((await detail.count()) === 1 && (await page.getByTestId('step-index').innerText()) !== at) break;
+  }
+  assert.equal(await detail.count(), 1);
+  assert.notEqual(await detail.getAttribute('open'), null, 'still open');
+  await detail.locator('summary').click();
+  assert.equal(await detail.getAttribute('open'), null, 'folded again');
+  await page.context().close();
+});
+
+test('keys pressed in a glossary box neither play nor step the run', async () => {
+  const page = await lab.open('scenario=concurrent');
+  await page.getByTestId('glossary').waitFor();
+  const term = page.locator('[data-testid=narration] a.term').first();
+  for (let i = 0; i < 30 && (await term.count()) === 0; i += 1) {
+    await page.getByTestId('step-forward').click();
+  }
+  const at = await page.getByTestId('step-index').innerText();
+  await term.click();
+  await page.getByTestId('term-pop').waitFor();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('term-pop-close').focus();
+  await page.keyboard.press('Space');
+  await page.getByTestId('term-pop').waitFor({ state: 'detached' });
+  assert.equal(await page.getByTestId('step-index').innerText(), at, 'the run did not move');
+  assert.equal(await page.getByTestId('play-pause').getAttribute('aria-pressed'), 'false', 'not playing');
+  await page.context().close();
+});

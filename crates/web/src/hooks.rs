@@ -100,6 +100,15 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
     if event.alt_key() || event.ctrl_key() || event.meta_key() {
         return;
     }
+    // Keys pressed in an open glossary box are the box's (Escape closes it; Space presses
+    // its buttons): they neither play nor step the run under it.
+    let in_term_box = event
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(t).ok())
+        .is_some_and(|e| e.closest(".term-pop").ok().flatten().is_some());
+    if in_term_box {
+        return;
+    }
     let key = event.key();
     // On a focused control, Space and Enter belong to it, arrows to selects.
     let on_control = typing_target(event);

@@ -191,7 +191,17 @@ pub fn lead_text(
     catalog: &Catalog,
 ) -> Option<String> {
     let n = |v: u64| crate::panels::calculator::digit_groups(v, catalog);
-    let story = catalog.text(&format!("scenario.{}.title", base.id));
+    // The story by its title while its design is the story's own; another design is "this
+    // design" (the student switched protections).
+    let own = Scenario::by_id(&base.id).is_ok_and(|s| s.protections == base.protections);
+    let story = if own {
+        catalog.fill(
+            "sum.quote",
+            &[("x", catalog.text(&format!("scenario.{}.title", base.id)))],
+        )
+    } else {
+        catalog.text("ui.explore_this_design")
+    };
     let args = [
         ("k", k.to_string()),
         ("story", story),
@@ -1171,7 +1181,7 @@ mod tests {
                     "ui.explore_lead_broken",
                     &[
                         ("k", "2".into()),
-                        ("story", title.clone()),
+                        ("story", c.fill("sum.quote", &[("x", title.clone())])),
                         (
                             "bad",
                             crate::panels::calculator::digit_groups(report.violating_runs, c)
@@ -1193,6 +1203,12 @@ mod tests {
                 "{words}"
             );
             assert_eq!(lead_text(1, &held, true, &full, c), None);
+            // A design the student changed is not the story's: "this design".
+            let mut changed = base.clone();
+            changed.protections.lock = !changed.protections.lock;
+            let words = lead_text(2, &report, false, &changed, c).expect("words");
+            assert!(!words.contains(&title), "{words}");
+            assert!(words.contains(&c.text("ui.explore_this_design")), "{words}");
         }
     }
 

@@ -170,19 +170,22 @@ pub fn Faults() -> impl IntoView {
             })
             .collect_view()
     };
-    // Only the phases this design's handler has (an accounts API calls no processor).
+    // Only the phases this design's handler has (an accounts API calls no processor), named
+    // in its story's words (the accounts and the likes stories share a list, not its words).
     let design_phases = Memo::new(move |_| {
-        lab.run
-            .with(|r| idem_core::explore::phases(r.world().scenario()))
+        lab.run.with(|r| {
+            let scenario = r.world().scenario();
+            (idem_core::explore::phases(scenario), scenario.story)
+        })
     });
     let phases = move || {
-        let list = design_phases.get();
+        let (list, story) = design_phases.get();
         let default = default_phase(&list);
         list.into_iter()
             .map(|p| {
                 view! {
                     <option value=p.name() selected=Some(p) == default>
-                        {lab.run.with_untracked(|r| crate::stage::labels::phase_in(p, r.world().scenario().story, lab.catalog()))}
+                        {crate::stage::labels::phase_in(p, story, lab.catalog())}
                     </option>
                 }
             })

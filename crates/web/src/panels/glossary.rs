@@ -243,6 +243,7 @@ pub fn TermPopover() -> impl IntoView {
             let _ = link.focus();
         }
     };
+    // (The page's shortcuts leave keys pressed in the box alone: hooks::handle_key.)
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         if ev.key() == "Escape" {
             ev.prevent_default();
@@ -256,7 +257,7 @@ pub fn TermPopover() -> impl IntoView {
                 <div
                     class="term-pop"
                     role="dialog"
-                    aria-labelledby="term-pop-title"
+                    aria-label=c.text(&format!("gloss.{id}.term"))
                     data-testid="term-pop"
                     data-term=id
                     tabindex="-1"
@@ -264,7 +265,7 @@ pub fn TermPopover() -> impl IntoView {
                     on:keydown=on_key
                 >
                     <p>
-                        <strong id="term-pop-title">{c.text(&format!("gloss.{id}.term"))}</strong>
+                        <strong>{c.text(&format!("gloss.{id}.term"))}</strong>
                         ": "
                         {c.text(&format!("gloss.{id}.def"))}
                     </p>

@@ -293,7 +293,11 @@ pub fn Recap(
             guess.set(Some((id, value.clone())));
             // Guessed: now Play. On a phone the prediction sits below the player, so bring its
             // playback bar into view (review finding 15).
-            request_animation_frame(|| crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR));
+            if lab.layout.get_untracked() == crate::stage::geometry::Layout::Tall {
+                request_animation_frame(|| {
+                    crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+                });
+            }
         };
         view! {
             <button

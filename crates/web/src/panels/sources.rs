@@ -30,7 +30,7 @@ pub const SOURCES: [Source; 15] = [
     },
     Source {
         id: "rfc9110-methods",
-        title: "RFC 9110 §9.2: Safe and idempotent methods",
+        title: "RFC 9110 §9.2: Common Method Properties",
         url: "https://www.rfc-editor.org/rfc/rfc9110#section-9.2",
     },
     Source {

@@ -234,7 +234,7 @@ mod tests {
         );
         let ru = difference_line(pair.left(), pair.right(), Lang::Ru.catalog());
         assert!(
-            ru.ends_with("сделано один раз, но пользователь увидел ошибку."),
+            ru.ends_with("выполнено один раз, но пользователь увидел ошибку."),
             "{ru}"
         );
     }

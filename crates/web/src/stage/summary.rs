@@ -41,14 +41,18 @@ pub fn narration_detail(world: &World, catalog: &Catalog) -> Vec<String> {
 }
 
 /// The detail of a step as a disclosure ("SQL of this step"), nothing when there is none.
-pub fn sql_detail_html(lines: &[String], catalog: &Catalog) -> SafeHtml {
+pub fn sql_detail_html(lines: &[String], open: bool, catalog: &Catalog) -> SafeHtml {
     if lines.is_empty() {
         return SafeHtml::default();
     }
     let body: SafeHtml = lines.iter().map(|l| el("p", "", l)).collect();
     wrap(
         "details",
-        "class=\"narr-detail\" data-testid=\"narration-detail\"",
+        if open {
+            "class=\"narr-detail\" data-testid=\"narration-detail\" open"
+        } else {
+            "class=\"narr-detail\" data-testid=\"narration-detail\""
+        },
         &(el("summary", "", &catalog.text("ui.narr_detail")) + body),
     )
 }
@@ -250,10 +254,23 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             }
         })
     };
+    // Opened once, the SQL stays open from step to step (the markup is drawn anew each step).
+    let sql_open = RwSignal::new(false);
+    let on_sql = move |ev: leptos::ev::MouseEvent| {
+        let summary = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<leptos::web_sys::Element>(t).ok())
+            .is_some_and(|e| e.tag_name() == "SUMMARY");
+        if summary {
+            sql_open.update(|open| *open = !*open);
+        }
+    };
     let detail = move || {
+        let open = sql_open.get();
         lab.run.with(|r| {
             sql_detail_html(
                 &narration_detail(r.shown(lab.side), lab.catalog()),
+                open,
                 lab.catalog(),
             )
         })
@@ -309,7 +326,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
                     (links && crate::app::drawn(crate::app::FIRST_SCREEN))
                         .then(|| crate::later::later_here(crate::later::LaterPart::TermPop))
                 }}
-                <div inner_html=detail></div>
+                <div inner_html=detail on:click=on_sql></div>
                 <div inner_html=skipped></div>
                 {paused}
             </section>

@@ -619,7 +619,12 @@ mod tests {
                 Some(UserView::Waiting)
             );
             let (line, _) = status_line(&world, Node::Client, Lang::En.catalog());
-            assert_eq!(line.contains("may still be handled"), waiting, "{line}");
+            assert_eq!(
+                line == Lang::En.catalog().text("node.offline_waiting"),
+                waiting,
+                "{line}"
+            );
+            assert!(line.chars().count() <= 17, "fits its card: {line}");
             if waiting {
                 seen.0 = true
             } else {

@@ -1200,7 +1200,7 @@ mod tests {
             "Не угадали: вы выбрали «Баланс 60», а вышло «Баланс 80»."
         );
         assert!(!ru.text("transcript.lost").contains("ПОТЕРЯНО"));
-        assert!(ru.text("path.definition").contains("только"));
+        assert!(ru.text("path.definition").to_lowercase().contains("только"));
         assert!(ru
             .text("scenario.naive.summary")
             .contains("Пользователь видит"));

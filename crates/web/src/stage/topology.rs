@@ -558,11 +558,13 @@ pub fn ghosts_svg(
                     ),
                 )
             };
+            // The words go under the broken pill, whole: drawn across the two shards as they
+            // part, they broke into blobs (review finding 16).
             let text = el(
                 "text",
                 &format!(
-                    "class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"",
-                    num(px * 0.36),
+                    "class=\"lost-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"",
+                    num(px * 2.6),
                     num(px)
                 ),
                 &label,
@@ -812,6 +814,12 @@ mod tests {
             ghosts = ghosts_svg(Layout::Wide, &world, false, 1, Lang::En.catalog());
         }
         assert!(ghosts.contains("ghost response"), "{ghosts}");
-        assert!(ghosts.contains("201 pay_abc"), "{ghosts}");
+        // Review finding 16: the words under the broken pill, whole, not across its shards.
+        assert!(
+            ghosts.contains("class=\"lost-label\"") && ghosts.contains(">201 pay_abc</text>"),
+            "{ghosts}"
+        );
+        assert!(!ghosts.contains("pill-label"), "{ghosts}");
+        assert_eq!(ghosts.matches("class=\"shard ").count(), 2, "{ghosts}");
     }
 }

@@ -50,6 +50,12 @@ pub fn reveal(id: &str) {
     }
 }
 
+/// [`reveal`]s the element with id `id` at the next frame: for a button whose effect is drawn
+/// reactively (a challenge's goal, the compare stages), which is on the page only by then.
+pub fn reveal_next_frame(id: &'static str) {
+    request_animation_frame(move || reveal(id));
+}
+
 /// [`reveal`]s the element with id `id` and gives it the focus (it has `tabindex="-1"`): for a
 /// button that goes away once pressed, whose focus would otherwise fall to the page's body.
 pub fn reveal_and_focus(id: &str) {

@@ -711,7 +711,7 @@ mod tests {
         let mut w = World::new(&Scenario::by_id("concurrent").expect("concurrent"));
         let mut lines = Vec::new();
         while let Some(step) = w.step().cloned() {
-            lines.extend(crate::text::narrate(&step, &w, c));
+            lines.extend(crate::test_support::narrated(&step, &w, c));
         }
         assert!(
             lines.iter().any(|l| l.contains("before retrying")),

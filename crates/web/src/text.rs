@@ -93,7 +93,9 @@ pub fn badge_text(badge: &Badge, catalog: &Catalog) -> String {
     catalog.fill(badge.key, &[("n", badge.n.to_string())])
 }
 
-/// A step told plainly first: the plain lines, where the SQL a step ran is one short sentence,
+/// A step in words: one sentence per note of `step`, in order, after a "Fault: …" mark when an
+/// injected or scripted fault caused the step, told plainly first: the plain lines, where the
+/// SQL a step ran is one short sentence,
 /// and the detail (the statements with their row counts, and once the legend of the counts)
 /// for a disclosure beside it (review finding 11: the SQL legend was repeated in every step).
 pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<String>, Vec<String>) {
@@ -118,21 +120,6 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         detail.push(catalog.text("ledger.legend"));
     }
     (plain, detail)
-}
-
-/// One sentence per note of `step`, in order, after a "Fault: …" mark when an injected or
-/// scripted fault caused the step.
-pub fn narrate(step: &Step, world: &World, catalog: &Catalog) -> Vec<String> {
-    let names = ShortNames::of(world);
-    crate::outcome_text::fault_mark(step, catalog)
-        .into_iter()
-        .chain(step.notes.iter().map(|note| {
-            catalog.fill(
-                note_key(note, world),
-                &note_args(note, world, &names, catalog),
-            )
-        }))
-        .collect()
 }
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
@@ -379,7 +366,7 @@ pub fn link_error(error: &LinkError, catalog: &Catalog) -> String {
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use crate::test_support::{end, played};
+    use crate::test_support::{end, narrated, played};
     use idem_core::{Action, MsgId, Scenario, World};
 
     #[test]
@@ -449,7 +436,7 @@ mod tests {
         for scenario in Scenario::all() {
             let mut world = World::new(&scenario);
             while let Some(step) = world.step().cloned() {
-                for sentence in narrate(&step, &world, catalog) {
+                for sentence in narrated(&step, &world, catalog) {
                     assert!(!sentence.contains('{'), "{}: {sentence}", scenario.id);
                     assert!(!sentence.is_empty());
                 }
@@ -463,7 +450,7 @@ mod tests {
         let mut world = World::new(&Scenario::by_id("key").expect("key"));
         let mut text = Vec::new();
         while let Some(step) = world.step().cloned() {
-            text.extend(narrate(&step, &world, catalog));
+            text.extend(narrated(&step, &world, catalog));
         }
         let all = text.join(" ");
         assert!(all.contains("Idempotency-Key K1"), "{all}");
@@ -474,7 +461,7 @@ mod tests {
         let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
         let mut text = Vec::new();
         while let Some(step) = world.step().cloned() {
-            text.extend(narrate(&step, &world, catalog));
+            text.extend(narrated(&step, &world, catalog));
         }
         text
     }
@@ -565,8 +552,12 @@ mod tests {
                     );
                     assert!(detail.iter().any(|l| l.contains("→")), "{detail:?}");
                 }
-                let all = narrate(&step, &world, c).len();
-                assert_eq!(plain.len(), all, "one plain line per note");
+                let mark = crate::outcome_text::fault_mark(&step, c).is_some();
+                assert_eq!(
+                    plain.len(),
+                    step.notes.len() + usize::from(mark),
+                    "one plain line per note"
+                );
             }
             assert!(with_sql >= 2, "the likes story runs SQL on two deliveries");
         }

@@ -293,9 +293,7 @@ pub fn Challenges() -> impl IntoView {
                         // The challenge is played above: bring its goal and the player below
                         // it into view (review finding 15: revealing the player alone hid the
                         // goal above it).
-                        leptos::prelude::request_animation_frame(|| {
-                            crate::browser::reveal(GOAL_ANCHOR);
-                        });
+                        crate::browser::reveal_next_frame(GOAL_ANCHOR);
                     }
                 >
                     <span class="done-mark" aria-hidden="true">{move || if done() { "✓ " } else { "" }}</span>

@@ -294,9 +294,7 @@ pub fn Recap(
             // Guessed: now Play. On a phone the prediction sits below the player, so bring its
             // playback bar into view (review finding 15).
             if lab.layout.get_untracked() == crate::stage::geometry::Layout::Tall {
-                request_animation_frame(|| {
-                    crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
-                });
+                crate::browser::reveal_next_frame(crate::panels::path::PLAYER_ANCHOR);
             }
         };
         view! {

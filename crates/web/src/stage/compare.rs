@@ -152,9 +152,7 @@ pub fn CompareWith() -> impl IntoView {
         lab.open(&link);
         // The two stages replace the player, far above this picker: show them (review
         // finding 15: the student was left at the glossary).
-        leptos::prelude::request_animation_frame(|| {
-            crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
-        });
+        crate::browser::reveal_next_frame(crate::panels::path::PLAYER_ANCHOR);
     };
     view! {
         <Show when=move || !partners().is_empty()>

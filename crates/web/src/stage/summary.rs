@@ -13,31 +13,30 @@ use crate::stage::labels::usd_in;
 use crate::text::{badge_for, badge_text, narrate_plain};
 
 /// The narration of the world's latest step (or the scenario's introduction at step 0), plain
-/// first: the SQL it ran is in [`narration_detail`].
-pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
+/// first, and its detail one tap away: the statements it ran with their row counts, and what
+/// the counts mean (empty when it ran none).
+pub fn narration_parts(world: &World, catalog: &Catalog) -> (Vec<String>, Vec<String>) {
     match world.steps().last() {
-        None => vec![
-            crate::outcome_text::intro(world, catalog),
-            catalog.text("narr.start"),
-        ],
+        None => (
+            vec![
+                crate::outcome_text::intro(world, catalog),
+                catalog.text("narr.start"),
+            ],
+            Vec::new(),
+        ),
         Some(step) => {
-            let (mut lines, _) = narrate_plain(step, world, catalog);
+            let (mut lines, detail) = narrate_plain(step, world, catalog);
             if lines.is_empty() {
                 lines.push(catalog.text("narr.injected"));
             }
-            lines
+            (lines, detail)
         }
     }
 }
 
-/// The detail of the latest step, one tap away: the statements it ran with their row counts,
-/// and what the counts mean (empty when it ran none).
-pub fn narration_detail(world: &World, catalog: &Catalog) -> Vec<String> {
-    world
-        .steps()
-        .last()
-        .map(|step| narrate_plain(step, world, catalog).1)
-        .unwrap_or_default()
+/// The plain narration of the world's latest step ([`narration_parts`] without the detail).
+pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
+    narration_parts(world, catalog).0
 }
 
 /// The detail of a step as a disclosure ("SQL of this step"), nothing when there is none.
@@ -244,11 +243,15 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
         })
     };
     let links = use_context::<crate::panels::glossary::TermLinks>().is_some();
+    // The step told once, for its plain lines and its detail.
+    let told = Memo::new(move |_| {
+        lab.run
+            .with(|r| narration_parts(r.shown(lab.side), lab.catalog()))
+    });
     let narration = move || {
-        lab.run.with(|r| {
-            let lines = narration_lines(r.shown(lab.side), lab.catalog());
+        told.with(|(lines, _)| {
             if links {
-                crate::panels::glossary::linked_lines(&lines, lab.catalog())
+                crate::panels::glossary::linked_lines(lines, lab.catalog())
             } else {
                 lines.iter().map(|line| el("p", "", line)).collect()
             }
@@ -267,13 +270,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     };
     let detail = move || {
         let open = sql_open.get();
-        lab.run.with(|r| {
-            sql_detail_html(
-                &narration_detail(r.shown(lab.side), lab.catalog()),
-                open,
-                lab.catalog(),
-            )
-        })
+        told.with(|(_, detail)| sql_detail_html(detail, open, lab.catalog()))
     };
     let skipped = move || {
         lab.skipped

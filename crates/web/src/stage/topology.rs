@@ -667,7 +667,7 @@ mod tests {
                         let Some(step) = world.step().cloned() else {
                             break;
                         };
-                        for line in crate::text::narrate(&step, &world, c) {
+                        for line in crate::test_support::narrated(&step, &world, c) {
                             assert!(!line.contains(ledger), "{id} {armed:?}: {line}");
                         }
                         if world.now().ms() > 60_000 {

@@ -3,7 +3,7 @@
 // `data-*` attributes and visible text are read, never incidental markup.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, text, verdict, step } from './harness.mjs';
+import { start, text, verdict, step, stepUntil } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -32,15 +32,6 @@ async function reveal(page, id) {
   // A reading section's text is fetched when it is first opened.
   await section.locator('.more-wait').waitFor({ state: 'detached' });
   return section.innerText();
-}
-
-/** Steps forward until `ready(page)` holds (at most `limit` steps). */
-async function stepUntil(page, ready, limit = 40) {
-  for (let i = 0; i < limit; i++) {
-    if (await ready(page)) return;
-    await page.getByTestId('step-forward').click();
-  }
-  assert.fail('the state never came');
 }
 
 /** The ids of the packets in flight on the phone's link (the ones the fault menu lists). */

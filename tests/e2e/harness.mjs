@@ -109,6 +109,15 @@ export function labForFile() {
  * end (the page's one readiness signal). */
 export const ready = (page) => page.locator('.idem-lab[data-ready="true"]').waitFor();
 
+/** Steps forward until `ready(page)` holds (at most `limit` steps). */
+export async function stepUntil(page, ready, limit = 40) {
+  for (let i = 0; i < limit; i++) {
+    if (await ready(page)) return;
+    await page.getByTestId('step-forward').click();
+  }
+  assert.fail('the state never came');
+}
+
 /** The text of the element with this test id. */
 export const text = (page, id) => page.getByTestId(id).innerText();
 

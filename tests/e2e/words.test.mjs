@@ -4,7 +4,7 @@
 // its "play this run" button. Each is checked against the catalogs' words, in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, catalog, shot, audit, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, catalog, shot, audit, stepUntil, DESKTOP, PHONE } from './harness.mjs';
 
 const lab = labForFile();
 
@@ -16,10 +16,7 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       // The panels' words are here once the glossary is drawn.
       await page.getByTestId('glossary').waitFor();
       const term = page.locator('[data-testid=narration] a.term').first();
-      for (let i = 0; i < 30 && (await term.count()) === 0; i += 1) {
-        await page.getByTestId('step-forward').click();
-      }
-      await term.waitFor();
+      await stepUntil(page, async () => (await term.count()) > 0);
       const id = await term.getAttribute('data-term');
       await term.scrollIntoViewIfNeeded();
       const before = await page.evaluate(() => window.scrollY);
@@ -152,9 +149,7 @@ test('on a phone, a prediction brings Play into view', async () => {
 test('the SQL of a step is one tap away, and stays open from step to step', async () => {
   const page = await lab.open('scenario=counter');
   const detail = page.getByTestId('narration-detail');
-  for (let i = 0; i < 30 && (await detail.count()) === 0; i += 1) {
-    await page.getByTestId('step-forward').click();
-  }
+  await stepUntil(page, async () => (await detail.count()) > 0);
   assert.equal(await detail.count(), 1, 'a step ran SQL');
   assert.equal(await detail.getAttribute('open'), null, 'folded at first');
   // The plain words do not carry the SQL.
@@ -179,9 +174,7 @@ test('keys pressed in a glossary box neither play nor step the run', async () =>
   const page = await lab.open('scenario=concurrent');
   await page.getByTestId('glossary').waitFor();
   const term = page.locator('[data-testid=narration] a.term').first();
-  for (let i = 0; i < 30 && (await term.count()) === 0; i += 1) {
-    await page.getByTestId('step-forward').click();
-  }
+  await stepUntil(page, async () => (await term.count()) > 0);
   const at = await page.getByTestId('step-index').innerText();
   await term.click();
   await page.getByTestId('term-pop').waitFor();

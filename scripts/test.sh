@@ -18,7 +18,9 @@ if [[ "${PROPTEST_CASES:-}" == "0" ]]; then
 fi
 
 echo "==> setup"
+setup_t0=$SECONDS
 bash scripts/setup.sh
+setup_secs=$((SECONDS - setup_t0))
 # shellcheck source=scripts/env.sh
 . scripts/env.sh
 
@@ -33,7 +35,20 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 
 passed=0
 failed=0
-started=$SECONDS
+started=$((SECONDS - setup_secs))
+# "seconds<TAB>name" of each step run, for the summary (setup first: on a fresh machine it
+# installs the tools).
+timings=("$setup_secs"$'\t'"setup (scripts/setup.sh)")
+
+# summary: each step's time, then the total.
+summary() {
+  printf '\nstep times:\n'
+  local row
+  for row in "${timings[@]}"; do
+    printf '  %5ss  %s\n' "${row%%$'\t'*}" "${row#*$'\t'}"
+  done
+  printf '  %5ss  total\n' "$((SECONDS - started))"
+}
 
 # step "name" command...: prints a heading, runs the command, stops on failure.
 step() {
@@ -43,10 +58,13 @@ step() {
   printf '\n==> [%d] %s\n    $ %s\n' "$((passed + 1))" "$name" "$*"
   if "$@"; then
     passed=$((passed + 1))
+    timings+=("$((SECONDS - t0))"$'\t'"$name")
     printf -- '--> ok: %s (%ds)\n' "$name" "$((SECONDS - t0))"
   else
     local rc=$?
     failed=$((failed + 1))
+    timings+=("$((SECONDS - t0))"$'\t'"$name (FAILED)")
+    summary
     printf -- '\n--> FAILED: %s (exit %d)\n' "$name" "$rc"
     printf 'steps: %d passed, %d failed\n' "$passed" "$failed"
     exit "$rc"
@@ -112,5 +130,6 @@ step "conformance (the core's SQL and Redis against real PostgreSQL and Redis)" 
   counted bash scripts/conformance.sh
 # ---------------------------------------------------------------------------
 
+summary
 printf '\nall checks passed in %ds\n' "$((SECONDS - started))"
 printf 'steps: %d passed, %d failed\n' "$passed" "$failed"

@@ -495,7 +495,7 @@ test('every packet label comes from the catalog: Russian words in Russian', asyn
     const all = [...seen, ...sequence.map((l) => l.trim())];
     const charge = t(lang, 'packet.charge', { amount: lang === 'en' ? '$100.00' : '$100,00' });
     assert.ok(all.some((l) => l.includes(charge)), `${charge} in ${all.join(' | ')}`);
-    assert.ok(all.some((l) => l.includes(t(lang, 'packet.rows', { n: 1 }).replace(/\{n:[^}]*\}/, lang === 'en' ? 'row' : 'строка'))));
+    assert.ok(all.some((l) => l.includes(t(lang, 'packet.wrote', { n: 1 }).replace(/\{n:[^}]*\}/, lang === 'en' ? 'row' : 'строка'))));
     if (lang === 'ru') {
       for (const label of all) {
         assert.doesNotMatch(label, /\b(charge|balance|likes|rows?|stale|lease|done)\b/, label);

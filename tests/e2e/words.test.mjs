@@ -186,3 +186,63 @@ test('keys pressed in a glossary box neither play nor step the run', async () =>
   assert.equal(await page.getByTestId('play-pause').getAttribute('aria-pressed'), 'false', 'not playing');
   await page.context().close();
 });
+
+for (const lang of ['en', 'ru']) {
+  test(`on a phone the bar's words are whole at every step of story 3 in ${lang}`, async () => {
+    const page = await lab.open(`scenario=cas&lang=${lang}`, PHONE);
+    const line = page.getByTestId('now-line');
+    let longest = 0;
+    for (let i = 0; i < 40; i += 1) {
+      // Nothing cut: the box is as tall as its text (a clamp to N lines with "…" hides the rest).
+      const { shown, whole, chars } = await line.evaluate((e) => ({
+        shown: e.getBoundingClientRect().height > 0,
+        whole: e.scrollHeight <= e.clientHeight + 1,
+        chars: e.textContent.length,
+      }));
+      assert.ok(shown, 'the bar shows the words on a phone');
+      assert.ok(whole, `step ${i}: the words are cut`);
+      longest = Math.max(longest, chars);
+      if (await page.getByTestId('step-forward').isDisabled()) break;
+      await page.getByTestId('step-forward').click();
+    }
+    assert.ok(longest > 180, `a long step was seen (${longest} characters)`);
+    await page.context().close();
+  });
+}
+
+test('a ledger answer says what it wrote, never a bare list of row counts', async () => {
+  for (const lang of ['en', 'ru']) {
+    const c = catalog(lang);
+    const page = await lab.open(`scenario=counter&lang=${lang}`);
+    const seen = new Set();
+    for (let i = 0; i < 40; i += 1) {
+      for (const l of await page.locator('#player [data-testid=packet] .pill-label').allTextContents()) seen.add(l.trim());
+      if (await page.getByTestId('step-forward').isDisabled()) break;
+      await page.getByTestId('step-forward').click();
+    }
+    const labels = [...seen];
+    assert.ok(labels.includes(c.get('packet.wrote_nothing')), labels.join(' | '));
+    for (const l of labels) assert.doesNotMatch(l, /\d,\d/, `a list of counts: ${l}`);
+    await page.context().close();
+  }
+});
+
+test('a status code in the narration leads, in place, to where its meaning was checked', async () => {
+  const page = await lab.open('scenario=cas');
+  await page.getByTestId('glossary').waitFor();
+  const term = page.locator('[data-testid=narration] a.term[data-term="412"]');
+  await stepUntil(page, async () => (await term.count()) > 0);
+  await term.click();
+  const pop = page.getByTestId('term-pop');
+  await pop.waitFor();
+  const ref = pop.locator('a.src-ref');
+  assert.equal(await ref.getAttribute('href'), '#src-rfc9110-412');
+  await ref.click();
+  const entry = page.locator('#src-rfc9110-412');
+  await page.waitForFunction(() => {
+    const r = document.getElementById('src-rfc9110-412')?.getBoundingClientRect();
+    return r && r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+  assert.match(await entry.innerText(), /412/);
+  await page.context().close();
+});

@@ -241,7 +241,7 @@ fn msg_args(
     let label = world
         .network()
         .get(id)
-        .map(|m| packet_label(&m.payload, names, catalog))
+        .map(|m| packet_label(m, names, catalog))
         .unwrap_or_default();
     vec![("msg", msg_no(id, catalog)), ("label", label)]
 }

@@ -137,7 +137,7 @@ pub fn fault_packets(
                 "response" => "ui.explore_response",
                 _ => "ui.explore_request",
             };
-            let label = packet_label(&m.payload, &names, catalog);
+            let label = packet_label(m, &names, catalog);
             Some((id, catalog.fill(key, &[("packet", label)])))
         })
         .collect()

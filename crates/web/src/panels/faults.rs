@@ -46,11 +46,7 @@ pub fn packet_choices(world: &World, catalog: &crate::i18n::Catalog) -> Vec<(u32
         .map(|m| {
             (
                 m.id.0,
-                format!(
-                    "{} {}",
-                    msg_tag(m.id),
-                    packet_label(&m.payload, &names, catalog)
-                ),
+                format!("{} {}", msg_tag(m.id), packet_label(m, &names, catalog)),
             )
         })
         .collect()

@@ -14,7 +14,7 @@ use crate::lab::use_lab;
 use crate::markup::{el, esc, wrap, SafeHtml};
 
 /// The terms, in the glossary's order.
-pub const TERMS: [&str; 17] = [
+pub const TERMS: [&str; 18] = [
     "ack",
     "set-nx",
     "nil",
@@ -32,7 +32,29 @@ pub const TERMS: [&str; 17] = [
     "412",
     "422",
     "key",
+    "if-match",
 ];
+
+/// Where a term's claim was checked: its entry in the sources list, if it has one (a status
+/// code's meaning, a header, a Redis or PostgreSQL command). The glossary entry and the box
+/// opened in place both link to it.
+pub fn term_source(id: &str) -> Option<&'static str> {
+    Some(match id {
+        "set-nx" | "nil" | "ttl" => "redis-set",
+        "on-conflict" | "unique-index" => "postgres-insert",
+        "400" | "409" | "422" | "key" => "ietf-draft",
+        "412" => "rfc9110-412",
+        "if-match" | "cas" => "rfc9110-if-match",
+        _ => return None,
+    })
+}
+
+/// A space and the link to term `id`'s source, or nothing.
+fn source_of(id: &str, catalog: &Catalog) -> SafeHtml {
+    term_source(id)
+        .map(|src| SafeHtml::text(" ") + crate::panels::sources::source_ref(src, catalog))
+        .unwrap_or_default()
+}
 
 /// Provided by a page that shows the [`Glossary`], so the narration links into it (an
 /// embedded player has no glossary, and no links).
@@ -160,7 +182,8 @@ pub fn glossary_html(catalog: &Catalog, back_to: &str) -> SafeHtml {
                     "span",
                     &format!("id=\"def-{id}\""),
                     &catalog.text(&format!("gloss.{id}.def")),
-                ) + SafeHtml::text(" ")
+                ) + source_of(&id, catalog)
+                    + SafeHtml::text(" ")
                     + el(
                         "a",
                         &format!("class=\"back\" href=\"#{}\"", esc(back_to)),
@@ -268,6 +291,7 @@ pub fn TermPopover() -> impl IntoView {
                         <strong>{c.text(&format!("gloss.{id}.term"))}</strong>
                         ": "
                         {c.text(&format!("gloss.{id}.def"))}
+                        <span inner_html=source_of(id, c)></span>
                     </p>
                     <p class="term-pop-bar">
                         <a href=format!("#term-{id}") data-testid="term-pop-list">{c.text("gloss.in_list")}</a>
@@ -334,6 +358,53 @@ mod tests {
             assert_eq!(html.matches("<dt ").count(), TERMS.len());
             assert_eq!(html.matches("href=\"#player\"").count(), TERMS.len());
         }
+    }
+
+    /// Status codes, headers and store commands lead to where their meaning was checked: the
+    /// glossary entry (and the box opened in place, drawn from the same `source_of`) ends with
+    /// a link to the source's entry.
+    #[test]
+    fn status_codes_headers_and_commands_link_to_their_sources() {
+        use crate::panels::sources::SOURCES;
+        for lang in Lang::ALL {
+            let html = glossary_html(lang.catalog(), "player").to_string();
+            let mut linked = 0;
+            for id in TERMS {
+                let entry = html
+                    .split("<div class=\"gloss-entry\">")
+                    .find(|e| e.contains(&format!("id=\"term-{id}\"")))
+                    .expect("an entry per term");
+                match term_source(id) {
+                    Some(src) => {
+                        assert!(SOURCES.iter().any(|s| s.id == src), "{id}: no source {src}");
+                        assert!(
+                            entry.contains(&format!("href=\"#src-{src}\"")),
+                            "{id}: {entry}"
+                        );
+                        linked += 1;
+                    }
+                    None => assert!(!entry.contains("src-ref"), "{id}: {entry}"),
+                }
+            }
+            assert!(linked >= 12, "{linked} terms link a source");
+            for id in [
+                "400",
+                "409",
+                "412",
+                "422",
+                "key",
+                "if-match",
+                "set-nx",
+                "on-conflict",
+            ] {
+                assert!(term_source(id).is_some(), "{id} has a source");
+            }
+        }
+        // If-Match is a term: the story 3 narration links it.
+        let c = Lang::En.catalog();
+        assert!(linked_lines(&["It sends If-Match: \"5\".".to_owned()], c)
+            .to_string()
+            .contains("data-term=\"if-match\""));
     }
 
     #[test]

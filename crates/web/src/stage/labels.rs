@@ -8,14 +8,19 @@ use idem_core::ledger::{SqlBatch, Statement, StatementResult};
 use idem_core::net::{Message, Payload};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::store::{RedisCommand, RedisReply};
+use idem_core::topology::HandlerRef;
 use idem_core::{MsgId, Node, Phase, Story, World};
 
 use crate::i18n::{Catalog, Lang};
 
-/// Human-sized names for the UUIDs of a run, in order of first appearance.
+/// Human-sized names for the UUIDs of a run, in order of first appearance, and what each SQL
+/// batch of the run asked (so a reply's caption can say what it wrote or found).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ShortNames {
     names: Vec<(String, String)>,
+    /// Each batch sent to the ledger: its handler, its message, and per statement whether it
+    /// writes (an INSERT or UPDATE) rather than reads (a SELECT).
+    batches: Vec<(HandlerRef, MsgId, Vec<bool>)>,
 }
 
 impl ShortNames {
@@ -34,7 +39,26 @@ impl ShortNames {
                 names.add(id, "op");
             }
         }
+        for m in world.network().messages() {
+            if let Payload::Sql(handler, batch) = &m.payload {
+                let writes = batch.statements.iter().map(writes).collect();
+                names.batches.push((*handler, m.id, writes));
+            }
+        }
         names
+    }
+
+    /// Per statement, whether it writes, of the batch `reply` (a ledger's answer) answers: the
+    /// handler's last batch sent before it. `None` when the run's history no longer holds it.
+    pub fn batch_answered_by(&self, reply: &Message) -> Option<&[bool]> {
+        let Payload::SqlResults(handler, _) = &reply.payload else {
+            return None;
+        };
+        self.batches
+            .iter()
+            .rev()
+            .find(|(h, id, _)| h == handler && *id < reply.id)
+            .map(|(_, _, writes)| writes.as_slice())
     }
 
     /// Gives `uuid` the next name with `prefix`, unless it has one.
@@ -101,14 +125,17 @@ pub fn protocol(payload: &Payload) -> &'static str {
 }
 
 /// The caption of a packet, its words in the catalog's language.
-pub fn packet_label(payload: &Payload, names: &ShortNames, catalog: &Catalog) -> String {
-    match payload {
+pub fn packet_label(message: &Message, names: &ShortNames, catalog: &Catalog) -> String {
+    match &message.payload {
         Payload::Request(request) => request_label(request, names),
         Payload::Response(response) => response_label(response, catalog),
         Payload::Redis(_, command) => redis_label(command, names),
         Payload::RedisReply(_, reply) => redis_reply_label(reply),
         Payload::Sql(_, batch) => sql_label(batch, catalog),
-        Payload::SqlResults(_, results) => rows_label(results, catalog),
+        Payload::SqlResults(_, results) => match names.batch_answered_by(message) {
+            Some(writes) => results_label(writes, results, catalog),
+            None => rows_label(results, catalog),
+        },
         Payload::Charge(_, charge) => {
             let mut label = catalog.fill(
                 "packet.charge",
@@ -256,6 +283,47 @@ fn sql_label(batch: &SqlBatch, catalog: &Catalog) -> String {
         (false, 0) => first,
         (false, _) => format!("{first} +{more}"),
     }
+}
+
+/// Whether a statement writes (INSERT, UPDATE) rather than only reads (SELECT).
+pub fn writes(statement: &Statement) -> bool {
+    match statement {
+        Statement::InsertCharge { .. }
+        | Statement::Fence { .. }
+        | Statement::Debit { .. }
+        | Statement::InsertLikeOp { .. }
+        | Statement::IncrementLikes { .. }
+        | Statement::ClaimKey { .. }
+        | Statement::ReclaimKey { .. }
+        | Statement::CompleteKey { .. } => true,
+        Statement::SelectAccount { .. }
+        | Statement::SelectAccountOp { .. }
+        | Statement::SelectChargeByKey { .. }
+        | Statement::SelectLikes { .. }
+        | Statement::SelectStaleKeys { .. }
+        | Statement::SelectKey { .. } => false,
+    }
+}
+
+/// A ledger reply's caption in words: the rows its writes wrote (`wrote 2 rows`, `wrote
+/// nothing`), or for a batch of reads the rows they found (`found 1 row`, `found nothing`).
+/// `writes` says per statement whether it writes; the per-statement counts stay in the SQL
+/// detail and the ledger panel.
+pub fn results_label(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> String {
+    let any_write = writes.iter().any(|w| *w);
+    let n: u64 = results
+        .iter()
+        .zip(writes)
+        .filter(|(_, w)| **w == any_write)
+        .map(|(r, _)| r.rows)
+        .sum();
+    let key = match (any_write, n) {
+        (true, 0) => "packet.wrote_nothing",
+        (true, _) => "packet.wrote",
+        (false, 0) => "packet.found_nothing",
+        (false, _) => "packet.found",
+    };
+    catalog.fill(key, &[("n", n.to_string())])
 }
 
 /// Rows affected, as PostgreSQL's command tags count them: `1 row`, `0 rows`, `rows 1,0`.
@@ -493,7 +561,7 @@ mod tests {
             .network()
             .messages()
             .iter()
-            .map(|m| packet_label(&m.payload, &names, en))
+            .map(|m| packet_label(m, &names, en))
             .collect();
         assert_eq!(labels[0], "POST /charges · K1");
         assert_eq!(labels[1], "SET NX K1");
@@ -501,18 +569,72 @@ mod tests {
         assert_eq!(labels[3], "charge $100.00");
         assert_eq!(labels[4], "pay_abc");
         assert_eq!(labels[5], "INSERT charges");
-        assert_eq!(labels[6], "1 row");
+        assert_eq!(labels[6], "wrote 1 row");
         assert_eq!(labels[7], "SET K1 201 ✓");
         assert_eq!(labels[9], "201 pay_abc");
         assert!(labels.contains(&"201 pay_abc ↺".to_owned()));
         // In Russian the words are Russian; the protocol stays as it is written.
         let ru = Lang::Ru.catalog();
-        let label = |i: usize| packet_label(&world.network().messages()[i].payload, &names, ru);
+        let label = |i: usize| packet_label(&world.network().messages()[i], &names, ru);
         assert_eq!(label(0), "POST /charges · K1");
         assert_eq!(label(3), "списание $100,00");
-        assert_eq!(label(6), "1 строка");
+        assert_eq!(label(6), "записано: 1 строка");
         let kinds: Vec<&str> = world.network().messages().iter().map(packet_kind).collect();
         assert_eq!(&kinds[..3], ["request", "request", "response"]);
+    }
+
+    /// A ledger reply says in words what the batch it answers did, never a bare list of counts
+    /// like `rows 0,0,1` (a student cannot tell which number belongs to which statement).
+    #[test]
+    fn a_ledger_reply_says_what_its_batch_wrote_or_found() {
+        let captions = |story: &str, catalog: &Catalog| -> Vec<String> {
+            let world = end(story);
+            let names = ShortNames::of(&world);
+            world
+                .network()
+                .messages()
+                .iter()
+                .filter(|m| matches!(m.payload, Payload::SqlResults(..)))
+                .map(|m| packet_label(m, &names, catalog))
+                .collect()
+        };
+        let (en, ru) = (Lang::En.catalog(), Lang::Ru.catalog());
+        // The retried like: INSERT like_ops 0, UPDATE likes 0, SELECT likes 1.
+        assert_eq!(captions("counter", en), ["wrote 2 rows", "wrote nothing"]);
+        assert_eq!(
+            captions("counter", ru),
+            ["записано: 2 строки", "ничего не записано"]
+        );
+        // The retried debit matched no row (its version had moved on); the SELECT beside it
+        // reads the balance, which is not a write.
+        assert_eq!(captions("cas", en), ["wrote 1 row", "wrote nothing"]);
+        for story in [
+            "naive",
+            "key",
+            "counter",
+            "cas",
+            "crash-window",
+            "fully-protected",
+        ] {
+            for caption in captions(story, en) {
+                assert!(
+                    caption.starts_with("wrote ") || caption.starts_with("found "),
+                    "{story}: {caption}"
+                );
+            }
+        }
+        // A lone SELECT (the API looking up a key's charge) says what it found.
+        let world = end("fully-protected");
+        let names = ShortNames::of(&world);
+        let found: Vec<String> = world
+            .network()
+            .messages()
+            .iter()
+            .filter(|m| matches!(m.payload, Payload::SqlResults(..)))
+            .map(|m| packet_label(m, &names, en))
+            .filter(|c| c.starts_with("found"))
+            .collect();
+        assert!(!found.is_empty(), "no read-only batch in fully-protected");
     }
 
     #[test]
@@ -521,7 +643,7 @@ mod tests {
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(
-            packet_label(&first.payload, &names, Lang::En.catalog()),
+            packet_label(first, &names, Lang::En.catalog()),
             "POST /charges"
         );
         assert_eq!(protocol(&first.payload), "http");
@@ -533,14 +655,14 @@ mod tests {
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(
-            packet_label(&first.payload, &names, Lang::En.catalog()),
+            packet_label(first, &names, Lang::En.catalog()),
             "POST /posts/7/likes · op1"
         );
         let world = end("cas");
         let names = ShortNames::of(&world);
         let first = &world.network().messages()[0];
         assert_eq!(
-            packet_label(&first.payload, &names, Lang::En.catalog()),
+            packet_label(first, &names, Lang::En.catalog()),
             "POST /debit −20 v5"
         );
     }

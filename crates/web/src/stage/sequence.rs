@@ -165,11 +165,7 @@ pub fn arrow_view(
             num(end)
         ),
     );
-    let caption = format!(
-        "{} {}",
-        msg_tag(m.id),
-        packet_label(&m.payload, names, catalog)
-    );
+    let caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
     let label = el(
         "text",
         &format!(

@@ -197,7 +197,7 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
         .network()
         .in_flight()
         .map(|m| {
-            let label = packet_label(&m.payload, &names, catalog);
+            let label = packet_label(m, &names, catalog);
             let key = if m.is_faultable() {
                 "ui.packet_drop"
             } else {
@@ -507,7 +507,7 @@ pub fn ghosts_svg(
         .filter_map(|id| world.network().get(*id))
         .filter(|m| m.duplicate_of.is_some())
         .map(|m| {
-            let w = pill_width(&packet_label(&m.payload, &names, catalog), px);
+            let w = pill_width(&packet_label(m, &names, catalog), px);
             let p = point_at(layout, m, world.now().ms() as f64, reduced_motion, w);
             wrap(
                 "g",
@@ -542,7 +542,7 @@ pub fn ghosts_svg(
                 Fate::Lost(t, DropReason::Dropped) => t.ms() as f64,
                 _ => m.deliver_at.ms() as f64,
             };
-            let label = packet_label(&m.payload, &names, catalog);
+            let label = packet_label(m, &names, catalog);
             let w = pill_width(&label, px);
             let p = point_at(layout, m, at, reduced_motion, w);
             let pill = |x: f64| {

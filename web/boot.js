@@ -7,10 +7,8 @@
 // a "Loading the lesson…" status; the wasm replaces it when it mounts) and started the
 // request for that language's texts. If the wasm cannot be loaded or started, the first
 // screen says so instead of loading for ever.
-// The wasm is requested (and compiled while it streams in) once the first screen's paint has
-// been presented and recorded: until then the link carries what that screen needs (index.html,
-// css, lang.js, the catalog; idem-web.js is preloaded, the wasm deliberately not, see
-// Trunk.toml), and that paint stays the page's largest even when the wasm arrives at once (a
+// The wasm is compiled (while it streams in) once the first screen's paint has been presented
+// and recorded, so that paint stays the page's largest even when the wasm arrives at once (a
 // paint whose text is replaced before the browser has recorded it is forgotten). No first
 // screen (?embed), no paint to wait for; a hidden tab paints nothing, hence the time limit.
 const painted = new Promise((resolve) => {
@@ -29,8 +27,15 @@ const painted = new Promise((resolve) => {
   setTimeout(resolve, 1000);
 });
 
-// (A dynamic import, so that a failure to load idem-web.js is reported too.)
-const started = Promise.all([import('./idem-web.js'), painted]).then(([bindings]) => bindings.default());
+// The wasm's download starts at once, at a low priority: the browser serves the first
+// screen's own files first (index.html, css, lang.js, the catalog), and the link is never
+// idle while the screen paints. Its compilation (streamed from the response) waits for that
+// paint, as above. (A dynamic import, so that a failure to load idem-web.js is reported too.)
+const wasm = fetch(new URL('./idem-web_bg.wasm', import.meta.url), { priority: 'low' });
+wasm.catch(() => {}); // reported by the start below, which awaits it
+const started = Promise.all([import('./idem-web.js'), painted]).then(([bindings]) =>
+  bindings.default({ module_or_path: wasm }),
+);
 started.catch((error) => {
   const shell = document.getElementById(`idem-shell-${window.idemLabLang ?? 'en'}`);
   const failed = shell?.querySelector('[data-testid="shell-failed"]');

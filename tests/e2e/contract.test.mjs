@@ -1,4 +1,4 @@
-// One test per testing-contract id of the README that no other end-to-end test covers: each
+// One test per testing-contract id (docs/contract.md) that no other end-to-end test covers: each
 // presses the control like a student and checks the state it shows. Only `data-testid`s, their
 // `data-*` attributes and visible text are read, never incidental markup.
 import { test, before, after } from 'node:test';

@@ -107,7 +107,7 @@ impl LabEvent {
         }
     }
 
-    /// The payload (the event's `detail`), in the order documented in the README.
+    /// The payload (the event's `detail`), in the order documented in docs/embedding.md.
     pub fn fields(&self) -> Vec<(&'static str, Field)> {
         let text = |s: &str| Field::Text(s.to_owned());
         match self {

@@ -187,6 +187,9 @@ impl Lab {
         put(self.set_paused_at_key, false);
         self.hold.set(0.0);
         self.set_playing.set(true);
+        // A frame of no time, at once: an event due now (the story's first) is shown by the
+        // press itself, not a frame later (#29: the first interaction).
+        self.frame(0.0);
     }
 
     /// Injects an action at the cursor; a refusal becomes the notice. Returns whether the
@@ -462,6 +465,38 @@ mod tests {
         assert!(
             lab.skipped.get_untracked().is_none(),
             "a step by hand clears it"
+        );
+    }
+
+    /// Pressing Play shows the story's first step at once when it is due now (#29: the press
+    /// answers in its own task, not a frame later); playing on waits for the step's hold.
+    #[test]
+    fn play_shows_a_step_due_now_at_once() {
+        let lab = lab("naive");
+        assert_eq!(lab.run.with_untracked(Run::cursor), 0);
+        assert_eq!(
+            lab.run.with_untracked(Run::next_time).map(|t| t.ms()),
+            Some(0)
+        );
+        lab.toggle_play();
+        assert_eq!(lab.run.with_untracked(Run::cursor), 1, "the press stepped");
+        assert!(lab.playing.get_untracked());
+        // The step is held long enough to read: a short frame does not step again.
+        assert!(lab.frame(16.0));
+        assert_eq!(lab.run.with_untracked(Run::cursor), 1);
+        // Pause and play again: the hold is reset, and what is due now is shown.
+        lab.toggle_play();
+        assert!(!lab.playing.get_untracked());
+        let at = lab.run.with_untracked(Run::cursor);
+        let due_now = lab
+            .run
+            .with_untracked(Run::next_time)
+            .map(|t| t.ms() as f64)
+            <= Some(lab.display.get_untracked());
+        lab.toggle_play();
+        assert_eq!(
+            lab.run.with_untracked(Run::cursor),
+            if due_now { at + 1 } else { at }
         );
     }
 

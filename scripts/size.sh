@@ -24,7 +24,7 @@ GOAL_KB=130
 BUDGET_KB=290
 # The bytes before Play (#29): the first screen without the player's bundle; RU 259.5 KB, EN
 # 256.6 KB on 2026-12-04, plus about 1.5 KB. Only moves down.
-PLAY_BUDGET_KB=261
+PLAY_BUDGET_KB=260
 LANGS=(en ru)
 
 dist=dist

@@ -33,6 +33,7 @@
 
 pub mod action;
 pub mod challenge;
+pub mod chaos;
 mod check;
 pub mod compare;
 pub mod cost;

@@ -44,6 +44,11 @@ pub struct DeepLink {
     pub compare: Option<String>,
     /// The "Can you break it?" challenge being played.
     pub challenge: Option<String>,
+    /// A chaos run's seed ("Surprise me"): the run's `faults` were drawn by
+    /// [`crate::chaos::schedule`] from this seed, on the design without scripted faults
+    /// (`base`). The link spells the faults out too, so opening it needs no drawing;
+    /// [`crate::chaos::drew`] checks that they are the seed's.
+    pub chaos: Option<u32>,
 }
 
 /// What is wrong with a link.
@@ -69,6 +74,11 @@ pub enum LinkError {
     BadCompare(String),
     /// No challenge has this id.
     UnknownChallenge(String),
+    /// `chaos` is not a seed (a number up to 4 294 967 295).
+    BadChaos(String),
+    /// `chaos` given with a parameter it cannot join (`compare`, `challenge`), or without one
+    /// it needs (`base`, `faults`): the name of that parameter.
+    ChaosWith(String),
     /// A fault was refused when the run was rebuilt.
     FaultRefused {
         /// Its position in the list.
@@ -88,6 +98,7 @@ impl Default for DeepLink {
             base: false,
             compare: None,
             challenge: None,
+            chaos: None,
         }
     }
 }
@@ -102,7 +113,7 @@ impl DeepLink {
     }
 
     /// Reads the parameters this module owns (`scenario`, `protect`, `faults`, `step`, `base`,
-    /// `compare`, `challenge`) from a query string (with or without the leading `?`); other parameters are ignored.
+    /// `compare`, `challenge`, `chaos`) from a query string (with or without the leading `?`); other parameters are ignored.
     /// Returns every problem found, not just the first.
     pub fn parse(query: &str) -> Result<DeepLink, Vec<LinkError>> {
         let (link, errors) = DeepLink::parse_lenient(query);
@@ -125,6 +136,7 @@ impl DeepLink {
         let mut seen: Vec<&str> = Vec::new();
         let mut compare_after: Option<String> = None;
         let mut challenge: Option<Challenge> = None;
+        let mut chaos: Option<u32> = None;
         for pair in query
             .trim_start_matches('?')
             .split('&')
@@ -133,7 +145,14 @@ impl DeepLink {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
             if !matches!(
                 name,
-                "scenario" | "protect" | "faults" | "step" | "base" | "compare" | "challenge"
+                "scenario"
+                    | "protect"
+                    | "faults"
+                    | "step"
+                    | "base"
+                    | "compare"
+                    | "challenge"
+                    | "chaos"
             ) {
                 continue;
             }
@@ -175,6 +194,10 @@ impl DeepLink {
                     Some(c) => challenge = Some(c),
                     None => errors.push(LinkError::UnknownChallenge(value.to_owned())),
                 },
+                "chaos" => match value.parse::<u32>() {
+                    Ok(seed) => chaos = Some(seed),
+                    Err(_) => errors.push(LinkError::BadChaos(value.to_owned())),
+                },
                 _ => link.base = matches!(value, "" | "1" | "true"),
             }
         }
@@ -195,6 +218,19 @@ impl DeepLink {
                 link.compare = Some(other);
             } else {
                 errors.push(LinkError::BadCompare(other));
+            }
+        }
+        // A chaos run is played alone, on the run without scripted faults, its faults spelled.
+        if let Some(seed) = chaos {
+            let conflict = ["compare", "challenge"]
+                .into_iter()
+                .find(|name| seen.contains(name))
+                .or(["base", "faults"]
+                    .into_iter()
+                    .find(|name| !seen.contains(name)));
+            match conflict {
+                Some(name) => errors.push(LinkError::ChaosWith(name.to_owned())),
+                None => link.chaos = Some(seed),
             }
         }
         (link, errors)
@@ -222,6 +258,9 @@ impl DeepLink {
         }
         if let Some(id) = &self.challenge {
             parts.push(format!("challenge={id}"));
+        }
+        if let Some(seed) = self.chaos {
+            parts.push(format!("chaos={seed}"));
         }
         if !self.faults.is_empty() {
             let faults: Vec<String> = self
@@ -433,6 +472,60 @@ mod tests {
                 LinkError::BadStep("abc".into()),
             ]
         );
+    }
+
+    #[test]
+    fn a_chaos_link_names_its_seed_and_spells_its_faults() {
+        let link = crate::chaos::link("key", Some(Protections::NONE), 42).expect("a scenario");
+        assert!(link.base, "a chaos run has no scripted faults");
+        assert_eq!(link.chaos, Some(42));
+        assert!(!link.faults.is_empty());
+        assert!(crate::chaos::drew(&link));
+        let query = link.to_query();
+        assert!(
+            query.starts_with("scenario=key&protect=none&base=1&chaos=42&faults="),
+            "{query}"
+        );
+        // The same link, read back: the same faults and verdict.
+        let again = DeepLink::parse(&query).expect("ok");
+        assert_eq!(again, link);
+        assert_eq!(
+            again.build().expect("builds").last().map(World::verdict),
+            link.build().expect("builds").last().map(World::verdict)
+        );
+        // Faults that are not the seed's are not its chaos run.
+        let edited = DeepLink {
+            faults: link.faults[..link.faults.len() - 1].to_vec(),
+            ..link.clone()
+        };
+        assert!(!crate::chaos::drew(&edited));
+    }
+
+    #[test]
+    fn a_chaos_seed_is_a_number_with_its_faults_and_alone() {
+        let (_, errors) = DeepLink::parse_lenient("base=1&faults=0.retry&chaos=x1");
+        assert_eq!(errors, vec![LinkError::BadChaos("x1".into())]);
+        let (_, errors) = DeepLink::parse_lenient("base=1&faults=0.retry&chaos=4294967296");
+        assert_eq!(errors, vec![LinkError::BadChaos("4294967296".into())]);
+        for (query, other) in [
+            ("chaos=1&faults=3.retry", "base"),
+            ("base=1&chaos=1", "faults"),
+            (
+                "scenario=naive&base=1&faults=0.retry&chaos=1&compare=key",
+                "compare",
+            ),
+            (
+                "base=1&faults=0.retry&chaos=1&challenge=redis-2",
+                "challenge",
+            ),
+        ] {
+            let (link, errors) = DeepLink::parse_lenient(query);
+            assert!(
+                errors.contains(&LinkError::ChaosWith(other.into())),
+                "{query}: {errors:?}"
+            );
+            assert_eq!(link.chaos, None, "{query}");
+        }
     }
 
     #[test]

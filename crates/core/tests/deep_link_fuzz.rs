@@ -27,7 +27,7 @@ fn cases() -> u32 {
     cases
 }
 
-const KNOWN: [&str; 7] = [
+const KNOWN: [&str; 8] = [
     "scenario",
     "protect",
     "faults",
@@ -35,6 +35,7 @@ const KNOWN: [&str; 7] = [
     "base",
     "compare",
     "challenge",
+    "chaos",
 ];
 
 /// The parameter an error is about (`None` for the whole query).
@@ -49,6 +50,7 @@ fn field(error: &LinkError) -> Option<&str> {
         LinkError::FaultRefused { .. } => Some("faults"),
         LinkError::BadCompare(_) => Some("compare"),
         LinkError::UnknownChallenge(_) => Some("challenge"),
+        LinkError::BadChaos(_) | LinkError::ChaosWith(_) => Some("chaos"),
     }
 }
 
@@ -97,8 +99,20 @@ fn check_query(query: &str) -> Result<(), TestCaseError> {
             LinkError::UnknownScenario(v)
             | LinkError::BadStep(v)
             | LinkError::BadCompare(v)
-            | LinkError::UnknownChallenge(v) => {
+            | LinkError::UnknownChallenge(v)
+            | LinkError::BadChaos(v) => {
                 prop_assert!(given.contains(&v.as_str()), "{:?} not in {:?}", v, given)
+            }
+            // A parameter a seed cannot join is in the query; one it needs is not.
+            LinkError::ChaosWith(other) => {
+                let present = !values(query, other).is_empty();
+                prop_assert_eq!(
+                    present,
+                    matches!(other.as_str(), "compare" | "challenge"),
+                    "{} in {:?}",
+                    other,
+                    query
+                )
             }
             LinkError::UnknownProtection(v) | LinkError::BadFault(v) => prop_assert!(
                 given.iter().any(|g| g.contains(v.as_str())),

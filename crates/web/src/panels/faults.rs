@@ -83,6 +83,19 @@ pub fn default_phase(phases: &[Phase]) -> Option<Phase> {
 
 /// Applies a fault and, when it is taken, brings the player into view so its effect is seen
 /// (a refusal stays here, beside the button, as the notice).
+/// "Surprise me": a new seed from the browser's random source, and the chaos run it draws on
+/// this design, played from the start.
+fn surprise(lab: crate::lab::Lab) {
+    let Ok(seed) = getrandom::u32() else {
+        lab.say(lab.t("ui.chaos_no_random"));
+        return;
+    };
+    let link = lab.run.with_untracked(|r| r.chaos_link(seed));
+    lab.open(&link);
+    lab.toggle_play();
+    crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+}
+
 fn act_in_view(lab: crate::lab::Lab, action: Action) {
     if lab.act(action) {
         crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
@@ -218,7 +231,34 @@ pub fn Faults() -> impl IntoView {
                 >
                     {lab.t("ui.retry")}
                 </button>
+                <button
+                    type="button"
+                    class="secondary"
+                    data-testid="chaos-run"
+                    on:click=move |_| {
+                        from_menu.set(false);
+                        surprise(lab)
+                    }
+                >
+                    {lab.t("ui.chaos_run")}
+                </button>
             </div>
+            {move || {
+                // Said only while the run's faults are the ones its seed draws on this design.
+                lab.run
+                    .with(|r| {
+                        let link = r.link();
+                        link.chaos
+                            .filter(|_| idem_core::chaos::drew(&link))
+                            .map(|seed| (seed, link.faults.len()))
+                    })
+                    .map(|(seed, n)| {
+                        let words = lab
+                            .catalog()
+                            .fill("ui.chaos_seed", &[("seed", seed.to_string()), ("n", n.to_string())]);
+                        view! { <p class="hint chaos-seed" data-testid="chaos-seed" data-seed=seed.to_string()>{words}</p> }
+                    })
+            }}
             {move || (!from_menu.get()).then(notice)}
             <details class="fault-menu">
                 <summary>{lab.t("ui.more_faults")}</summary>

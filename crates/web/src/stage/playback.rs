@@ -22,6 +22,9 @@ pub struct Run {
     pairs: Vec<Pair>,
     cursor: usize,
     challenge: Option<String>,
+    /// A chaos run's seed, until the student injects a fault of their own (the link then
+    /// spells the faults without it).
+    chaos: Option<u32>,
 }
 
 impl Run {
@@ -43,6 +46,7 @@ impl Run {
             base: false,
             cursor: 0,
             challenge: None,
+            chaos: None,
         }
     }
 
@@ -69,6 +73,7 @@ impl Run {
             pairs,
             cursor,
             challenge: link.challenge.clone(),
+            chaos: link.chaos,
         })
     }
 
@@ -221,6 +226,8 @@ impl Run {
         }
         let mut next = self.world().clone();
         next.apply(action)?;
+        // The faults are no longer (only) the ones a chaos seed drew.
+        self.chaos = None;
         self.snapshots.truncate(self.cursor + 1);
         self.snapshots.push(next);
         self.cursor += 1;
@@ -270,7 +277,23 @@ impl Run {
             base: self.base,
             compare: self.compare().map(|s| s.id.clone()),
             challenge: self.challenge.clone(),
+            chaos: self.chaos,
         }
+    }
+
+    /// A chaos run of this design ("Surprise me"): the faults seed `seed` draws, from the
+    /// start, without the scenario's scripted faults, a comparison or a challenge.
+    pub fn chaos_link(&self, seed: u32) -> DeepLink {
+        let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
+        let protections = self.scenario.protections;
+        let protections = (default != Ok(protections)).then_some(protections);
+        idem_core::chaos::link(&self.scenario.id, protections, seed)
+            .unwrap_or_else(|_| DeepLink::to_scenario(&self.scenario.id))
+    }
+
+    /// The seed of this chaos run, while its faults are still the ones the seed drew.
+    pub fn chaos_seed(&self) -> Option<u32> {
+        self.link().chaos
     }
 }
 
@@ -347,6 +370,38 @@ pub fn tick(display: f64, real_ms: f64, speed: f64, next: Option<SimTime>) -> Ti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// "Surprise me": the run a seed draws, kept in the address as `chaos=<seed>` while its
+    /// faults are the drawn ones, spelled out once the student adds one of their own.
+    #[test]
+    fn a_chaos_run_is_linked_by_its_seed_until_its_faults_change() {
+        let key = Run::new(Scenario::by_id("key").expect("key"));
+        let chaos = Run::from_link(&key.chaos_link(7)).expect("builds");
+        assert_eq!(chaos.chaos_seed(), Some(7));
+        assert_eq!(chaos.cursor(), 0, "played from the start");
+        let faults = chaos.link().faults;
+        assert_eq!(
+            faults,
+            idem_core::chaos::schedule(&Scenario::by_id("key").expect("key"), 7)
+        );
+        assert!(chaos.link().to_query().contains("&base=1&chaos=7&faults="));
+        assert!(idem_core::chaos::drew(&chaos.link()));
+        // The same seed on another design draws for that design.
+        let other = key.with_protections(Protections::NONE);
+        assert!(other
+            .chaos_link(7)
+            .to_query()
+            .contains("protect=none&base=1&chaos=7"));
+        // A fault of the student's own: the link spells every fault out.
+        let mut changed = chaos.clone();
+        changed
+            .apply(Action::LoseNextAck)
+            .expect("applies at the start");
+        assert_eq!(changed.chaos_seed(), None);
+        let query = changed.link().to_query();
+        assert!(query.contains("base=1&faults=0.lose-ack"), "{query}");
+        assert!(!query.contains("chaos="), "{query}");
+    }
     use idem_core::time::HOUR;
 
     fn run(id: &str) -> Run {

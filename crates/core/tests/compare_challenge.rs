@@ -347,3 +347,122 @@ fn enabling_a_protection_fixes_classes_of_counterexamples() {
     assert!(same.fixed.is_empty() && same.new.is_empty());
     assert_eq!(class_diff(&[], &before).new.len(), before.len());
 }
+
+#[test]
+fn a_standing_is_kept_by_its_name() {
+    use idem_core::challenge::Standing;
+    let all = [Standing::Open, Standing::Solved, Standing::Impossible];
+    let names: Vec<&str> = all.iter().map(|s| s.name()).collect();
+    assert_eq!(names, ["open", "solved", "impossible"]);
+    for s in all {
+        assert_eq!(Standing::from_name(s.name()), Some(s));
+    }
+    assert_eq!(Standing::from_name("nope"), None);
+    assert_eq!(Standing::from_name(""), None);
+}
+
+/// A challenge of the tests' own: `breaks` and `needs` on a design.
+fn custom(
+    scenario: &'static str,
+    budget: u32,
+    breaks: Option<Invariant>,
+    needs: Option<&'static str>,
+) -> Challenge {
+    Challenge {
+        id: "test",
+        scenario,
+        protections: None,
+        budget,
+        breaks,
+        needs,
+    }
+}
+
+#[test]
+fn only_the_invariant_a_challenge_names_solves_it() {
+    // The key design charged twice: it breaks "at most once", not the likes' invariant.
+    let redis = Challenge::by_id("redis-2").expect("challenge");
+    let world = broken_by_the_explorer(&redis);
+    assert!(world
+        .verdict()
+        .violations()
+        .any(|(i, _)| i == Invariant::AtMostOnce));
+    let likes = custom("key", 2, Some(Invariant::LikesMatchOperations), None);
+    assert_eq!(judge(&likes, &world), Attempt::Holds);
+    let once = custom("key", 2, Some(Invariant::AtMostOnce), None);
+    assert_eq!(judge(&once, &world), Attempt::Broken);
+}
+
+#[test]
+fn a_proof_counts_only_the_runs_that_break_what_the_challenge_asks_for() {
+    // The naive design breaks with one fault, but never by an eviction (it has no store):
+    // "break it with an eviction" is proved impossible, "break it" is not.
+    let naive = scenario("naive").without_scripted_faults();
+    let report = Explorer::new(&naive, Bounds::faults(1))
+        .run_to_end()
+        .clone();
+    assert!(report.violating_runs > 0);
+    assert!(proves_unbreakable(
+        &custom("naive", 1, None, Some("evict")),
+        &naive,
+        1,
+        &report
+    ));
+    assert!(!proves_unbreakable(
+        &custom("naive", 1, None, None),
+        &naive,
+        1,
+        &report
+    ));
+    assert!(!proves_unbreakable(
+        &custom("naive", 1, None, Some("drop")),
+        &naive,
+        1,
+        &report
+    ));
+    // Named invariants: the naive design charges twice, and has no likes to miscount.
+    let once = custom("naive", 1, Some(Invariant::AtMostOnce), None);
+    assert!(!proves_unbreakable(&once, &naive, 1, &report));
+    let likes = custom("naive", 1, Some(Invariant::LikesMatchOperations), None);
+    assert!(proves_unbreakable(&likes, &naive, 1, &report));
+    let likes_by_drop = custom(
+        "naive",
+        1,
+        Some(Invariant::LikesMatchOperations),
+        Some("drop"),
+    );
+    assert!(proves_unbreakable(&likes_by_drop, &naive, 1, &report));
+    let once_by_drop = custom("naive", 1, Some(Invariant::AtMostOnce), Some("drop"));
+    assert!(!proves_unbreakable(&once_by_drop, &naive, 1, &report));
+    // The op_id design without its index breaks "at most once" within its budget.
+    let c = Challenge::by_id("op-id-no-index").expect("challenge");
+    let design = c.design().expect("design");
+    let report = Explorer::new(&design, Bounds::faults(2))
+        .run_to_end()
+        .clone();
+    assert!(!proves_unbreakable(&c, &design, 2, &report));
+}
+
+#[test]
+fn a_pair_is_quiet_only_when_both_sides_are_and_its_gist_says_which_broke() {
+    use idem_core::Gist;
+    let left = scenario("naive");
+    let right = scenario("key");
+    let mut pair = Pair::new(&left, &right);
+    run_to_end(&mut pair);
+    assert!(pair.is_quiescent());
+    assert!(!pair.step(), "nothing left to step");
+    // The left side charged twice, the right once.
+    let (l, r) = (Gist::of(pair.left()), Gist::of(pair.right()));
+    assert!(!l.ok() && l.broken.is_some());
+    assert!(r.ok() && r.broken.is_none());
+    // One side still going: the pair is not quiet, and its next event is that side's.
+    let mut mixed = Pair::new(&scenario("key"), &scenario("ttl"));
+    while !mixed.left().is_quiescent() {
+        assert!(mixed.step());
+    }
+    assert!(!mixed.right().is_quiescent(), "ttl waits a day on");
+    assert!(!mixed.is_quiescent());
+    assert_eq!(mixed.next_wakeup(), mixed.right().next_wakeup());
+    assert!(mixed.next_wakeup().is_some());
+}

@@ -317,6 +317,60 @@ mod tests {
     use crate::explore::{Bounds, Explorer};
     use crate::scenario::IDS;
 
+    /// Names count per operation and kind: originals and copies apart, each copy numbered,
+    /// each attempt and each timer of an operation numbered from 0.
+    #[test]
+    fn packets_and_moments_are_named_by_operation_attempt_and_copy() {
+        let scenario = Scenario::by_id("naive").expect("naive");
+        let mut world = World::new(&scenario);
+        let mut t = Tracker::default();
+        // Answers lost (the story's own and four more): the original's and its two copies',
+        // then the first two retries': the phone times out again and again.
+        for _ in 0..4 {
+            world.apply(Action::LoseNextAck).expect("armed");
+            t.observe(&world);
+        }
+        let first = loop {
+            world.step().expect("a step");
+            t.observe(&world);
+            let sent = world.steps().last().expect("step").sent.clone();
+            if let Some(id) = sent
+                .into_iter()
+                .find(|id| world.network().get(*id).is_some_and(|m| m.is_faultable()))
+            {
+                break id;
+            }
+        };
+        // The first request, copied twice.
+        for _ in 0..2 {
+            world.apply(Action::Duplicate(first)).expect("copied");
+            t.observe(&world);
+        }
+        while world.step().is_some() {
+            t.observe(&world);
+        }
+        let op = t.wire(first).expect("named")[1];
+        let names: Vec<Name> = t.wires.iter().map(|(_, w)| *w).collect();
+        assert_eq!(t.wire(first), Some([REQUEST, op, 0, 0]));
+        assert!(names.contains(&[REQUEST, op, 0, 1]), "{names:?}");
+        assert!(names.contains(&[REQUEST, op, 0, 2]), "{names:?}");
+        // The retries are the operation's second and third originals.
+        assert!(names.contains(&[REQUEST, op, 1, 0]), "{names:?}");
+        assert!(names.contains(&[REQUEST, op, 2, 0]), "{names:?}");
+        let timers: Vec<Name> = t
+            .seen
+            .iter()
+            .map(|(m, _)| *m)
+            .filter(|m| m[0] == TIMER)
+            .collect();
+        assert_eq!(&timers[..2], [[TIMER, op, 0, 0], [TIMER, op, 1, 0]]);
+        // Each name is given once.
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "{names:?}");
+    }
+
     #[test]
     fn under_the_same_protections_the_meaning_replays_the_same_run() {
         for id in IDS {

@@ -354,6 +354,9 @@ mod tests {
         assert_eq!(t.wire(first), Some([REQUEST, op, 0, 0]));
         assert!(names.contains(&[REQUEST, op, 0, 1]), "{names:?}");
         assert!(names.contains(&[REQUEST, op, 0, 2]), "{names:?}");
+        // Answers are named by what they answer: the original's, then each copy's apart.
+        assert!(names.contains(&[RESPONSE, op, 0, 0]), "{names:?}");
+        assert!(names.contains(&[RESPONSE, op, 1 << 16, 0]), "{names:?}");
         // The retries are the operation's second and third originals.
         assert!(names.contains(&[REQUEST, op, 1, 0]), "{names:?}");
         assert!(names.contains(&[REQUEST, op, 2, 0]), "{names:?}");
@@ -369,6 +372,31 @@ mod tests {
         unique.sort_unstable();
         unique.dedup();
         assert_eq!(unique.len(), names.len(), "{names:?}");
+    }
+
+    /// A status check and its answer have names of their own, apart from requests and answers.
+    #[test]
+    fn a_status_check_and_its_answer_are_named_apart() {
+        let mut scenario = Scenario::by_id("fully-protected").expect("scenario");
+        scenario.protections.status_check = true;
+        let mut world = World::new(&scenario);
+        let mut t = Tracker::default();
+        while !t.wires.iter().any(|(_, w)| w[0] == REQUEST) {
+            world.step().expect("the payment starts");
+            t.observe(&world);
+        }
+        world
+            .apply(Action::AdvanceClock(25 * crate::time::HOUR))
+            .expect("offline");
+        t.observe(&world);
+        while world.step().is_some() {
+            t.observe(&world);
+        }
+        let names: Vec<Name> = t.wires.iter().map(|(_, w)| *w).collect();
+        let op = names[0][1];
+        assert!(names.contains(&[STATUS, op, 0, 0]), "{names:?}");
+        assert!(names.contains(&[STATUS_ANSWER, op, 0, 0]), "{names:?}");
+        assert!(names.contains(&[REQUEST, op, 0, 0]), "{names:?}");
     }
 
     #[test]

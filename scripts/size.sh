@@ -22,8 +22,9 @@ cd "$ROOT"
 # screen got here is in git log -- scripts/size.sh. Only moves down.
 GOAL_KB=130
 BUDGET_KB=290
-# The bytes before Play (#29): the first screen without the player's bundle; RU 259.5 KB, EN
-# 256.6 KB on 2026-12-04, plus about 1.5 KB. Only moves down.
+# The bytes before Play (#29): the first screen without the player's bundle; RU 259.3 KB, EN
+# 256.4 KB on 2026-12-04 (after the first screen's scripts lost their comment lines), plus
+# about 0.7 KB. Only moves down.
 PLAY_BUDGET_KB=260
 LANGS=(en ru)
 

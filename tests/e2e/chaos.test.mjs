@@ -59,11 +59,12 @@ test('a chaos run is named by its seed and replays the same after a reload', asy
 test('a chaos seed that is not a number, or with faults that are not its own, is reported', async () => {
   for (const [query, says] of [
     ['scenario=key&base=1&faults=0.retry&chaos=abc', 'link.bad_chaos'],
-    ['scenario=key&chaos=5', 'link.chaos_with'],
+    ['scenario=key&chaos=5', 'link.chaos_needs'],
+    ['scenario=naive&compare=key&base=1&faults=0.lose-ack&chaos=5', 'link.chaos_with'],
   ]) {
     const page = await lab.open(query);
     const notice = await text(page, 'link-notice');
-    const start = catalog('en').get(says).split('“')[0];
+    const start = catalog('en').get(says).split('“')[0].split('(')[0];
     assert.ok(notice.includes(start), `${query}: ${notice}`);
     await page.context().close();
   }

@@ -221,7 +221,7 @@ test('a ledger answer says what it wrote, never a bare list of row counts', asyn
       await page.getByTestId('step-forward').click();
     }
     const labels = [...seen];
-    assert.ok(labels.includes(c.get('packet.wrote_nothing')), labels.join(' | '));
+    assert.ok(labels.some((l) => l.startsWith(c.get('packet.wrote_nothing'))), labels.join(' | '));
     for (const l of labels) assert.doesNotMatch(l, /\d,\d/, `a list of counts: ${l}`);
     await page.context().close();
   }

@@ -220,14 +220,14 @@ impl DeepLink {
                 errors.push(LinkError::BadCompare(other));
             }
         }
-        // A chaos run is played alone, on the run without scripted faults, its faults spelled.
+        // A chaos run is played alone, on the run without scripted faults, its faults spelled
+        // (as read: a `base=0` or an empty `faults` is missing too, so the link reads back).
         if let Some(seed) = chaos {
             let conflict = ["compare", "challenge"]
                 .into_iter()
                 .find(|name| seen.contains(name))
-                .or(["base", "faults"]
-                    .into_iter()
-                    .find(|name| !seen.contains(name)));
+                .or((!link.base).then_some("base"))
+                .or(link.faults.is_empty().then_some("faults"));
             match conflict {
                 Some(name) => errors.push(LinkError::ChaosWith(name.to_owned())),
                 None => link.chaos = Some(seed),
@@ -510,6 +510,8 @@ mod tests {
         for (query, other) in [
             ("chaos=1&faults=3.retry", "base"),
             ("base=1&chaos=1", "faults"),
+            ("base=1&chaos=1&faults=", "faults"),
+            ("base=0&chaos=1&faults=0.retry", "base"),
             (
                 "scenario=naive&base=1&faults=0.retry&chaos=1&compare=key",
                 "compare",

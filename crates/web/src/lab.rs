@@ -229,13 +229,16 @@ impl Lab {
         self.changed();
     }
 
-    /// Opens the run a deep link describes (the caller has checked it).
-    pub fn open(&self, link: &DeepLink) {
-        if let Ok(run) = Run::from_link(link) {
-            self.set_playing.set(false);
-            self.set_run.set(run);
-            self.changed();
-        }
+    /// Opens the run a deep link describes (the caller has checked it); false when it cannot
+    /// be built (the run on screen stays).
+    pub fn open(&self, link: &DeepLink) -> bool {
+        let Ok(run) = Run::from_link(link) else {
+            return false;
+        };
+        self.set_playing.set(false);
+        self.set_run.set(run);
+        self.changed();
+        true
     }
 
     /// Flips one protection and rebuilds the run from the start.

@@ -352,7 +352,10 @@ pub fn link_error(error: &LinkError, catalog: &Catalog) -> String {
         LinkError::BadCompare(v) => ("link.bad_compare", v.clone()),
         LinkError::UnknownChallenge(v) => ("link.unknown_challenge", v.clone()),
         LinkError::BadChaos(v) => ("link.bad_chaos", v.clone()),
-        LinkError::ChaosWith(v) => ("link.chaos_with", v.clone()),
+        LinkError::ChaosWith(v) if matches!(v.as_str(), "compare" | "challenge") => {
+            ("link.chaos_with", v.clone())
+        }
+        LinkError::ChaosWith(v) => ("link.chaos_needs", v.clone()),
         LinkError::FaultRefused { index, error } => {
             let reason = action_error(error, catalog);
             return catalog.fill(

@@ -7,7 +7,7 @@
 //! menu's buttons (one handler given each button's action name).
 
 use idem_core::time::{HOUR, SECOND};
-use idem_core::{Action, MsgId, Phase, World};
+use idem_core::{Action, DeepLink, MsgId, Phase, World};
 use leptos::html::Select;
 use leptos::prelude::*;
 
@@ -81,8 +81,6 @@ pub fn default_phase(phases: &[Phase]) -> Option<Phase> {
         .or_else(|| phases.first().copied())
 }
 
-/// Applies a fault and, when it is taken, brings the player into view so its effect is seen
-/// (a refusal stays here, beside the button, as the notice).
 /// "Surprise me": a new seed from the browser's random source, and the chaos run it draws on
 /// this design, played from the start.
 fn surprise(lab: crate::lab::Lab) {
@@ -91,11 +89,14 @@ fn surprise(lab: crate::lab::Lab) {
         return;
     };
     let link = lab.run.with_untracked(|r| r.chaos_link(seed));
-    lab.open(&link);
-    lab.toggle_play();
-    crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+    if lab.open(&link) {
+        lab.toggle_play();
+        crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
+    }
 }
 
+/// Applies a fault and, when it is taken, brings the player into view so its effect is seen
+/// (a refusal stays here, beside the button, as the notice).
 fn act_in_view(lab: crate::lab::Lab, action: Action) {
     if lab.act(action) {
         crate::browser::reveal(crate::panels::path::PLAYER_ANCHOR);
@@ -128,6 +129,21 @@ pub fn Faults() -> impl IntoView {
     // script may have armed one), so the button is no toggle; its label says how many.
     let armed = Memo::new(move |_| lab.run.with(|r| r.world().acks_to_lose()));
     let options = move || lab.run.with(|r| packet_choices(r.world(), lab.catalog()));
+    // A chaos run's link without its step (so stepping changes nothing here), and whether its
+    // faults are the ones its seed draws on this design (two simulations: once per run).
+    let chaos = Memo::new(move |_| {
+        lab.run.with(|r| {
+            let link = r.link();
+            link.chaos.map(|_| DeepLink { step: None, ..link })
+        })
+    });
+    let drawn = Memo::new(move |_| {
+        chaos.with(|link| {
+            link.as_ref()
+                .filter(|link| idem_core::chaos::drew(link))
+                .and_then(|link| Some((link.chaos?, link.faults.len())))
+        })
+    });
     // A refusal is said beside the button that was pressed: under the main buttons, or
     // under the menu's when one of those was.
     let from_menu = RwSignal::new(false);
@@ -244,20 +260,12 @@ pub fn Faults() -> impl IntoView {
                 </button>
             </div>
             {move || {
-                // Said only while the run's faults are the ones its seed draws on this design.
-                lab.run
-                    .with(|r| {
-                        let link = r.link();
-                        link.chaos
-                            .filter(|_| idem_core::chaos::drew(&link))
-                            .map(|seed| (seed, link.faults.len()))
-                    })
-                    .map(|(seed, n)| {
-                        let words = lab
-                            .catalog()
-                            .fill("ui.chaos_seed", &[("seed", seed.to_string()), ("n", n.to_string())]);
-                        view! { <p class="hint chaos-seed" data-testid="chaos-seed" data-seed=seed.to_string()>{words}</p> }
-                    })
+                drawn.get().map(|(seed, n)| {
+                    let words = lab
+                        .catalog()
+                        .fill("ui.chaos_seed", &[("seed", seed.to_string()), ("n", n.to_string())]);
+                    view! { <p class="hint chaos-seed" data-testid="chaos-seed" data-seed=seed.to_string()>{words}</p> }
+                })
             }}
             {move || (!from_menu.get()).then(notice)}
             <details class="fault-menu">

@@ -306,22 +306,32 @@ pub fn writes(statement: &Statement) -> bool {
 }
 
 /// A ledger reply's caption in words: the rows its writes wrote (`wrote 2 rows`, `wrote
-/// nothing`), or for a batch of reads the rows they found (`found 1 row`, `found nothing`).
-/// `writes` says per statement whether it writes; the per-statement counts stay in the SQL
-/// detail and the ledger panel.
+/// nothing`), and when they wrote nothing, what its reads found (`wrote nothing · found 1
+/// row`: a skipped debit that found its op_id already applied); for a batch of reads, the rows
+/// they found (`found 1 row`, `found nothing`). `writes` says per statement whether it writes;
+/// the per-statement counts stay in the SQL detail and the ledger panel.
 pub fn results_label(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> String {
+    let rows = |write: bool| -> u64 {
+        results
+            .iter()
+            .zip(writes)
+            .filter(|(_, w)| **w == write)
+            .map(|(r, _)| r.rows)
+            .sum()
+    };
+    let (written, found) = (rows(true), rows(false));
     let any_write = writes.iter().any(|w| *w);
-    let n: u64 = results
-        .iter()
-        .zip(writes)
-        .filter(|(_, w)| **w == any_write)
-        .map(|(r, _)| r.rows)
-        .sum();
-    let key = match (any_write, n) {
-        (true, 0) => "packet.wrote_nothing",
-        (true, _) => "packet.wrote",
-        (false, 0) => "packet.found_nothing",
-        (false, _) => "packet.found",
+    let key = match (any_write, written, found) {
+        (true, 0, 0) => "packet.wrote_nothing",
+        (true, 0, _) => "packet.wrote_nothing_found",
+        (true, _, _) => "packet.wrote",
+        (false, _, 0) => "packet.found_nothing",
+        (false, _, _) => "packet.found",
+    };
+    let n = if any_write && written > 0 {
+        written
+    } else {
+        found
     };
     catalog.fill(key, &[("n", n.to_string())])
 }
@@ -599,15 +609,24 @@ mod tests {
                 .collect()
         };
         let (en, ru) = (Lang::En.catalog(), Lang::Ru.catalog());
-        // The retried like: INSERT like_ops 0, UPDATE likes 0, SELECT likes 1.
-        assert_eq!(captions("counter", en), ["wrote 2 rows", "wrote nothing"]);
+        // The retried like: INSERT like_ops 0, UPDATE likes 0, SELECT likes 1 (the count).
+        assert_eq!(
+            captions("counter", en),
+            ["wrote 2 rows", "wrote nothing · found 1 row"]
+        );
         assert_eq!(
             captions("counter", ru),
-            ["записано: 2 строки", "ничего не записано"]
+            [
+                "записано: 2 строки",
+                "ничего не записано · найдено: 1 строка"
+            ]
         );
         // The retried debit matched no row (its version had moved on); the SELECT beside it
-        // reads the balance, which is not a write.
-        assert_eq!(captions("cas", en), ["wrote 1 row", "wrote nothing"]);
+        // found the account, whose version the 412 carries.
+        assert_eq!(
+            captions("cas", en),
+            ["wrote 1 row", "wrote nothing · found 1 row"]
+        );
         for story in [
             "naive",
             "key",

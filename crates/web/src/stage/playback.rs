@@ -291,7 +291,8 @@ impl Run {
             .unwrap_or_else(|_| DeepLink::to_scenario(&self.scenario.id))
     }
 
-    /// The seed of this chaos run, while its faults are still the ones the seed drew.
+    /// The seed this run's link names (`chaos=`), until the student injects a fault of their
+    /// own; whether the faults are the seed's is `idem_core::chaos::drew`'s to say.
     pub fn chaos_seed(&self) -> Option<u32> {
         self.link().chaos
     }

@@ -434,6 +434,11 @@ fn a_proof_counts_only_the_runs_that_break_what_the_challenge_asks_for() {
     assert!(proves_unbreakable(&likes_by_drop, &naive, 1, &report));
     let once_by_drop = custom("naive", 1, Some(Invariant::AtMostOnce), Some("drop"));
     assert!(!proves_unbreakable(&once_by_drop, &naive, 1, &report));
+    // The same scenario with other protections is another design: its search proves nothing.
+    let all = naive.clone().with_protections(Protections::ALL);
+    let report_all = Explorer::new(&all, Bounds::faults(1)).run_to_end().clone();
+    assert_eq!(report_all.violations_of(Invariant::LikesMatchOperations), 0);
+    assert!(!proves_unbreakable(&likes, &all, 1, &report_all));
     // The op_id design without its index breaks "at most once" within its budget.
     let c = Challenge::by_id("op-id-no-index").expect("challenge");
     let design = c.design().expect("design");

@@ -109,3 +109,58 @@ fn a_success_shows_the_payment_asked_for_unless_it_is_someone_elses() {
         leak.ops
     );
 }
+
+/// The key design's run with `fault` applied once its first request is on the wire.
+fn with_fault(fault: impl Fn(&World) -> Action) -> Outcome {
+    let key = Scenario::by_id("key")
+        .expect("key")
+        .without_scripted_faults();
+    let mut world = World::new(&key);
+    while world.network().in_flight().next().is_none() {
+        world.step().expect("the payment starts");
+    }
+    let action = fault(&world);
+    world.apply(action).expect("applies");
+    world.run(5_000);
+    Outcome::of(&world)
+}
+
+#[test]
+fn every_fault_the_player_offers_is_a_fact_of_the_run() {
+    let first = |w: &World| w.network().in_flight().next().expect("in flight").id;
+    let cases: [(Box<dyn Fn(&World) -> Action>, Fault); 6] = [
+        (Box::new(move |w| Action::Drop(first(w))), Fault::Dropped),
+        (
+            Box::new(move |w| Action::Duplicate(first(w))),
+            Fault::Duplicated,
+        ),
+        (
+            Box::new(move |w| Action::Delay(first(w), 1_000)),
+            Fault::Delayed,
+        ),
+        (
+            Box::new(|_| Action::ConcurrentDuplicate),
+            Fault::SecondRequest,
+        ),
+        (Box::new(|_| Action::ReuseKeyOtherBody), Fault::KeyReused),
+        (Box::new(|_| Action::OtherUserSameKey), Fault::OtherUser),
+    ];
+    for (fault, expected) in cases {
+        let outcome = with_fault(fault);
+        assert_eq!(outcome.faults, vec![expected], "{expected:?}");
+    }
+    // A lost answer and a crash, armed before the API acts.
+    let lost = with_fault(|_| Action::LoseNextAck);
+    assert!(
+        lost.faults.contains(&Fault::AnswerLost),
+        "{:?}",
+        lost.faults
+    );
+    let phase = idem_core::explore::phases(&Scenario::by_id("key").expect("key"))[0];
+    let crashed = with_fault(|_| Action::Crash(phase));
+    assert!(
+        crashed.faults.contains(&Fault::Crashed(phase)),
+        "{:?}",
+        crashed.faults
+    );
+}

@@ -125,10 +125,13 @@ fn with_fault(fault: impl Fn(&World) -> Action) -> Outcome {
     Outcome::of(&world)
 }
 
+/// How a case of the test below picks its action from the world.
+type Pick = Box<dyn Fn(&World) -> Action>;
+
 #[test]
 fn every_fault_the_player_offers_is_a_fact_of_the_run() {
     let first = |w: &World| w.network().in_flight().next().expect("in flight").id;
-    let cases: [(Box<dyn Fn(&World) -> Action>, Fault); 6] = [
+    let cases: [(Pick, Fault); 6] = [
         (Box::new(move |w| Action::Drop(first(w))), Fault::Dropped),
         (
             Box::new(move |w| Action::Duplicate(first(w))),

@@ -106,12 +106,14 @@ step "rustfmt" \
   cargo fmt --all -- --check
 step "clippy (native, whole workspace)" \
   cargo clippy --workspace --all-targets -- -D warnings
-step "clippy (wasm32, idem-web, with the split feature)" \
-  cargo clippy -p idem-web --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
-step "unit and property tests (idem-core, native)" \
-  counted cargo test -p idem-core
-step "unit tests and options fuzz (idem-web pure parts, native)" \
-  counted cargo test -p idem-web --lib --test options_fuzz
+step "clippy (wasm32, idem-web with the split feature, idem-worker)" \
+  cargo clippy -p idem-web -p idem-worker --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
+step "unit and property tests (idem-core, idem-worker's protocol, native)" \
+  counted cargo test -p idem-core -p idem-worker
+step "imports (no file of a crate imports one that imports it back)" \
+  node scripts/imports.mjs
+step "unit tests and options fuzz (idem-lesson and idem-web's pure parts, native)" \
+  counted cargo test -p idem-lesson -p idem-web --lib --test options_fuzz
 step "trunk release build (dist/)" \
   trunk build --release --offline
 step "first-screen size (gzip -9 of dist/, per language; scripts/size.sh)" \

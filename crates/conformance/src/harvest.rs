@@ -9,10 +9,11 @@
 //! at a time and the epoch changes on a crash), but the step needs no such argument.
 
 use idem_core::ledger::{SqlBatch, StatementResult};
-use idem_core::net::{Fate, Message, Payload};
+use idem_core::message::Payload;
+use idem_core::net::{Fate, Message};
 use idem_core::store::{RedisCommand, RedisReply};
-use idem_core::topology::Node;
-use idem_core::world::Cause;
+use idem_core::Cause;
+use idem_core::Node;
 use idem_core::{Action, SimTime, World};
 
 /// A batch the ledger ran, with the model's results.
@@ -160,12 +161,11 @@ pub fn harvest(world: &World) -> Result<Harvest, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use idem_core::scenario::IDS;
     use idem_core::Scenario;
 
     #[test]
     fn every_scenario_pairs_every_request() {
-        for id in IDS {
+        for id in Scenario::IDS {
             let world = crate::run(&Scenario::by_id(id).expect("scenario"));
             let h = harvest(&world).unwrap_or_else(|e| panic!("{id}: {e}"));
             let sql_requests = world
@@ -194,7 +194,7 @@ mod tests {
     /// names the same handler. Both ways agree on every scenario.
     #[test]
     fn pairing_by_handler_and_order_agrees_with_pairing_by_step() {
-        for id in IDS {
+        for id in Scenario::IDS {
             let world = crate::run(&Scenario::by_id(id).expect("scenario"));
             let by_step = harvest(&world).expect("pairs");
             let messages = world.network().messages();

@@ -9,8 +9,6 @@
 pub mod harvest;
 pub mod plan;
 pub mod view;
-
-use idem_core::scenario::IDS;
 use idem_core::{Protections, RunEnd, Scenario, Story, World};
 
 pub use harvest::{harvest, Harvest, RedisEvent, SqlEvent};
@@ -57,13 +55,13 @@ pub fn label(scenario: &Scenario) -> String {
     }
 }
 
-/// Every scenario of [`IDS`] as defined, plus the toggles that change what reaches the
+/// Every scenario of [`Scenario::IDS`] as defined, plus the toggles that change what reaches the
 /// backends: everything on; for the key stories the key table in PostgreSQL instead of Redis
 /// (and back), the lock and the per-user scope (in either store); for the counter the unique
 /// index. Duplicates (a toggle that gives a set already listed) are left out.
 pub fn variants() -> Vec<Scenario> {
     let mut out: Vec<Scenario> = Vec::new();
-    for id in IDS {
+    for id in Scenario::IDS {
         let Ok(base) = Scenario::by_id(id) else {
             continue;
         };
@@ -105,7 +103,7 @@ mod tests {
     #[test]
     fn every_scenario_is_run_as_defined() {
         let all = variants();
-        for id in IDS {
+        for id in Scenario::IDS {
             let base = Scenario::by_id(id).expect("a scenario");
             assert!(
                 all.iter()
@@ -113,7 +111,7 @@ mod tests {
                 "{id} missing"
             );
         }
-        assert!(all.len() > IDS.len());
+        assert!(all.len() > Scenario::IDS.len());
     }
 
     #[test]

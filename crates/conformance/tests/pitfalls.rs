@@ -18,7 +18,6 @@ use idem_core::ledger::{AccountRow, Ledger, PostRow, SqlBatch, Statement};
 use idem_core::record::{KeyRecord, KeyStatus};
 use idem_core::sql::{self, Schema};
 use idem_core::store::{RedisCommand, RedisReply, Store};
-use idem_core::time::DAY;
 use idem_core::{Note, Scenario, SimTime, UserId, World};
 
 fn ledger(like_ops_unique: bool) -> Ledger {
@@ -264,7 +263,7 @@ fn claim(key: &str) -> Statement {
             status: KeyStatus::InProgress,
         },
         locked_until: SimTime(5_000),
-        expires_at: SimTime(DAY),
+        expires_at: SimTime(SimTime::DAY),
         request: None,
     }
 }
@@ -432,7 +431,7 @@ fn set_nx_px_expires_after_the_scaled_ttl() {
             status: KeyStatus::InProgress,
         },
         nx: true,
-        ttl_ms: DAY,
+        ttl_ms: SimTime::DAY,
     };
     let get = RedisCommand::Get { key: key.into() };
     let mut model = Store::default();
@@ -440,10 +439,10 @@ fn set_nx_px_expires_after_the_scaled_ttl() {
         (0, set.clone()),
         (1_000, get.clone()),
         (2_000, set.clone()),
-        (DAY, get.clone()),
-        (DAY + 1, get.clone()),
-        (DAY + 1, set),
-        (DAY + 2, get),
+        (SimTime::DAY, get.clone()),
+        (SimTime::DAY + 1, get.clone()),
+        (SimTime::DAY + 1, set),
+        (SimTime::DAY + 2, get),
     ];
     let events: Vec<RedisEvent> = script
         .iter()
@@ -455,7 +454,7 @@ fn set_nx_px_expires_after_the_scaled_ttl() {
         })
         .collect();
     let expected_nil_at = events.iter().position(
-        |e| matches!(e, RedisEvent::Command { reply: RedisReply::Nil, at, .. } if at.ms() == DAY + 1),
+        |e| matches!(e, RedisEvent::Command { reply: RedisReply::Nil, at, .. } if at.ms() == SimTime::DAY + 1),
     );
     assert_eq!(
         expected_nil_at,
@@ -464,7 +463,7 @@ fn set_nx_px_expires_after_the_scaled_ttl() {
     );
 
     // Real: the 24 h TTL becomes a PX of a few dozen ms, and the replay sleeps past it.
-    let replay = replay_redis("ttl-24h", &events, SimTime(DAY + 2), &model);
+    let replay = replay_redis("ttl-24h", &events, SimTime(SimTime::DAY + 2), &model);
     assert!(replay.problems.is_empty(), "{}", replay.problems.join("\n"));
     let replies: Vec<Reply> = replay.real.into_iter().flatten().collect();
     assert_eq!(replies[0], Reply::Ok);
@@ -479,7 +478,7 @@ fn set_nx_px_expires_after_the_scaled_ttl() {
     // The 24 h are never slept, whatever the machine's speed: the plan puts the first key's
     // expiry at its one boundary, just before the GET a millisecond after 24 h, and the key set
     // again at 24 h + 1 ms outlives the replay.
-    let plan = Plan::new(&events, SimTime(DAY + 2));
+    let plan = Plan::new(&events, SimTime(SimTime::DAY + 2));
     assert_eq!(plan.boundaries, 1);
     assert_eq!(plan.wait_before[4], Some(1));
     assert_eq!(plan.target[0], Some(Target::Boundary(1)));
@@ -528,7 +527,7 @@ fn ttl_story_claims_again_after_the_key_expired() {
         })
         .collect();
     let last = claims.last().expect("claims");
-    assert!(last.0 > DAY, "the retry comes after 25 h");
+    assert!(last.0 > SimTime::DAY, "the retry comes after 25 h");
     assert_eq!(
         (last.1, last.2),
         (&RedisReply::Ok, &Reply::Ok),

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::{announce, check, serial};
 use idem_conformance::{label, variants};
-use idem_core::scenario::IDS;
+use idem_core::Scenario;
 
 #[test]
 fn every_scenario_agrees_with_real_postgres_and_redis() {
@@ -24,7 +24,7 @@ fn every_scenario_agrees_with_real_postgres_and_redis() {
         problems.extend(checked.problems);
         covered.push((scenario.id.clone(), label(scenario)));
     }
-    for id in IDS {
+    for id in Scenario::IDS {
         assert!(
             covered.iter().any(|(c, l)| c == id && l == id),
             "{id} was not run as defined"
@@ -34,7 +34,7 @@ fn every_scenario_agrees_with_real_postgres_and_redis() {
         "conformance: {sql} SQL statements, {redis} Redis commands compared \
          ({} runs of {} scenarios; {} ms slept for Redis expiry)",
         runs.len(),
-        IDS.len(),
+        Scenario::IDS.len(),
         slept.as_millis()
     ));
     assert!(

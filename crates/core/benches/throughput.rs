@@ -3,11 +3,9 @@
 //! Prints figures, asserts nothing: timings on a shared machine are noisy, so compare ratios
 //! between lines of one run rather than absolute numbers across runs.
 
+use idem_core::{Scenario, World};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-use idem_core::scenario::IDS;
-use idem_core::{Scenario, World};
 
 /// Runs `f` repeatedly for about `budget` and returns (iterations, elapsed).
 fn measure(budget: Duration, mut f: impl FnMut() -> usize) -> (usize, usize, Duration) {
@@ -27,7 +25,7 @@ fn main() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(400),
     );
-    let scenarios: Vec<Scenario> = IDS
+    let scenarios: Vec<Scenario> = Scenario::IDS
         .iter()
         .filter_map(|id| Scenario::by_id(id).ok())
         .collect();

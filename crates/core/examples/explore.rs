@@ -6,13 +6,13 @@
 //! left), steps simulated (every step, remembered or not) — what the page shows —, violating runs, milliseconds (wall clock) and CPU milliseconds (on Linux:
 //! the time this thread ran, which other work on a shared machine does not inflate much).
 //! `--brute` runs the brute-force oracle instead (every schedule simulated one by one) for a
-//! before/after comparison.
+//! before/after comparison; `--threads N` the search cut into parts on N threads
+//! (`explore_parallel`, the same report; situations and steps are the parts' own, summed).
 
 use std::time::Instant;
 
-use idem_core::explore_brute::explore_brute;
-use idem_core::scenario::IDS;
-use idem_core::{Bounds, Explorer, Scenario};
+use idem_core::explore_brute;
+use idem_core::{explore_parallel, Bounds, Explorer, Scenario};
 
 /// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`), if known.
 fn cpu_ns() -> Option<u64> {
@@ -31,10 +31,15 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let k: u32 = args.first().and_then(|a| a.parse().ok()).unwrap_or(2);
     let brute = args.iter().any(|a| a == "--brute");
+    let threads: Option<usize> = args
+        .iter()
+        .position(|a| a == "--threads")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse().ok());
     let only: Vec<&str> = args
         .iter()
         .skip(1)
-        .filter(|a| !a.starts_with("--"))
+        .filter(|a| !a.starts_with("--") && a.parse::<usize>().is_err())
         .map(String::as_str)
         .collect();
     let total = Instant::now();
@@ -44,7 +49,7 @@ fn main() {
         "{:<26} {:>10} {:>10} {:>10} {:>10} {:>9} {:>9}  shortest",
         "scenario", "runs", "situations", "steps", "violating", "ms", "cpu ms"
     );
-    for id in IDS {
+    for id in Scenario::IDS {
         if !only.is_empty() && !only.contains(&id) {
             continue;
         }
@@ -55,6 +60,8 @@ fn main() {
         let start_cpu = cpu_ns();
         let report = if brute {
             explore_brute(&scenario, Bounds::faults(k))
+        } else if let Some(threads) = threads {
+            explore_parallel(&scenario, Bounds::faults(k), threads)
         } else {
             Explorer::new(&scenario, Bounds::faults(k))
                 .run_to_end()

@@ -5,7 +5,7 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use idem_core::scenario::IDS;
+use idem_core::Scenario;
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
@@ -17,7 +17,7 @@ fn main() {
         }
     }
     std::fs::create_dir_all(&dir).expect("the golden directory");
-    for id in IDS {
+    for id in Scenario::IDS {
         let path = dir.join(format!("{id}.trace"));
         std::fs::write(&path, support::trace_text(&support::run(id))).expect("write a trace");
         println!("wrote {}", path.display());

@@ -9,7 +9,7 @@ fn main() {
     let scenario = match Scenario::by_id(&id) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("{e:?}; known ids: {:?}", idem_core::scenario::IDS);
+            eprintln!("{e:?}; known ids: {:?}", idem_core::Scenario::IDS);
             std::process::exit(2);
         }
     };

@@ -1,13 +1,12 @@
 //! "Can you break it?": challenges as data. Each names a design (a scenario's operations
 //! without their scripted faults, with given protections), a fault budget and what must
-//! break. The student injects faults; the core's verdict decides success ([`judge`]); a
+//! break. The student injects faults; the core's verdict decides success ([`Challenge::judge`]); a
 //! finished exhaustive search within the budget that finds no violation proves the design
-//! cannot be broken that way ([`proves_unbreakable`]).
+//! cannot be broken that way ([`Challenge::proves_unbreakable`]).
 
 use serde::{Deserialize, Serialize};
 
 use crate::explore::Report;
-use crate::link::DeepLink;
 use crate::protections::Protections;
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
@@ -31,7 +30,7 @@ pub struct Challenge {
 }
 
 /// Every challenge, in list order.
-pub const CHALLENGES: [Challenge; 4] = [
+pub(crate) const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "redis-2",
         scenario: "key",
@@ -125,72 +124,61 @@ impl Challenge {
         }
         Some(s.without_scripted_faults())
     }
+}
 
-    /// The deep link that opens the challenge at its start.
-    pub fn link(&self) -> DeepLink {
-        DeepLink {
-            scenario: self.scenario.to_owned(),
-            protections: self.protections,
-            base: true,
-            challenge: Some(self.id.to_owned()),
-            ..DeepLink::default()
+impl Challenge {
+    /// Every challenge, in the order the page lists them.
+    pub const ALL: [Challenge; 4] = CHALLENGES;
+
+    /// Judges the run in `world` against this challenge with the core's verdict.
+    pub fn judge(&self, world: &World) -> Attempt {
+        let Some(design) = self.design() else {
+            return Attempt::OtherDesign;
+        };
+        let s = world.scenario();
+        if s.id != design.id || s.protections != design.protections || s.scripted_faults {
+            return Attempt::OtherDesign;
+        }
+        if world.injected().len() > self.budget as usize {
+            return Attempt::OverBudget;
+        }
+        if !world.is_quiescent() {
+            return Attempt::Running;
+        }
+        let verdict = world.verdict();
+        let broken = verdict
+            .violations()
+            .any(|(i, _)| self.breaks.is_none_or(|b| b == i));
+        let used = self
+            .needs
+            .is_none_or(|kind| world.injected().iter().any(|(_, a)| a.kind_name() == kind));
+        if broken && used {
+            Attempt::Broken
+        } else {
+            Attempt::Holds
         }
     }
-}
 
-/// Judges the run in `world` against `challenge` with the core's verdict.
-pub fn judge(challenge: &Challenge, world: &World) -> Attempt {
-    let Some(design) = challenge.design() else {
-        return Attempt::OtherDesign;
-    };
-    let s = world.scenario();
-    if s.id != design.id || s.protections != design.protections || s.scripted_faults {
-        return Attempt::OtherDesign;
+    /// Whether `report`, a search of `scenario` with up to `k` faults, proves the challenge
+    /// cannot be won: it searched the challenge's design (scripted faults are left out by the
+    /// explorer), to the end, with at least the budget, and found no run that breaks what the
+    /// challenge asks for.
+    pub fn proves_unbreakable(&self, scenario: &Scenario, k: u32, report: &Report) -> bool {
+        let Some(design) = self.design() else {
+            return false;
+        };
+        let same = scenario.id == design.id && scenario.protections == design.protections;
+        let none = match (self.breaks, self.needs) {
+            // Every broken (invariant, kinds) class keeps its shortest run: none with the kind.
+            (breaks, Some(kind)) => !report
+                .shortest
+                .iter()
+                .any(|c| breaks.is_none_or(|b| b == c.invariant) && c.uses(kind)),
+            (Some(i), None) => report.violations_of(i) == 0,
+            (None, None) => report.violating_runs == 0,
+        };
+        // A search that ran nothing found nothing: it proves nothing either.
+        let searched = report.runs > 0;
+        same && searched && report.done && report.cut_off == 0 && k >= self.budget && none
     }
-    if world.injected().len() > challenge.budget as usize {
-        return Attempt::OverBudget;
-    }
-    if !world.is_quiescent() {
-        return Attempt::Running;
-    }
-    let verdict = world.verdict();
-    let broken = verdict
-        .violations()
-        .any(|(i, _)| challenge.breaks.is_none_or(|b| b == i));
-    let used = challenge
-        .needs
-        .is_none_or(|kind| world.injected().iter().any(|(_, a)| a.kind_name() == kind));
-    if broken && used {
-        Attempt::Broken
-    } else {
-        Attempt::Holds
-    }
-}
-
-/// Whether `report`, a search of `scenario` with up to `k` faults, proves the challenge
-/// cannot be won: it searched the challenge's design (scripted faults are left out by the
-/// explorer), to the end, with at least the budget, and found no run that breaks what the
-/// challenge asks for.
-pub fn proves_unbreakable(
-    challenge: &Challenge,
-    scenario: &Scenario,
-    k: u32,
-    report: &Report,
-) -> bool {
-    let Some(design) = challenge.design() else {
-        return false;
-    };
-    let same = scenario.id == design.id && scenario.protections == design.protections;
-    let none = match (challenge.breaks, challenge.needs) {
-        // Every broken (invariant, kinds) class keeps its shortest run: none with the kind.
-        (breaks, Some(kind)) => !report
-            .shortest
-            .iter()
-            .any(|c| breaks.is_none_or(|b| b == c.invariant) && c.uses(kind)),
-        (Some(i), None) => report.violations_of(i) == 0,
-        (None, None) => report.violating_runs == 0,
-    };
-    // A search that ran nothing found nothing: it proves nothing either.
-    let searched = report.runs > 0;
-    same && searched && report.done && report.cut_off == 0 && k >= challenge.budget && none
 }

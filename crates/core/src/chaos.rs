@@ -9,10 +9,10 @@
 //! [`drew`] checks that they are its.
 
 use crate::action::Action;
+use crate::base::rng::SimRng;
 use crate::explore;
 use crate::link::{DeepLink, LinkError, MAX_STEP};
 use crate::protections::Protections;
-use crate::rng::SimRng;
 use crate::scenario::Scenario;
 use crate::world::World;
 

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::json::Object;
+use crate::base::json::Object;
 use crate::topology::{MsgId, OpId, UserId};
 
 /// The header that carries the key (Stripe's spelling, adopted by the IETF draft).

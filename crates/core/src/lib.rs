@@ -30,45 +30,62 @@
 //!
 //! Faults and buttons are [`Action`]s applied with [`World::apply`]; they are recorded, so
 //! [`World::replay`] rebuilds any state from the scenario and the injected actions.
+//!
+//! ## The API
+//!
+//! Every public item has one path. The model's values are at the root (the world, scenarios,
+//! actions, protections, the verdict, the explorer, links, challenges, comparisons); the
+//! machines and what they exchange are in their own namespaces ([`api`], [`client`], [`store`],
+//! [`ledger`], [`processor`], their [`message`]s, the [`net`]work that carries them, and the
+//! [`http`], [`sql`] and [`record`] formats), as are the cost model ([`cost`]), "Surprise me"
+//! ([`chaos`]) and the seeded random source ([`rng`]). The brute-force oracle the explorer is
+//! tested against is behind the `oracle` feature.
 
-pub mod action;
-pub mod challenge;
+#![warn(unreachable_pub)]
+
+mod action;
+mod base;
+mod challenge;
 pub mod chaos;
 mod check;
-pub mod compare;
+mod compare;
 pub mod cost;
 pub mod http;
-mod json;
-pub mod link;
+mod link;
 pub mod net;
 mod nodes;
-pub mod note;
-pub mod phase;
-pub mod protections;
+mod note;
+mod phase;
+mod protections;
 pub mod record;
-pub mod rng;
-pub mod scenario;
+mod scenario;
 pub mod sql;
-pub mod time;
-pub mod topology;
-pub mod vecmap;
-pub mod world;
+mod time;
+mod topology;
+mod world;
 
-pub use check::{explore, explore_brute, outcome, verdict};
-pub(crate) use check::{fingerprint, meaning};
-pub use nodes::{api, client, ledger, processor, store};
+// Internal paths the modules use for one another (`crate::store`, `crate::explore`, …).
+pub(crate) use check::{explore, meaning, outcome, verdict};
+
+pub use base::rng;
+pub use nodes::{api, client, ledger, message, processor, store};
 
 pub use action::{Action, ActionError, OpKind, OpSpec};
 pub use challenge::{Attempt, Challenge, Standing};
-pub use compare::{ClassDiff, Gist, Pair};
+#[cfg(feature = "oracle")]
+pub use check::explore_brute::explore_brute;
+#[cfg(not(target_arch = "wasm32"))]
+pub use check::parts::explore_parallel;
+pub use check::parts::{Merged, Part, Plan, UnitOutcome, Wanted};
+pub use compare::{class_diff, class_of, Class, ClassDiff, Gist, Pair, Sides};
 pub use explore::{Bounds, CounterExample, Explorer, Report};
 pub use link::{DeepLink, LinkError};
 pub use note::Note;
 pub use outcome::{closing_protections, Ending, Fault, Figures, OpOutcome, Outcome};
 pub use phase::Phase;
 pub use protections::{Protection, Protections};
-pub use scenario::{Scenario, ScenarioError, Story};
+pub use scenario::{Scenario, ScenarioError, Scripted, Story};
 pub use time::SimTime;
-pub use topology::{Link, MsgId, Node, OpId, UserId};
-pub use verdict::{Invariant, Status, Verdict, Violation};
+pub use topology::{HandlerRef, Link, MsgId, Node, OpId, UserId};
+pub use verdict::{Invariant, Money, Status, Verdict, Violation};
 pub use world::{Cause, RunEnd, Step, World};

@@ -20,11 +20,11 @@ use crate::topology::MsgId;
 use crate::world::World;
 
 /// Longest query the parser looks at.
-pub const MAX_QUERY_LEN: usize = 4_096;
+pub(crate) const MAX_QUERY_LEN: usize = 4_096;
 /// Most faults a link may carry.
-pub const MAX_FAULTS: usize = 64;
+pub(crate) const MAX_FAULTS: usize = 64;
 /// Highest step a link may ask for.
-pub const MAX_STEP: u32 = 5_000;
+pub(crate) const MAX_STEP: u32 = 5_000;
 
 /// A parsed deep link.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -104,6 +104,30 @@ impl Default for DeepLink {
 }
 
 impl DeepLink {
+    /// The longest query string read.
+    pub const MAX_QUERY_LEN: usize = MAX_QUERY_LEN;
+    /// The most faults a link holds.
+    pub const MAX_FAULTS: usize = MAX_FAULTS;
+    /// The latest step a link names.
+    pub const MAX_STEP: u32 = MAX_STEP;
+
+    /// The link spelling of an action, without its step (`crash.record-key`).
+    pub fn action_token(action: &Action) -> String {
+        action_token(action)
+    }
+
+    /// The link that opens `challenge` at its start: its design, no script, the challenge.
+    /// (The link reads challenges as it reads scenarios; a challenge knows no links.)
+    pub fn to_challenge(challenge: &Challenge) -> DeepLink {
+        DeepLink {
+            scenario: challenge.scenario.to_owned(),
+            protections: challenge.protections,
+            base: true,
+            challenge: Some(challenge.id.to_owned()),
+            ..DeepLink::default()
+        }
+    }
+
     /// A link to the start of a scenario.
     pub fn to_scenario(id: &str) -> DeepLink {
         DeepLink {
@@ -202,7 +226,7 @@ impl DeepLink {
             }
         }
         if let Some(c) = challenge {
-            let design = c.link();
+            let design = DeepLink::to_challenge(&c);
             link.scenario = design.scenario;
             link.protections = design.protections;
             link.base = true;
@@ -408,7 +432,7 @@ fn parse_fault(entry: &str) -> Option<(u32, Action)> {
 }
 
 /// The link spelling of an action (without its step).
-pub fn action_token(action: &Action) -> String {
+pub(crate) fn action_token(action: &Action) -> String {
     let kind = action.kind_name();
     match action {
         Action::Drop(id) | Action::Duplicate(id) => format!("{kind}.{}", id.0),

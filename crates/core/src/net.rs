@@ -1,14 +1,12 @@
 //! The network: every message ever sent, in id order, with its fate. In-flight messages form a
-//! priority queue ordered by (delivery time, id); time never runs backwards.
+//! priority queue ordered by (delivery time, id); time never runs backwards. What a message
+//! carries is the machines' business (`message`): the network only moves it.
 
 use serde::{Deserialize, Serialize};
 
-use crate::http::{HttpRequest, HttpResponse};
-use crate::ledger::{SqlBatch, StatementResult};
-use crate::processor::{ChargeReply, ChargeRequest};
-use crate::store::{RedisCommand, RedisReply};
+use crate::nodes::message::{DropReason, Payload};
 use crate::time::SimTime;
-use crate::topology::{HandlerRef, Link, MsgId, Node};
+use crate::topology::{Link, MsgId, Node};
 
 /// One-way delays of the links, in milliseconds. Lesson-scale, not production-scale: the slow
 /// mobile link is what makes the ack's loss believable.
@@ -45,53 +43,6 @@ impl Latencies {
             Link::ApiProcessor => self.api_processor,
         }
     }
-}
-
-/// What a message carries.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Payload {
-    /// Client → API.
-    Request(HttpRequest),
-    /// API → client: the ack.
-    Response(HttpResponse),
-    /// API → store.
-    Redis(HandlerRef, RedisCommand),
-    /// Store → API.
-    RedisReply(HandlerRef, RedisReply),
-    /// API → ledger.
-    Sql(HandlerRef, SqlBatch),
-    /// Ledger → API.
-    SqlResults(HandlerRef, Vec<StatementResult>),
-    /// API → processor.
-    Charge(HandlerRef, ChargeRequest),
-    /// Processor → API.
-    ChargeReply(HandlerRef, ChargeReply),
-}
-
-impl Payload {
-    /// Requests go towards the far node; replies (responses, acks) come back.
-    pub fn is_reply(&self) -> bool {
-        matches!(
-            self,
-            Payload::Response(_)
-                | Payload::RedisReply(..)
-                | Payload::SqlResults(..)
-                | Payload::ChargeReply(..)
-        )
-    }
-}
-
-/// Why a message never arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum DropReason {
-    /// Someone (the student, a script, the explorer) dropped it in flight.
-    Dropped,
-    /// "Lose the next ack" was armed when it was sent.
-    LostAck,
-    /// It reached the API while the API was down.
-    ApiDown,
-    /// It reached the phone while the phone was offline.
-    ClientOffline,
 }
 
 /// What became of a message.

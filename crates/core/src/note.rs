@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::net::DropReason;
+use crate::nodes::message::DropReason;
 use crate::phase::Phase;
 use crate::topology::{MsgId, OpId};
 

@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::json::Object;
 use crate::http::ResponseBody;
-use crate::json::Object;
 use crate::time::SimTime;
 use crate::topology::UserId;
 

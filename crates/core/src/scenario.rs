@@ -104,23 +104,23 @@ pub enum ScenarioError {
 }
 
 /// The user of most stories.
-pub const ALICE: UserId = UserId(1);
+pub(crate) const ALICE: UserId = UserId(1);
 /// The other user (key-scope stories).
-pub const BOB: UserId = UserId(2);
+pub(crate) const BOB: UserId = UserId(2);
 /// The account of the compare-and-set story.
-pub const ACCOUNT: u32 = 1;
+pub(crate) const ACCOUNT: u32 = 1;
 /// The post of the counter story.
-pub const POST: u32 = 7;
+pub(crate) const POST: u32 = 7;
 
 /// The seed's $100 charge.
-pub const CHARGE_100: OpSpec = OpSpec {
+pub(crate) const CHARGE_100: OpSpec = OpSpec {
     user: ALICE,
     kind: OpKind::Charge {
         amount_cents: 10_000,
     },
 };
 /// The seed's debit of 20 by a client that read version 5.
-pub const DEBIT_20: OpSpec = OpSpec {
+pub(crate) const DEBIT_20: OpSpec = OpSpec {
     user: ALICE,
     kind: OpKind::Debit {
         amount: 20,
@@ -128,32 +128,32 @@ pub const DEBIT_20: OpSpec = OpSpec {
     },
 };
 /// A like of post 7.
-pub const LIKE: OpSpec = OpSpec {
+pub(crate) const LIKE: OpSpec = OpSpec {
     user: ALICE,
     kind: OpKind::Like { post: POST },
 };
 
 /// How many scenarios at the head of [`IDS`] tell the seed's four stories; the rest are more
 /// mechanics.
-pub const SEED_COUNT: usize = 5;
+pub(crate) const SEED_COUNT: usize = 5;
 
 /// The ids of the seed stories' scenarios, in menu order.
-pub fn seed_ids() -> &'static [&'static str] {
+pub(crate) fn seed_ids() -> &'static [&'static str] {
     &IDS[..SEED_COUNT]
 }
 
 /// The ids of the other mechanics' scenarios, in menu order.
-pub fn mechanic_ids() -> &'static [&'static str] {
+pub(crate) fn mechanic_ids() -> &'static [&'static str] {
     &IDS[SEED_COUNT..]
 }
 
 /// Whether `id` is one of the seed stories' scenarios (not one of the other mechanics).
-pub fn is_seed(id: &str) -> bool {
+pub(crate) fn is_seed(id: &str) -> bool {
     seed_ids().contains(&id)
 }
 
 /// Every scenario id, in menu order. The first [`SEED_COUNT`] are the seed's four stories.
-pub const IDS: [&str; 23] = [
+pub(crate) const IDS: [&str; 23] = [
     "naive",
     "key",
     "cas",
@@ -181,7 +181,7 @@ pub const IDS: [&str; 23] = [
 
 /// Scenarios that tell the same story with another design, so the two can be played side by
 /// side (the same inputs, the same faults): (less protected, more protected).
-pub const COMPARE: [(&str, &str); 11] = [
+pub(crate) const COMPARE: [(&str, &str); 11] = [
     ("naive", "key"),
     ("naive", "fully-protected"),
     ("key", "fully-protected"),
@@ -196,7 +196,7 @@ pub const COMPARE: [(&str, &str); 11] = [
 ];
 
 /// The scenarios `id` can be compared with (in [`COMPARE`] order).
-pub fn compare_with(id: &str) -> Vec<&'static str> {
+pub(crate) fn compare_with(id: &str) -> Vec<&'static str> {
     COMPARE
         .iter()
         .filter_map(|&(a, b)| {
@@ -212,8 +212,68 @@ pub fn compare_with(id: &str) -> Vec<&'static str> {
 }
 
 /// Whether `left` and `right` tell the same story (see [`COMPARE`]), in either order.
-pub fn comparable(left: &str, right: &str) -> bool {
+pub(crate) fn comparable(left: &str, right: &str) -> bool {
     compare_with(left).contains(&right)
+}
+
+/// The scenarios' table, as the page and the tests read it: the ids in menu order, the seed's
+/// stories and the other mechanics, and the pairs a comparison offers.
+impl Scenario {
+    /// Every scenario id, in menu order. The first [`Scenario::SEED_COUNT`] tell the seed's
+    /// four stories.
+    pub const IDS: [&'static str; 23] = IDS;
+    /// How many scenarios at the head of [`Scenario::IDS`] tell the seed's four stories.
+    pub const SEED_COUNT: usize = SEED_COUNT;
+    /// Scenarios that tell the same story with another design: (less protected, more
+    /// protected).
+    pub const COMPARE: [(&'static str, &'static str); 11] = COMPARE;
+    /// The account of the compare-and-set story.
+    pub const ACCOUNT: u32 = ACCOUNT;
+    /// The post of the counter story.
+    pub const POST: u32 = POST;
+
+    /// The ids of the seed stories' scenarios, in menu order.
+    pub fn seed_ids() -> &'static [&'static str] {
+        seed_ids()
+    }
+
+    /// The ids of the other mechanics' scenarios, in menu order.
+    pub fn mechanic_ids() -> &'static [&'static str] {
+        mechanic_ids()
+    }
+
+    /// Whether `id` is one of the seed stories' scenarios.
+    pub fn is_seed(id: &str) -> bool {
+        is_seed(id)
+    }
+
+    /// The scenarios `id` can be compared with (in [`Scenario::COMPARE`] order).
+    pub fn compare_with(id: &str) -> Vec<&'static str> {
+        compare_with(id)
+    }
+
+    /// Whether `left` and `right` tell the same story, in either order.
+    pub fn comparable(left: &str, right: &str) -> bool {
+        comparable(left, right)
+    }
+}
+
+/// The stories' users.
+impl UserId {
+    /// The user of most stories.
+    pub const ALICE: UserId = ALICE;
+    /// The other user (key-scope stories).
+    pub const BOB: UserId = BOB;
+}
+
+/// The stories' operations.
+impl OpSpec {
+    /// The seed's $100 charge.
+    pub const CHARGE_100: OpSpec = CHARGE_100;
+    /// The seed's debit of 20 by a client that read version 5.
+    pub const DEBIT_20: OpSpec = DEBIT_20;
+    /// A like of post 7.
+    pub const LIKE: OpSpec = LIKE;
 }
 
 fn at(ms: u64, action: Action) -> Scripted {

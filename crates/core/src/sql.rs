@@ -14,8 +14,8 @@
 //! version`, an increment in `RETURNING likes`, and the recovery job's query is ordered by
 //! `(user_id, key)`, since a table has no row order of its own.
 
+use crate::base::json::Object;
 use crate::http::{HttpRequest, HttpResponse};
-use crate::json::Object;
 use crate::ledger::{KeyRow, Ledger, SqlBatch, Statement};
 use crate::record::{KeyRecord, KeyStatus, StoredResponse};
 use crate::store::RedisCommand;

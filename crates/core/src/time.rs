@@ -35,8 +35,18 @@ impl SimTime {
 }
 
 /// One second in simulated milliseconds.
-pub const SECOND: u64 = 1_000;
+pub(crate) const SECOND: u64 = 1_000;
 /// One hour in simulated milliseconds.
-pub const HOUR: u64 = 3_600 * SECOND;
+pub(crate) const HOUR: u64 = 3_600 * SECOND;
 /// One day in simulated milliseconds: the key TTL used by Stripe and by the seed's ADR.
-pub const DAY: u64 = 24 * HOUR;
+pub(crate) const DAY: u64 = 24 * HOUR;
+
+/// Durations in simulated milliseconds.
+impl SimTime {
+    /// One second.
+    pub const SECOND: u64 = SECOND;
+    /// One hour.
+    pub const HOUR: u64 = HOUR;
+    /// One day: the key TTL used by Stripe and by the seed's ADR.
+    pub const DAY: u64 = DAY;
+}

@@ -7,13 +7,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, ActionError, OpKind, OpSpec};
 use crate::api::{Api, ApiInput, ApiOutput};
+use crate::base::rng::SimRng;
 use crate::client::{Client, ClientOutput, RETRY_DEADLINE_MS};
 use crate::http::RequestBody;
 use crate::ledger::{AccountRow, Ledger, PostRow};
-use crate::net::{DropReason, Fate, Network, Payload};
+use crate::net::{Fate, Network};
+use crate::nodes::message::{DropReason, Payload};
 use crate::note::Note;
 use crate::processor::Processor;
-use crate::rng::SimRng;
 use crate::scenario::{Scenario, ACCOUNT, BOB, POST};
 use crate::store::{RedisReply, Store};
 use crate::time::SimTime;
@@ -384,7 +385,7 @@ impl World {
     /// in the same order, and judge alike.
     pub(crate) fn view(&self, with_sent: bool) -> u128 {
         use std::hash::Hash;
-        let mut h = crate::fingerprint::Fingerprint::canonical(self.now.ms());
+        let mut h = crate::base::fingerprint::Fingerprint::canonical(self.now.ms());
         self.rng.hash(&mut h);
         self.hash_client(&mut h);
         self.api.hash(&mut h);
@@ -430,7 +431,7 @@ impl World {
     /// being past matters: a timer already due fires at once (or when the phone wakes), so
     /// only its order among the due ones counts; an operation's start counts only against the
     /// retry deadline, and not at all without one.
-    fn hash_client(&self, h: &mut crate::fingerprint::Fingerprint) {
+    fn hash_client(&self, h: &mut crate::base::fingerprint::Fingerprint) {
         use crate::client::Wait;
         use std::hash::Hash;
         let now = self.now;
@@ -469,7 +470,7 @@ impl World {
 
     /// The idempotency keys of the store, the ledger and the processor for [`World::view`],
     /// without those past their expiry: each is deleted before anything reads it again.
-    fn hash_keys(&self, h: &mut crate::fingerprint::Fingerprint) {
+    fn hash_keys(&self, h: &mut crate::base::fingerprint::Fingerprint) {
         use std::hash::Hash;
         let now = self.now;
         // Redis keeps a key up to and including its expiry time.

@@ -7,8 +7,8 @@ mod support;
 
 use idem_core::client::ClientOp;
 use idem_core::http::RequestBody;
-use idem_core::scenario::{ALICE, BOB, POST};
 use idem_core::{Action, Node, Note, World};
+use idem_core::{Scenario, UserId};
 use support::*;
 
 /// A world of scenario `id`, stepped until its first operation has started.
@@ -92,7 +92,9 @@ fn reusing_the_key_sends_a_different_request_under_the_first_key() {
     );
     let mut world = with_first_op("counter");
     world.apply(Action::ReuseKeyOtherBody).expect("applies");
-    assert!(matches!(op(&world, 1).body, RequestBody::Like { post, .. } if post == POST + 1));
+    assert!(
+        matches!(op(&world, 1).body, RequestBody::Like { post, .. } if post == Scenario::POST + 1)
+    );
 }
 
 #[test]
@@ -102,11 +104,17 @@ fn another_user_sends_the_same_request_with_the_same_key() {
         let step = world.apply(Action::OtherUserSameKey).expect("applies");
         assert_eq!(
             step.notes.first(),
-            Some(&Note::OtherUserSameKey { user: BOB.0 }),
+            Some(&Note::OtherUserSameKey {
+                user: UserId::BOB.0
+            }),
             "{id}"
         );
         let (first, second) = (op(&world, 0), op(&world, 1));
-        assert_eq!((first.user, second.user), (ALICE, BOB), "{id}");
+        assert_eq!(
+            (first.user, second.user),
+            (UserId::ALICE, UserId::BOB),
+            "{id}"
+        );
         assert_eq!(second.key, first.key, "{id}");
         match (&first.body, &second.body) {
             (RequestBody::Like { post: a, .. }, RequestBody::Like { post: b, .. }) => {

@@ -6,9 +6,7 @@
 
 mod support;
 
-use idem_core::scenario::Scripted;
-use idem_core::time::HOUR;
-use idem_core::{Action, Note, Phase, Protections, Scenario, SimTime, World};
+use idem_core::{Action, Note, OpSpec, Phase, Protections, Scenario, Scripted, SimTime, World};
 use support::*;
 
 fn notes(world: &World) -> Vec<&Note> {
@@ -27,7 +25,7 @@ fn crash_while_asleep(p: Protections) -> Scenario {
     s.script.retain(|s| s.action != Action::LoseNextAck);
     for (i, action) in [
         Action::Crash(Phase::WriteLedger),
-        Action::AdvanceClock(HOUR),
+        Action::AdvanceClock(SimTime::HOUR),
     ]
     .into_iter()
     .enumerate()
@@ -246,7 +244,6 @@ fn the_api_shows_its_handler_s_phase_and_the_armed_crash() {
 
 #[test]
 fn two_charges_with_their_own_keys_are_two_payments() {
-    use idem_core::scenario::CHARGE_100;
     // The same $100 twice, as two operations: two keys, two payments, in the Redis store
     // and in the ledger's key table alike.
     for (what, p) in [
@@ -257,11 +254,11 @@ fn two_charges_with_their_own_keys_are_two_payments() {
         s.script = vec![
             Scripted {
                 at: SimTime::ZERO,
-                action: Action::Start(CHARGE_100),
+                action: Action::Start(OpSpec::CHARGE_100),
             },
             Scripted {
                 at: SimTime(100),
-                action: Action::Start(CHARGE_100),
+                action: Action::Start(OpSpec::CHARGE_100),
             },
         ];
         let world = run_scenario(&s);
@@ -315,7 +312,7 @@ fn a_request_that_arrives_while_the_recovery_job_runs_is_handled_at_once() {
         s.script.push(Scripted {
             at: sent,
             action: Action::Start(OpSpec {
-                user: idem_core::scenario::ALICE,
+                user: idem_core::UserId::ALICE,
                 kind: OpKind::Charge {
                     amount_cents: 2_000,
                 },

@@ -8,7 +8,7 @@ use std::hash::{Hash, Hasher};
 
 use idem_core::api::RESTART_MS;
 use idem_core::http::{HttpResponse, ResponseBody};
-use idem_core::net::{DropReason, Payload};
+use idem_core::message::{DropReason, Payload};
 use idem_core::{Action, ActionError, Cause, MsgId, Note, RunEnd, World};
 use support::*;
 

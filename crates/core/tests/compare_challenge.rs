@@ -2,10 +2,7 @@
 //! pairs of scenarios that tell the same story, a pair of worlds on one timeline, the gist of
 //! each side, the classes of counter-examples two searches differ by, and challenges judged by
 //! the verdict and proved unbreakable by the exhaustive explorer.
-
-use idem_core::challenge::{judge, proves_unbreakable, CHALLENGES};
-use idem_core::compare::{class_diff, class_of, Class};
-use idem_core::scenario::{comparable, compare_with, COMPARE, IDS};
+use idem_core::{class_diff, class_of, Class};
 use idem_core::{
     Action, ActionError, Attempt, Bounds, Challenge, DeepLink, Explorer, Invariant, LinkError,
     Pair, Protections, Scenario, Story, World,
@@ -21,7 +18,7 @@ fn payments(story: Story) -> bool {
 
 #[test]
 fn compared_scenarios_tell_the_same_story() {
-    for (a, b) in COMPARE {
+    for (a, b) in Scenario::COMPARE {
         let (sa, sb) = (scenario(a), scenario(b));
         assert!(
             sa.story == sb.story || payments(sa.story) && payments(sb.story),
@@ -37,15 +34,15 @@ fn compared_scenarios_tell_the_same_story() {
         };
         assert_eq!(starts(&sa), starts(&sb), "{a} vs {b}");
         assert_ne!(sa.protections, sb.protections, "{a} vs {b}");
-        assert!(comparable(a, b) && comparable(b, a));
-        assert!(compare_with(a).contains(&b) && compare_with(b).contains(&a));
+        assert!(Scenario::comparable(a, b) && Scenario::comparable(b, a));
+        assert!(Scenario::compare_with(a).contains(&b) && Scenario::compare_with(b).contains(&a));
     }
-    assert_eq!(compare_with("naive"), ["key", "fully-protected"]);
-    assert_eq!(compare_with("crash-window"), ["crash-one-tx"]);
-    assert!(!comparable("naive", "cas") && !comparable("naive", "naive"));
-    assert!(compare_with("ttl").is_empty());
-    for id in IDS {
-        assert!(!comparable(id, "nope"));
+    assert_eq!(Scenario::compare_with("naive"), ["key", "fully-protected"]);
+    assert_eq!(Scenario::compare_with("crash-window"), ["crash-one-tx"]);
+    assert!(!Scenario::comparable("naive", "cas") && !Scenario::comparable("naive", "naive"));
+    assert!(Scenario::compare_with("ttl").is_empty());
+    for id in Scenario::IDS {
+        assert!(!Scenario::comparable(id, "nope"));
     }
 }
 
@@ -191,14 +188,14 @@ fn a_challenge_link_opens_its_design() {
     assert!(link.base);
     assert_eq!(link.challenge.as_deref(), Some("redis-2"));
     assert_eq!(DeepLink::parse(&link.to_query()), Ok(link.clone()));
-    for c in CHALLENGES {
+    for c in Challenge::ALL {
         assert_eq!(Challenge::by_id(c.id), Some(c));
         let design = c.design().expect("its scenario exists");
         assert!(!design.scripted_faults);
-        let world = &link_world(&c.link());
+        let world = &link_world(&DeepLink::to_challenge(&c));
         assert_eq!(world.scenario(), &design);
         assert_eq!(
-            judge(&c, world),
+            Challenge::judge(&c, world),
             Attempt::Holds,
             "{}: no faults, no break",
             c.id
@@ -232,12 +229,12 @@ fn breakable_challenges_are_solved_by_the_verdict() {
     for id in ["redis-2", "op-id-no-index"] {
         let c = Challenge::by_id(id).expect("challenge");
         let world = broken_by_the_explorer(&c);
-        assert_eq!(judge(&c, &world), Attempt::Broken, "{id}");
+        assert_eq!(Challenge::judge(&c, &world), Attempt::Broken, "{id}");
         // The same schedule on a design with more protection is another design.
         let mut other = c.design().expect("design");
         other.protections = Protections::ALL;
         let world = World::replay(&other, world.injected(), 0).expect("start");
-        assert_eq!(judge(&c, &world), Attempt::OtherDesign, "{id}");
+        assert_eq!(Challenge::judge(&c, &world), Attempt::OtherDesign, "{id}");
     }
     // Over the budget: the key design with three retries pressed.
     let c = Challenge::by_id("redis-2").expect("challenge");
@@ -246,7 +243,7 @@ fn breakable_challenges_are_solved_by_the_verdict() {
     for _ in 0..3 {
         world.apply(Action::RetryNow).expect("pending op");
     }
-    assert_eq!(judge(&c, &world), Attempt::OverBudget);
+    assert_eq!(Challenge::judge(&c, &world), Attempt::OverBudget);
 }
 
 #[test]
@@ -264,7 +261,7 @@ fn the_lease_challenge_needs_a_pause_and_a_double_charge_without_one_does_not_co
     let mut world =
         World::replay(&design, &with_pause.injected, with_pause.steps).expect("replays");
     world.run(5_000);
-    assert_eq!(judge(&c, &world), Attempt::Broken);
+    assert_eq!(Challenge::judge(&c, &world), Attempt::Broken);
     // Charging twice without a pause (a crash in the window) does not meet the challenge.
     let other = report
         .shortest
@@ -273,8 +270,8 @@ fn the_lease_challenge_needs_a_pause_and_a_double_charge_without_one_does_not_co
         .expect("other ways break it too");
     let mut world = World::replay(&design, &other.injected, other.steps).expect("replays");
     world.run(5_000);
-    assert_eq!(judge(&c, &world), Attempt::Holds);
-    assert!(!proves_unbreakable(&c, &design, 2, &report));
+    assert_eq!(Challenge::judge(&c, &world), Attempt::Holds);
+    assert!(!Challenge::proves_unbreakable(&c, &design, 2, &report));
 }
 
 #[test]
@@ -284,31 +281,36 @@ fn the_fully_protected_design_is_proved_unbreakable_with_three_faults() {
     let report = Explorer::new(&design, Bounds::faults(3))
         .run_to_end()
         .clone();
-    assert!(proves_unbreakable(&c, &design, 3, &report));
+    assert!(Challenge::proves_unbreakable(&c, &design, 3, &report));
     assert!(report.runs > 0 && report.done, "{report:?}");
     // A finished report that ran nothing proves nothing (zero violations of zero runs).
     let empty = idem_core::Report {
         done: true,
         ..idem_core::Report::default()
     };
-    assert!(!proves_unbreakable(&c, &design, 3, &empty));
+    assert!(!Challenge::proves_unbreakable(&c, &design, 3, &empty));
     // Fewer faults than the budget, an unfinished search, or another design prove nothing.
     let small = Explorer::new(&design, Bounds::faults(2))
         .run_to_end()
         .clone();
-    assert!(!proves_unbreakable(&c, &design, 2, &small));
+    assert!(!Challenge::proves_unbreakable(&c, &design, 2, &small));
     let mut unfinished = Explorer::new(&design, Bounds::faults(3));
     unfinished.run_for(10);
-    assert!(!proves_unbreakable(&c, &design, 3, unfinished.report()));
+    assert!(!Challenge::proves_unbreakable(
+        &c,
+        &design,
+        3,
+        unfinished.report()
+    ));
     let key = scenario("key");
     let redis = Challenge::by_id("redis-2").expect("challenge");
     let report_key = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
     assert!(
-        !proves_unbreakable(&redis, &key, 2, &report_key),
+        !Challenge::proves_unbreakable(&redis, &key, 2, &report_key),
         "key breaks"
     );
     assert!(
-        !proves_unbreakable(&redis, &design, 3, &report),
+        !Challenge::proves_unbreakable(&redis, &design, 3, &report),
         "another design"
     );
 }
@@ -350,7 +352,7 @@ fn enabling_a_protection_fixes_classes_of_counterexamples() {
 
 #[test]
 fn a_standing_is_kept_by_its_name() {
-    use idem_core::challenge::Standing;
+    use idem_core::Standing;
     let all = [Standing::Open, Standing::Solved, Standing::Impossible];
     let names: Vec<&str> = all.iter().map(|s| s.name()).collect();
     assert_eq!(names, ["open", "solved", "impossible"]);
@@ -388,9 +390,9 @@ fn only_the_invariant_a_challenge_names_solves_it() {
         .violations()
         .any(|(i, _)| i == Invariant::AtMostOnce));
     let likes = custom("key", 2, Some(Invariant::LikesMatchOperations), None);
-    assert_eq!(judge(&likes, &world), Attempt::Holds);
+    assert_eq!(Challenge::judge(&likes, &world), Attempt::Holds);
     let once = custom("key", 2, Some(Invariant::AtMostOnce), None);
-    assert_eq!(judge(&once, &world), Attempt::Broken);
+    assert_eq!(Challenge::judge(&once, &world), Attempt::Broken);
 }
 
 #[test]
@@ -402,19 +404,19 @@ fn a_proof_counts_only_the_runs_that_break_what_the_challenge_asks_for() {
         .run_to_end()
         .clone();
     assert!(report.violating_runs > 0);
-    assert!(proves_unbreakable(
+    assert!(Challenge::proves_unbreakable(
         &custom("naive", 1, None, Some("evict")),
         &naive,
         1,
         &report
     ));
-    assert!(!proves_unbreakable(
+    assert!(!Challenge::proves_unbreakable(
         &custom("naive", 1, None, None),
         &naive,
         1,
         &report
     ));
-    assert!(!proves_unbreakable(
+    assert!(!Challenge::proves_unbreakable(
         &custom("naive", 1, None, Some("drop")),
         &naive,
         1,
@@ -422,30 +424,40 @@ fn a_proof_counts_only_the_runs_that_break_what_the_challenge_asks_for() {
     ));
     // Named invariants: the naive design charges twice, and has no likes to miscount.
     let once = custom("naive", 1, Some(Invariant::AtMostOnce), None);
-    assert!(!proves_unbreakable(&once, &naive, 1, &report));
+    assert!(!Challenge::proves_unbreakable(&once, &naive, 1, &report));
     let likes = custom("naive", 1, Some(Invariant::LikesMatchOperations), None);
-    assert!(proves_unbreakable(&likes, &naive, 1, &report));
+    assert!(Challenge::proves_unbreakable(&likes, &naive, 1, &report));
     let likes_by_drop = custom(
         "naive",
         1,
         Some(Invariant::LikesMatchOperations),
         Some("drop"),
     );
-    assert!(proves_unbreakable(&likes_by_drop, &naive, 1, &report));
+    assert!(Challenge::proves_unbreakable(
+        &likes_by_drop,
+        &naive,
+        1,
+        &report
+    ));
     let once_by_drop = custom("naive", 1, Some(Invariant::AtMostOnce), Some("drop"));
-    assert!(!proves_unbreakable(&once_by_drop, &naive, 1, &report));
+    assert!(!Challenge::proves_unbreakable(
+        &once_by_drop,
+        &naive,
+        1,
+        &report
+    ));
     // The same scenario with other protections is another design: its search proves nothing.
     let all = naive.clone().with_protections(Protections::ALL);
     let report_all = Explorer::new(&all, Bounds::faults(1)).run_to_end().clone();
     assert_eq!(report_all.violations_of(Invariant::LikesMatchOperations), 0);
-    assert!(!proves_unbreakable(&likes, &all, 1, &report_all));
+    assert!(!Challenge::proves_unbreakable(&likes, &all, 1, &report_all));
     // The op_id design without its index breaks "at most once" within its budget.
     let c = Challenge::by_id("op-id-no-index").expect("challenge");
     let design = c.design().expect("design");
     let report = Explorer::new(&design, Bounds::faults(2))
         .run_to_end()
         .clone();
-    assert!(!proves_unbreakable(&c, &design, 2, &report));
+    assert!(!Challenge::proves_unbreakable(&c, &design, 2, &report));
 }
 
 #[test]

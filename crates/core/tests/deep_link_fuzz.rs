@@ -6,12 +6,10 @@
 //! build (quick CI) and 10 000 in a release build (`cargo test --release --test
 //! deep_link_fuzz`).
 
-use std::cell::Cell;
-
-use idem_core::link::{MAX_FAULTS, MAX_QUERY_LEN};
 use idem_core::{DeepLink, LinkError};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestRunner};
+use std::cell::Cell;
 
 fn cases() -> u32 {
     let default = if cfg!(debug_assertions) {
@@ -77,14 +75,14 @@ fn check_query(query: &str) -> Result<(), TestCaseError> {
             // A valid link survives its own spelling.
             let respelled = DeepLink::parse(&link.to_query());
             prop_assert_eq!(respelled.as_ref(), Ok(link));
-            prop_assert!(link.faults.len() <= MAX_FAULTS);
+            prop_assert!(link.faults.len() <= DeepLink::MAX_FAULTS);
         }
         Err(strict_errors) => {
             prop_assert!(!strict_errors.is_empty(), "an error without a reason");
             prop_assert_eq!(strict_errors, &errors);
         }
     }
-    if query.len() > MAX_QUERY_LEN {
+    if query.len() > DeepLink::MAX_QUERY_LEN {
         prop_assert_eq!(errors, vec![LinkError::TooLong(query.len())]);
         return Ok(());
     }
@@ -130,9 +128,9 @@ fn check_query(query: &str) -> Result<(), TestCaseError> {
 /// Pieces real and hostile links are made of.
 fn value() -> impl Strategy<Value = String> {
     prop_oneof![
-        prop::sample::select(idem_core::scenario::IDS.to_vec()).prop_map(str::to_owned),
+        prop::sample::select(idem_core::Scenario::IDS.to_vec()).prop_map(str::to_owned),
         prop::sample::select(idem_core::Protections::NAMES.to_vec()).prop_map(str::to_owned),
-        prop::sample::select(idem_core::challenge::CHALLENGES.map(|c| c.id).to_vec())
+        prop::sample::select(idem_core::Challenge::ALL.map(|c| c.id).to_vec())
             .prop_map(str::to_owned),
         any::<u64>().prop_map(|n| n.to_string()),
         // Small numbers: steps, seeds (`chaos`).
@@ -177,7 +175,7 @@ fn fault() -> impl Strategy<Value = String> {
 }
 
 fn fault_list() -> impl Strategy<Value = String> {
-    prop::collection::vec(fault(), 0..(MAX_FAULTS + 4)).prop_map(|f| f.join("_"))
+    prop::collection::vec(fault(), 0..(DeepLink::MAX_FAULTS + 4)).prop_map(|f| f.join("_"))
 }
 
 /// A query of known, unknown and repeated parameters.
@@ -207,7 +205,7 @@ fn hostile_query() -> impl Strategy<Value = String> {
         1 => prop::collection::vec(any::<u8>(), 0..300)
             .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
         1 => any::<String>(),
-        1 => (structured_query(), 0..(MAX_QUERY_LEN + 64))
+        1 => (structured_query(), 0..(DeepLink::MAX_QUERY_LEN + 64))
             .prop_map(|(q, pad)| format!("{q}&x={}", "9".repeat(pad))),
     ]
 }
@@ -256,7 +254,7 @@ fn any_valid_link_builds_or_names_the_refused_fault() {
     // Links made only of well-formed parts: the parse succeeds, and rebuilding the run either
     // works or names the fault that could not be applied, never panics.
     let link = (
-        prop::sample::select(idem_core::scenario::IDS.to_vec()),
+        prop::sample::select(idem_core::Scenario::IDS.to_vec()),
         prop::collection::vec(
             (
                 0..25u32,
@@ -317,7 +315,7 @@ fn any_valid_link_builds_or_names_the_refused_fault() {
 #[test]
 fn any_compare_link_round_trips_and_builds_or_names_the_refused_fault() {
     let link = (
-        prop::sample::select(idem_core::scenario::COMPARE.to_vec()),
+        prop::sample::select(idem_core::Scenario::COMPARE.to_vec()),
         any::<bool>(),
         any::<bool>(),
         prop::collection::vec(

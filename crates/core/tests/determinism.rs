@@ -3,13 +3,13 @@
 
 mod support;
 
-use idem_core::scenario::IDS;
+use idem_core::Scenario;
 use idem_core::{Action, World};
 use support::*;
 
 #[test]
 fn the_same_seed_gives_the_same_world_for_every_scenario() {
-    for id in IDS {
+    for id in Scenario::IDS {
         let a = run(id);
         let b = run(id);
         assert_eq!(a, b, "{id} is not deterministic");
@@ -169,7 +169,7 @@ fn golden_traces() {
         "UPDATE_GOLDEN no longer rewrites golden traces from a test run: run scripts/golden.sh"
     );
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    for id in IDS {
+    for id in Scenario::IDS {
         let path = dir.join(format!("{id}.trace"));
         let actual = trace_text(&run(id));
         let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
@@ -192,7 +192,7 @@ fn golden_traces() {
         .count();
     assert_eq!(
         files,
-        IDS.len(),
+        Scenario::IDS.len(),
         "one golden trace per scenario, no stale ones"
     );
 }

@@ -8,10 +8,23 @@
 
 mod support;
 
-use idem_core::explore::{faults, phases};
-use idem_core::time::HOUR;
-use idem_core::{Action, Bounds, CounterExample, Explorer, Invariant, MsgId, Phase, Report, World};
+use idem_core::{
+    Action, Bounds, CounterExample, Explorer, Invariant, MsgId, Phase, Report, Scenario, SimTime,
+    World,
+};
 use support::*;
+
+const HOUR: u64 = SimTime::HOUR;
+
+/// The explorer's menu in `world` (see [`Explorer::faults`]).
+fn faults(world: &World) -> Vec<Action> {
+    Explorer::faults(world)
+}
+
+/// The phases a handler of `scenario` reaches (see [`Explorer::phases`]).
+fn phases(scenario: &Scenario) -> Vec<Phase> {
+    Explorer::phases(scenario)
+}
 
 /// The explorer's starting world for `id`: its operations, none of its scripted faults.
 fn base(id: &str) -> World {
@@ -87,7 +100,7 @@ fn a_packet_is_offered_only_in_the_step_that_sent_it() {
     let mut expected = vec![
         Action::Drop(request),
         Action::Duplicate(request),
-        Action::Delay(request, idem_core::time::SECOND),
+        Action::Delay(request, SimTime::SECOND),
     ];
     expected.extend(api_faults(true, true, true));
     expected.extend(CLIENT);
@@ -101,10 +114,7 @@ fn a_packet_is_offered_only_in_the_step_that_sent_it() {
         .expect("the request is in flight");
     let copy = *in_flight(&copied).last().expect("the copy");
     assert_ne!(copy, request);
-    let mut expected = vec![
-        Action::Drop(copy),
-        Action::Delay(copy, idem_core::time::SECOND),
-    ];
+    let mut expected = vec![Action::Drop(copy), Action::Delay(copy, SimTime::SECOND)];
     expected.extend(api_faults(true, true, true));
     expected.extend(CLIENT);
     assert_eq!(faults(&copied), expected);
@@ -203,15 +213,14 @@ fn crashes_are_offered_only_when_the_api_acts_next_and_nothing_once_the_run_is_o
 
 #[test]
 fn the_menu_names_every_kind_the_player_offers_that_the_design_can_meet() {
-    use idem_core::explore::menu_kinds;
     let all = [
         "drop", "dup", "delay", "crash", "pause", "lose-ack", "evict", "retry", "clock",
     ];
-    assert_eq!(menu_kinds(&scenario("key")), all);
+    assert_eq!(Explorer::menu_kinds(&scenario("key")), all);
     let no_store: Vec<&str> = all.into_iter().filter(|k| *k != "evict").collect();
-    assert_eq!(menu_kinds(&scenario("fully-protected")), no_store);
-    assert_eq!(menu_kinds(&scenario("naive")), no_store);
-    assert_eq!(menu_kinds(&scenario("cas")), no_store);
+    assert_eq!(Explorer::menu_kinds(&scenario("fully-protected")), no_store);
+    assert_eq!(Explorer::menu_kinds(&scenario("naive")), no_store);
+    assert_eq!(Explorer::menu_kinds(&scenario("cas")), no_store);
 }
 
 #[test]

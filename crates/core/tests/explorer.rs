@@ -5,8 +5,7 @@ mod support;
 
 use std::collections::BTreeMap;
 
-use idem_core::explore_brute::explore_brute;
-use idem_core::scenario::IDS;
+use idem_core::explore_brute;
 use idem_core::{
     Action, Bounds, CounterExample, DeepLink, Explorer, Invariant, Protections, Report, Scenario,
     World,
@@ -61,7 +60,7 @@ fn the_search_tries_the_players_whole_menu_and_a_delay_and_a_lost_answer_break_t
     assert!(kinds.iter().any(|k| k.contains(&"pause")), "{kinds:?}");
     assert_eq!(
         report.tried_kinds(),
-        idem_core::explore::menu_kinds(&scenario("key"))
+        idem_core::Explorer::menu_kinds(&scenario("key"))
     );
     assert!(report.tried_kinds().contains(&"evict"));
     // Every design tries what its menu holds.
@@ -75,7 +74,7 @@ fn the_search_tries_the_players_whole_menu_and_a_delay_and_a_lost_answer_break_t
         let report = explore(id, 1);
         assert_eq!(
             report.tried_kinds(),
-            idem_core::explore::menu_kinds(&scenario(id)),
+            idem_core::Explorer::menu_kinds(&scenario(id)),
             "{id}"
         );
     }
@@ -337,7 +336,7 @@ fn merging_respects_the_step_bound() {
 #[test]
 fn merging_situations_loses_nothing_for_any_scenario_up_to_two_faults() {
     let mut merged_somewhere = false;
-    for id in IDS {
+    for id in Scenario::IDS {
         for k in 0..=2 {
             let (report, brute) = agrees_with_the_oracle(id, &scenario(id), k);
             merged_somewhere |= report.steps < brute.steps;
@@ -402,11 +401,11 @@ proptest! {
     /// Any scenario under any set of protections: the merging explorer agrees with the oracle.
     #[test]
     fn merging_agrees_with_the_oracle_under_any_protections(
-        index in 0..IDS.len(),
+        index in 0..Scenario::IDS.len(),
         on in proptest::collection::vec(any::<bool>(), Protections::NAMES.len()),
         k in 1u32..=2,
     ) {
-        let id = IDS[index];
+        let id = Scenario::IDS[index];
         let mut protections = Protections::NONE;
         for (name, on) in Protections::NAMES.iter().zip(&on) {
             prop_assert!(protections.set(name, *on), "{name} is a protection");

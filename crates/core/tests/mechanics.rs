@@ -187,7 +187,7 @@ fn every_crash_phase_is_survived_with_every_protection() {
         let mut scenario = scenario("fully-protected");
         scenario.script.insert(
             0,
-            idem_core::scenario::Scripted {
+            idem_core::Scripted {
                 at: idem_core::SimTime::ZERO,
                 action: idem_core::Action::Crash(phase),
             },
@@ -239,14 +239,14 @@ fn the_recovery_job_finishes_a_charge_whose_handler_died() {
         .retain(|s| s.action != Action::LoseNextAck);
     for (i, action) in [
         Action::Crash(Phase::WriteLedger),
-        Action::AdvanceClock(idem_core::time::HOUR),
+        Action::AdvanceClock(idem_core::SimTime::HOUR),
     ]
     .into_iter()
     .enumerate()
     {
         with_recovery.script.insert(
             i,
-            idem_core::scenario::Scripted {
+            idem_core::Scripted {
                 at: SimTime::ZERO,
                 action,
             },
@@ -395,7 +395,7 @@ fn the_ledger_check_waits_for_a_quiet_run() {
 /// idempotency store and no card processor).
 #[test]
 fn every_message_stays_among_its_story_s_nodes() {
-    for id in idem_core::scenario::IDS {
+    for id in idem_core::Scenario::IDS {
         let scenario = idem_core::Scenario::by_id(id).expect("scenario");
         let mut world = idem_core::World::new(&scenario);
         world.run(1_000);

@@ -2,7 +2,7 @@
 //! each story kind, the faults that took effect (an eviction or expiry of nothing is none), a
 //! Retry pressed, and a success that shows the payment asked for.
 
-use idem_core::time::HOUR;
+use idem_core::SimTime;
 use idem_core::{Action, Ending, Fault, Figures, Outcome, Scenario, World};
 
 fn end(id: &str) -> World {
@@ -85,7 +85,7 @@ fn expiry_and_a_retry_pressed_are_faults_of_the_run() {
     let mut world = World::new(&key);
     world.step().expect("starts");
     world
-        .apply(Action::AdvanceClock(25 * HOUR))
+        .apply(Action::AdvanceClock(25 * SimTime::HOUR))
         .expect("applies");
     world.run(5_000);
     assert!(Outcome::of(&world).faults.contains(&Fault::Offline));
@@ -159,7 +159,7 @@ fn every_fault_the_player_offers_is_a_fact_of_the_run() {
         "{:?}",
         lost.faults
     );
-    let phase = idem_core::explore::phases(&Scenario::by_id("key").expect("key"))[0];
+    let phase = idem_core::Explorer::phases(&Scenario::by_id("key").expect("key"))[0];
     let crashed = with_fault(|_| Action::Crash(phase));
     assert!(
         crashed.faults.contains(&Fault::Crashed(phase)),

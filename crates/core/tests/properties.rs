@@ -6,7 +6,7 @@ mod support;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use idem_core::time::HOUR;
+use idem_core::SimTime;
 use idem_core::{Action, Invariant, Note, Phase, Protections, Scenario, Status, World};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
@@ -53,7 +53,7 @@ fn any_fault() -> impl Strategy<Value = Fault> {
         1 => prop::sample::select(Phase::ALL.to_vec()).prop_map(Fault::Crash),
         1 => prop::sample::select(Phase::ALL.to_vec()).prop_map(Fault::Pause),
         1 => Just(Fault::EvictKeys),
-        1 => prop_oneof![Just(HOUR / 2), Just(25 * HOUR)].prop_map(Fault::AdvanceClock),
+        1 => prop_oneof![Just(SimTime::HOUR / 2), Just(25 * SimTime::HOUR)].prop_map(Fault::AdvanceClock),
         1 => prop_oneof![Just(Fault::OtherUserSameKey), Just(Fault::ReuseKeyOtherBody)],
     ]
 }
@@ -449,7 +449,7 @@ fn any_schedule_is_deterministic_and_replays() {
     check(
         "replay",
         (
-            prop::sample::select(idem_core::scenario::IDS.to_vec()),
+            prop::sample::select(idem_core::Scenario::IDS.to_vec()),
             any::<u16>(),
             any::<u64>(),
             schedule(any_fault()),
@@ -511,7 +511,7 @@ fn a_fault_due_after_the_run_is_quiet_is_still_applied() {
         &scenario,
         &[
             (1_000, Fault::RetryNow),
-            (1_000, Fault::AdvanceClock(HOUR / 2)),
+            (1_000, Fault::AdvanceClock(SimTime::HOUR / 2)),
         ],
     );
     assert_eq!((effects.applied, effects.refused), (1, 1), "{effects:?}");

@@ -12,7 +12,7 @@ fn likes_seen(world: &idem_core::World) -> Vec<i64> {
         .messages()
         .iter()
         .filter_map(|m| match &m.payload {
-            idem_core::net::Payload::Response(r) => match r.body {
+            idem_core::message::Payload::Response(r) => match r.body {
                 ResponseBody::Liked { likes } => Some(likes),
                 _ => None,
             },

@@ -3,8 +3,8 @@
 
 mod support;
 
-use idem_core::scenario::Scenario;
-use idem_core::time::HOUR;
+use idem_core::Scenario;
+use idem_core::SimTime;
 use idem_core::{Action, ActionError, DeepLink, Invariant, LinkError, Note, Phase, World};
 use support::{run, run_scenario, scenario};
 
@@ -98,7 +98,7 @@ fn forwarding_lasts_as_long_as_the_processors_dedup_window() {
     assert_eq!(run_scenario(&s).verdict().money.statement_cents, 20_000);
     // Inside the window it holds.
     let mut short = s.clone();
-    short.script[2].action = Action::AdvanceClock(2 * HOUR);
+    short.script[2].action = Action::AdvanceClock(2 * SimTime::HOUR);
     assert_eq!(run_scenario(&short).verdict().money.statement_cents, 10_000);
 }
 
@@ -147,5 +147,5 @@ fn a_phase_the_design_lacks_is_refused_and_reported_by_the_link() {
     assert!(link.build().is_ok());
     assert!(link.to_query().contains("faults=0.pause.call-processor"));
     let cas = Scenario::by_id("cas").expect("known");
-    assert!(!idem_core::explore::phases(&cas).contains(&Phase::CallProcessor));
+    assert!(!idem_core::Explorer::phases(&cas).contains(&Phase::CallProcessor));
 }

@@ -5,7 +5,7 @@
 mod support;
 
 use idem_core::client::UserView;
-use idem_core::time::HOUR;
+use idem_core::SimTime;
 use idem_core::{Action, Note, RunEnd, World};
 use support::{requests, scenario, STEP_BOUND};
 
@@ -28,7 +28,7 @@ fn offline_after_the_lost_answer(status_check: bool, drop_first_request: bool) -
         world.apply(Action::Drop(first)).expect("in flight");
     }
     world
-        .apply(Action::AdvanceClock(25 * HOUR))
+        .apply(Action::AdvanceClock(25 * SimTime::HOUR))
         .expect("applies");
     assert_eq!(world.run(STEP_BOUND), RunEnd::Quiescent);
     world
@@ -102,7 +102,7 @@ fn a_status_check_that_gets_no_answer_leaves_the_user_unsure() {
         world.step().expect("starts");
     }
     world
-        .apply(Action::AdvanceClock(25 * HOUR))
+        .apply(Action::AdvanceClock(25 * SimTime::HOUR))
         .expect("applies");
     // Drop the status check itself as it leaves.
     while !requests(&world).iter().any(|r| r.status_query) {
@@ -113,7 +113,7 @@ fn a_status_check_that_gets_no_answer_leaves_the_user_unsure() {
         .messages()
         .iter()
         .rev()
-        .find(|m| matches!(&m.payload, idem_core::net::Payload::Request(r) if r.status_query))
+        .find(|m| matches!(&m.payload, idem_core::message::Payload::Request(r) if r.status_query))
         .map(|m| m.id)
         .expect("sent");
     world.apply(Action::Drop(check)).expect("in flight");

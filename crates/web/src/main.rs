@@ -7,20 +7,20 @@
 //! cannot be loaded is reported in the page. Whatever is
 //! mounted replaces index.html's first screen in the same task, so nothing moves on screen.
 
-use idem_web::i18n::load_parts;
+use idem_web::platform::catalogs::load_parts;
 use leptos::prelude::*;
 
 fn main() {
-    idem_web::crash::install();
-    if idem_web::embed::manual_mount() {
+    idem_web::platform::crash::install();
+    if idem_web::view::embed::manual_mount() {
         return;
     }
-    let query = idem_web::browser::location_query();
-    let embed = idem_web::embed::embed_param(&query);
+    let query = idem_web::platform::browser::location_query();
+    let embed = idem_web::view::embed::embed_param(&query);
     let lang = if embed {
-        idem_web::embed::query_lang(&query)
+        idem_web::view::embed::query_lang(&query)
     } else {
-        idem_web::lang::choose(&query, &idem_web::lang::browser_languages()).0
+        idem_lesson::lang::choose(&query, &idem_web::platform::lang::browser_languages()).0
     };
     // Each step of the start in a task of its own, so that none blocks the page long (#10):
     // the wasm's start; reading the catalog (its file has usually arrived by then); the page's
@@ -31,19 +31,19 @@ fn main() {
             let loaded = load_parts(lang, embed).await;
             later(Box::new(move || {
                 // The page's opening (`None` for the widget, which reads its own).
-                let opening = (loaded.is_ok() && !embed).then(idem_web::app::Opening::read);
+                let opening = (loaded.is_ok() && !embed).then(idem_web::view::app::Opening::read);
                 later(Box::new(move || {
-                    idem_web::browser::remove_first_screen(&document());
+                    idem_web::platform::browser::remove_first_screen(&document());
                     match (loaded, opening) {
                         (Ok(_), Some(opening)) => {
                             mount_to_body(move || view! { <idem_web::App opening/> })
                         }
                         (Ok(_), None) => mount_to_body(
-                            move || view! { <idem_web::embed::Widget query=query page=true/> },
+                            move || view! { <idem_web::view::embed::Widget query=query page=true/> },
                         ),
-                        (Err(error), _) => {
-                            mount_to_body(move || view! { <idem_web::app::LoadFailed error/> })
-                        }
+                        (Err(error), _) => mount_to_body(
+                            move || view! { <idem_web::view::app::LoadFailed error/> },
+                        ),
                     }
                 }));
             }));

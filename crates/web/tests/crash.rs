@@ -4,7 +4,7 @@
 
 mod support;
 
-use idem_web::crash;
+use idem_web::platform::crash;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::closure::Closure;
 use leptos::wasm_bindgen::{JsCast, JsValue};

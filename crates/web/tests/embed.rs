@@ -108,7 +108,7 @@ fn bad_options_name_the_field() {
 
 #[wasm_bindgen_test]
 async fn an_embedded_bad_link_shows_the_link_notice() {
-    use idem_web::embed::Widget;
+    use idem_web::view::embed::Widget;
     use leptos::prelude::*;
     let el = wrapper();
     let handle = leptos::mount::mount_to(el.clone(), || {
@@ -163,7 +163,7 @@ async fn a_dropped_handle_leaves_the_widget_mounted() {
 #[wasm_bindgen_test]
 async fn a_widget_playing_a_challenge_sends_its_standing() {
     use idem_core::{Action, Phase};
-    use idem_web::embed::Widget;
+    use idem_web::view::embed::Widget;
     use leptos::prelude::*;
     use std::cell::{Cell, RefCell};
     use std::rc::Rc;

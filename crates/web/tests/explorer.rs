@@ -54,7 +54,7 @@ fn number(e: &Element, attr: &str) -> u64 {
 
 /// `n` as the English page writes a count: `12,345`.
 fn thousands(n: u64) -> String {
-    idem_web::markup::grouped(n, ",")
+    idem_lesson::markup::grouped(n, ",")
 }
 
 #[wasm_bindgen_test]

@@ -10,11 +10,11 @@
 //! CI) and 10 000 in a release build (`cargo test --release -p idem-web --test options_fuzz`).
 #![cfg(not(target_arch = "wasm32"))]
 
-use idem_core::scenario::IDS;
 use idem_core::Protections;
-use idem_web::embed::{validate, OptionError, RawOptions, Value, FIELDS};
-use idem_web::i18n::Lang;
-use idem_web::theme::Theme;
+use idem_core::Scenario;
+use idem_lesson::i18n::Lang;
+use idem_lesson::theme::Theme;
+use idem_web::view::embed::{validate, OptionError, RawOptions, Value, FIELDS};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
@@ -34,13 +34,13 @@ fn cases() -> u32 {
 
 /// Strings a page might pass: the allowed values, near misses, and anything at all.
 fn text() -> impl Strategy<Value = String> {
-    let known: Vec<String> = IDS
+    let known: Vec<String> = Scenario::IDS
         .iter()
         .copied()
         .chain(Lang::ALL.map(Lang::tag))
         .chain(Theme::ALL.map(Theme::name))
         .chain(Protections::NAMES)
-        .chain(idem_core::challenge::CHALLENGES.map(|c| c.id))
+        .chain(idem_core::Challenge::ALL.map(|c| c.id))
         .map(str::to_owned)
         .collect();
     prop_oneof![
@@ -113,12 +113,12 @@ fn check(entries: Vec<(String, Value)>) -> Result<(), TestCaseError> {
             for (n, _) in &entries {
                 prop_assert!(FIELDS.contains(&n.as_str()), "unknown `{n}` accepted");
             }
-            prop_assert!(IDS.contains(&options.scenario.as_str()));
+            prop_assert!(Scenario::IDS.contains(&options.scenario.as_str()));
             match (last("scenario"), options.challenge) {
                 (Some(Value::Text(id)), _) => prop_assert_eq!(&options.scenario, &id),
                 // A challenge plays its own design.
                 (_, Some(c)) => prop_assert_eq!(options.scenario.as_str(), c.scenario),
-                _ => prop_assert_eq!(options.scenario.as_str(), IDS[0]),
+                _ => prop_assert_eq!(options.scenario.as_str(), Scenario::IDS[0]),
             }
             if let Some(Value::Text(id)) = last("challenge") {
                 prop_assert_eq!(options.challenge.map(|c| c.id), Some(id.as_str()));
@@ -196,7 +196,7 @@ fn valid_options_in_any_order_are_accepted() {
         ..Config::default()
     });
     let good = (
-        proptest::sample::select(IDS.to_vec()),
+        proptest::sample::select(Scenario::IDS.to_vec()),
         proptest::sample::select(Lang::ALL.to_vec()),
         proptest::sample::select(Theme::ALL.to_vec()),
         proptest::sample::subsequence(Protections::NAMES.to_vec(), 0..4),

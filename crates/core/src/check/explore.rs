@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, OpKind, OpSpec};
-use crate::api::Phase;
+use crate::phase::Phase;
 use crate::scenario::Scenario;
 use crate::time::{HOUR, SECOND};
 use crate::verdict::Invariant;
@@ -152,6 +152,49 @@ impl Report {
     pub fn shortest_overall(&self) -> Option<&CounterExample> {
         self.shortest.first()
     }
+
+    /// Adds the totals of another part of the same search (a unit's report while a search cut
+    /// into parts runs): the counts add up, the fault kinds tried join, and each class
+    /// (invariant, fault kinds) keeps its shortest counter-example, fewest faults then fewest
+    /// steps. What is added up this way is a partial view: the merged report is
+    /// [`Plan::merge`](crate::Plan::merge)'s.
+    pub fn add(&mut self, other: &Report) {
+        self.runs += other.runs;
+        self.states += other.states;
+        self.steps += other.steps;
+        self.violating_runs += other.violating_runs;
+        self.cut_off += other.cut_off;
+        self.tried |= other.tried;
+        for (invariant, n) in &other.by_invariant {
+            match self.by_invariant.iter_mut().find(|(i, _)| i == invariant) {
+                Some((_, m)) => *m += n,
+                None => self.by_invariant.push((*invariant, *n)),
+            }
+        }
+        for cx in &other.shortest {
+            let same = |c: &&mut CounterExample| {
+                c.invariant == cx.invariant && c.signature() == cx.signature()
+            };
+            match self.shortest.iter_mut().find(same) {
+                Some(best) if (cx.faults(), cx.steps) < (best.faults(), best.steps) => {
+                    *best = cx.clone();
+                }
+                Some(_) => {}
+                None => self.shortest.push(cx.clone()),
+            }
+        }
+        self.shortest
+            .sort_by_key(|c| (c.faults(), c.steps, c.invariant));
+    }
+}
+
+/// What a search remembers of the situations it met: each explored node's summary (by view and
+/// faults left) and each straight run's outcome (by view). Valid for any search within the same
+/// bounds, so the parts of a split search keep one for all their units.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Maps {
+    memo: rustc_hash::FxHashMap<(u128, u32), Summary>,
+    straight: rustc_hash::FxHashMap<u128, Straight>,
 }
 
 /// A resumable search over fault schedules that visits each distinct situation once.
@@ -190,6 +233,8 @@ pub struct Explorer {
     last_run: Option<Straight>,
     /// The carries for the next frame pushed.
     pending_carry: Vec<Carry>,
+    /// Whether the search ends once explored, leaving the counter-examples unbuilt (a part).
+    stop_before_rebuild: bool,
 }
 
 /// A node being explored: its world, its key, its children still to try, what its finished
@@ -222,38 +267,38 @@ struct Carry {
 
 /// How a child hangs below its parent: which choice, and which fault kind it adds.
 #[derive(Clone, Copy, Debug)]
-struct Edge {
-    choice: u32,
-    kind: Option<u8>,
+pub(crate) struct Edge {
+    pub(crate) choice: u32,
+    pub(crate) kind: Option<u8>,
 }
 
 /// The choice "take the next step" (faults are numbered by their place in [`faults`]).
-const STEP: u32 = u32::MAX;
+pub(crate) const STEP: u32 = u32::MAX;
 /// No choice: the run ends here.
-const END: u32 = u32::MAX - 1;
+pub(crate) const END: u32 = u32::MAX - 1;
 
 /// What the runs below a node add up to.
 #[derive(Clone, Debug, Default)]
-struct Summary {
-    runs: u64,
-    violating: u64,
-    cut_off: u64,
-    by_invariant: [u64; Invariant::ALL.len()],
+pub(crate) struct Summary {
+    pub(crate) runs: u64,
+    pub(crate) violating: u64,
+    pub(crate) cut_off: u64,
+    pub(crate) by_invariant: [u64; Invariant::ALL.len()],
     /// Steps of the longest run below (to reuse the summary only where the step bound cannot
     /// cut any of them off).
-    longest: u32,
+    pub(crate) longest: u32,
     /// Step count of the node it was computed at.
-    at_step: u32,
-    best: Vec<Best>,
+    pub(crate) at_step: u32,
+    pub(crate) best: Vec<Best>,
 }
 
 /// The shortest way from a node to break `invariant` with exactly the fault kinds `kinds`.
 #[derive(Clone, Copy, Debug)]
-struct Best {
-    invariant: u8,
-    kinds: u128,
-    steps: u32,
-    choice: u32,
+pub(crate) struct Best {
+    pub(crate) invariant: u8,
+    pub(crate) kinds: u128,
+    pub(crate) steps: u32,
+    pub(crate) choice: u32,
 }
 
 /// What the single run from a node without faults left comes to (most nodes are such, so
@@ -320,7 +365,7 @@ fn worth_recording(world: &World) -> bool {
 
 /// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
 /// packed in a `u128`, eight bits per kind.
-fn kind_code(action: &Action) -> u8 {
+pub(crate) fn kind_code(action: &Action) -> u8 {
     match action {
         Action::Drop(_) => 0,
         Action::Duplicate(_) => 1,
@@ -360,12 +405,12 @@ pub(crate) fn note_tried(report: &mut Report, faults: &[Action]) {
 
 /// One fault of kind `kind`, as packed counts (a run has far fewer than 256 of one kind: the
 /// bound is `max_faults`, which the page keeps at 4).
-fn one(kind: u8) -> u128 {
+pub(crate) fn one(kind: u8) -> u128 {
     1u128 << (8 * u32::from(kind))
 }
 
 impl Summary {
-    fn leaf(world: &World) -> Summary {
+    pub(crate) fn leaf(world: &World) -> Summary {
         let mut summary = Summary {
             runs: 1,
             at_step: world.step_count(),
@@ -385,7 +430,7 @@ impl Summary {
         summary
     }
 
-    fn cut(world: &World) -> Summary {
+    pub(crate) fn cut(world: &World) -> Summary {
         Summary {
             runs: 1,
             cut_off: 1,
@@ -395,7 +440,7 @@ impl Summary {
     }
 
     /// Adds a child's runs, one step further down and with `edge`'s fault kind.
-    fn absorb(&mut self, child: &Summary, edge: Edge, step: u32) {
+    pub(crate) fn absorb(&mut self, child: &Summary, edge: Edge, step: u32) {
         self.runs += child.runs;
         self.violating += child.violating;
         self.cut_off += child.cut_off;
@@ -478,9 +523,14 @@ impl Explorer {
     /// A search within `bounds` from `scenario`'s operations, without its scripted faults:
     /// counter-examples replay on [`Scenario::without_scripted_faults`].
     pub fn new(scenario: &Scenario, bounds: Bounds) -> Explorer {
+        Explorer::new_at(root(scenario), bounds)
+    }
+
+    /// A search within `bounds` from `root`, a world the caller built.
+    pub(crate) fn new_at(root: World, bounds: Bounds) -> Explorer {
         Explorer {
             bounds,
-            root: root(scenario),
+            root,
             pending_root: true,
             stack: Vec::new(),
             memo: rustc_hash::FxHashMap::default(),
@@ -493,11 +543,43 @@ impl Explorer {
             shortest: Vec::new(),
             last_run: None,
             pending_carry: Vec::new(),
+            stop_before_rebuild: false,
             report: Report {
                 by_invariant: Invariant::ALL.iter().map(|i| (*i, 0)).collect(),
                 ..Report::default()
             },
         }
+    }
+
+    /// A search from `root` that starts with what `maps` remembers (a part's earlier units).
+    pub(crate) fn with_maps(root: World, bounds: Bounds, maps: Maps) -> Explorer {
+        let mut explorer = Explorer::new_at(root, bounds);
+        explorer.memo = maps.memo;
+        explorer.straight = maps.straight;
+        explorer
+    }
+
+    /// Explores while `more` says so, like [`Explorer::run_while`], but stops once every
+    /// situation is explored, without rebuilding the counter-examples (a part's unit: the
+    /// merge picks which to rebuild). True when the exploration is complete.
+    pub(crate) fn explore_while(&mut self, more: impl FnMut() -> bool) -> bool {
+        self.stop_before_rebuild = true;
+        self.run_while(more);
+        self.explored()
+    }
+
+    /// Whether every situation has been explored.
+    fn explored(&self) -> bool {
+        !self.pending_root && self.stack.is_empty()
+    }
+
+    /// The report so far, the summary of the root, and what the search remembers.
+    pub(crate) fn into_parts(self) -> (Report, Summary, Maps) {
+        let maps = Maps {
+            memo: self.memo,
+            straight: self.straight,
+        };
+        (self.report, self.top, maps)
     }
 
     /// Does up to `budget` more units of work and returns true when the search is complete.
@@ -534,7 +616,7 @@ impl Explorer {
         }
         while go_on(visited) {
             let Some(frame) = self.stack.last_mut() else {
-                if self.pending_root || !self.rebuild_next() {
+                if self.pending_root || self.stop_before_rebuild || !self.rebuild_next() {
                     break;
                 }
                 visited += 1;
@@ -889,45 +971,62 @@ impl Explorer {
 
     /// Follows the recorded choices from the root to rebuild the run behind `best`.
     fn rebuild(&mut self, best: &Best) -> Option<CounterExample> {
-        let mut world = self.root.clone();
-        let mut remaining = self.bounds.max_faults;
-        let mut kinds = best.kinds;
-        let invariant = *Invariant::ALL.get(usize::from(best.invariant))?;
-        while !world.is_quiescent() {
-            if remaining == 0 {
-                world.run(self.bounds.max_steps as usize);
-                break;
+        let maps = Maps {
+            memo: std::mem::take(&mut self.memo),
+            straight: std::mem::take(&mut self.straight),
+        };
+        let cx = rebuild(&maps, self.root.clone(), self.bounds, best);
+        self.memo = maps.memo;
+        self.straight = maps.straight;
+        cx
+    }
+}
+
+/// Follows the choices `maps` recorded from `root` (a search within `bounds`) to rebuild the
+/// run behind `best`.
+pub(crate) fn rebuild(
+    maps: &Maps,
+    mut world: World,
+    bounds: Bounds,
+    best: &Best,
+) -> Option<CounterExample> {
+    let mut remaining = bounds.max_faults;
+    let mut kinds = best.kinds;
+    let invariant = *Invariant::ALL.get(usize::from(best.invariant))?;
+    while !world.is_quiescent() {
+        if remaining == 0 {
+            world.run(bounds.max_steps as usize);
+            break;
+        }
+        let key = (world.view(true), remaining);
+        let entry = maps
+            .memo
+            .get(&key)?
+            .best
+            .iter()
+            .find(|b| b.invariant == best.invariant && b.kinds == kinds)?;
+        match entry.choice {
+            STEP => {
+                // Always a step here (the world is not quiescent); were it not, the rebuild
+                // ends rather than spinning.
+                if world.step().is_none() {
+                    break;
+                }
             }
-            let key = (self.view(&world), remaining);
-            let entry = self
-                .memo
-                .get(&key)?
-                .best
-                .iter()
-                .find(|b| b.invariant == best.invariant && b.kinds == kinds)?;
-            match entry.choice {
-                STEP => {
-                    // Always a step here (the world is not quiescent); were it not, the
-                    // rebuild ends rather than spinning.
-                    if world.step().is_none() {
-                        break;
-                    }
-                }
-                END => break,
-                choice => {
-                    let action = *faults(&world).get(choice as usize)?;
-                    world.apply(action).ok()?;
-                    kinds -= one(kind_code(&action));
-                    remaining -= 1;
-                }
+            END => break,
+            choice => {
+                let action = *faults(&world).get(choice as usize)?;
+                world.apply(action).ok()?;
+                kinds -= one(kind_code(&action));
+                remaining -= 1;
             }
         }
-        Some(CounterExample {
-            invariant,
-            injected: world.injected().to_vec(),
-            steps: world.step_count(),
-        })
     }
+    Some(CounterExample {
+        invariant,
+        injected: world.injected().to_vec(),
+        steps: world.step_count(),
+    })
 }
 
 pub(crate) fn root(scenario: &Scenario) -> World {
@@ -945,7 +1044,7 @@ pub(crate) fn root(scenario: &Scenario) -> World {
 /// nothing), crashes and pauses only for the phases this design has, an eviction only while the
 /// store holds something, and the client's Retry and going offline only while an operation is
 /// open.
-pub fn faults(world: &World) -> Vec<Action> {
+pub(crate) fn faults(world: &World) -> Vec<Action> {
     let mut out = Vec::new();
     let just_sent = world
         .steps()
@@ -989,7 +1088,7 @@ pub fn faults(world: &World) -> Vec<Action> {
 /// The kinds of fault the explorer's menu holds for `scenario` (URL names, in menu order): what
 /// a search of it tries wherever they apply. A kind whose precondition the design never meets
 /// (an eviction without a Redis store) is left out.
-pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
+pub(crate) fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
     let p = scenario.protections;
     let mut kinds = vec!["drop", "dup", "delay"];
     if !phases(scenario).is_empty() {
@@ -1010,7 +1109,7 @@ pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
 }
 
 /// The phases a handler of this scenario can reach.
-pub fn phases(scenario: &Scenario) -> Vec<Phase> {
+pub(crate) fn phases(scenario: &Scenario) -> Vec<Phase> {
     let p = scenario.protections;
     let charges = scenario.script.iter().any(|s| {
         matches!(
@@ -1031,6 +1130,26 @@ pub fn phases(scenario: &Scenario) -> Vec<Phase> {
             Phase::WriteLedger | Phase::Respond => true,
         })
         .collect()
+}
+
+/// The explorer's menu, as the page shows it.
+impl Explorer {
+    /// Every fault the explorer can add to `world` now, in menu order: what the player offers
+    /// (drop, duplicate and delay a packet, lose the next answer, crash or pause before a phase,
+    /// evict keys, the phone offline, Retry) where it would change something.
+    pub fn faults(world: &World) -> Vec<Action> {
+        faults(world)
+    }
+
+    /// The kinds of fault a search of `scenario` tries (URL names, in menu order).
+    pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
+        menu_kinds(scenario)
+    }
+
+    /// The phases a handler of `scenario` can reach (where a crash or a pause can be armed).
+    pub fn phases(scenario: &Scenario) -> Vec<Phase> {
+        phases(scenario)
+    }
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! shows no Retry: the operation is over, or the client's deadline made it give up).
 
 use crate::action::{Action, ActionError};
-use crate::net::Payload;
+use crate::nodes::message::Payload;
 use crate::scenario::Scenario;
 use crate::topology::MsgId;
 use crate::world::{Cause, World};

@@ -10,11 +10,11 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
-use crate::api::Phase;
 use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
-use crate::net::DropReason;
+use crate::nodes::message::DropReason;
 use crate::note::Note;
+use crate::phase::Phase;
 use crate::protections::{Protection, Protections};
 use crate::scenario::Scenario;
 use crate::topology::{OpId, UserId};
@@ -328,7 +328,7 @@ pub fn closing_protections(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::Payload;
+    use crate::nodes::message::Payload;
     use crate::topology::MsgId;
 
     fn end(id: &str) -> World {

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::vecmap::VecMap;
 use crate::client::UserView;
 use crate::http::{RequestBody, ResponseBody};
 use crate::topology::{OpId, UserId};
-use crate::vecmap::VecMap;
 use crate::world::World;
 
 /// A property the lesson promises (or shows broken).

@@ -10,18 +10,18 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::vecmap::VecMap;
 use crate::http::{ApiError, HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use crate::ledger::{Returned, SqlBatch, Statement, StatementResult};
-use crate::net::Payload;
+use crate::nodes::message::Payload;
 use crate::note::Note;
-pub use crate::phase::Phase;
+use crate::phase::Phase;
 use crate::processor::{ChargeReply, ChargeRequest};
 use crate::protections::Protections;
 use crate::record::{KeyRecord, KeyStatus, StoredResponse};
 use crate::store::{RedisCommand, RedisReply};
 use crate::time::{SimTime, DAY, SECOND};
 use crate::topology::{HandlerRef, MsgId, Node};
-use crate::vecmap::VecMap;
 
 /// How long a key's response is kept (Stripe and the seed's ADR: 24 h).
 pub const KEY_TTL_MS: u64 = DAY;

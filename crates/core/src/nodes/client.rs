@@ -6,9 +6,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::rng::SimRng;
 use crate::http::{HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use crate::note::Note;
-use crate::rng::SimRng;
 use crate::time::{SimTime, HOUR};
 use crate::topology::{OpId, UserId};
 

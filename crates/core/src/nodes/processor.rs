@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::vecmap::VecMap;
 use crate::time::{SimTime, DAY};
 use crate::topology::{OpId, UserId};
-use crate::vecmap::VecMap;
 
 /// How long the processor remembers an idempotency key (Stripe: 24 h).
 pub const PROCESSOR_KEY_TTL_MS: u64 = DAY;

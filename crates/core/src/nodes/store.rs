@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::vecmap::VecMap;
 use crate::record::{KeyRecord, StoredKey};
 use crate::time::SimTime;
-use crate::vecmap::VecMap;
 
 /// A command the API sends to Redis.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use idem_core::http::{HttpRequest, HttpResponse};
-use idem_core::net::{Fate, Payload};
+use idem_core::message::Payload;
+use idem_core::net::Fate;
 use idem_core::{Note, RunEnd, Scenario, World};
 
 /// Upper bound on steps for any scenario run in tests.
@@ -90,7 +91,7 @@ pub fn lost_acks(world: &World) -> usize {
             matches!(
                 n,
                 Note::MessageLost {
-                    reason: idem_core::net::DropReason::LostAck,
+                    reason: idem_core::message::DropReason::LostAck,
                     ..
                 }
             )

@@ -12,7 +12,7 @@ use leptos::web_sys::{Element, HtmlElement};
 /// Installs the catalog files, as the page does once it has fetched them (tests read them
 /// at compile time: the test runner serves no `i18n/`).
 pub fn catalogs() {
-    use idem_web::i18n::{install, Lang, Part};
+    use idem_lesson::i18n::{install, Lang, Part};
     for (lang, part, text) in [
         (
             Lang::En,

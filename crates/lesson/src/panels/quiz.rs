@@ -1,0 +1,108 @@
+//! The quiz after the last story: a few runs the student has not played, each asked as "how
+//! does it end?". The choices and the right answer come from the prediction's own rules
+//! ([`options`], [`outcome`]) applied to the scenario run to its end in the core; only the
+//! questions' wording is in the catalogs. Native radio buttons in a fieldset per question, so
+//! it works with the keyboard and reads well in a screen reader.
+
+use idem_core::{Scenario, World};
+
+use crate::i18n::Catalog;
+use crate::panels::recap::{options, outcome, Choice};
+
+/// The scenarios asked about, in order (their question is `quiz.<id>`).
+pub const QUESTIONS: [&str; 4] = ["concurrent", "ttl", "cas-naive", "counter-no-index"];
+
+/// One question: its scenario, the choices and the outcome the core ran to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    /// The scenario id.
+    pub id: &'static str,
+    /// The choices offered (the right one among them).
+    pub choices: Vec<Choice>,
+    /// How the run really ends.
+    pub answer: Choice,
+}
+
+/// The question about scenario `id`, judged by running it in the core.
+pub fn question(id: &'static str, catalog: &Catalog) -> Option<Question> {
+    let start = World::new(&Scenario::by_id(id).ok()?);
+    let mut end = start.clone();
+    end.run(2_000);
+    Some(Question {
+        id,
+        choices: options(&start, &end, catalog),
+        answer: outcome(&end, catalog),
+    })
+}
+
+/// Every question of the quiz.
+pub fn questions(catalog: &Catalog) -> Vec<Question> {
+    QUESTIONS
+        .iter()
+        .filter_map(|id| question(id, catalog))
+        .collect()
+}
+
+/// The score line: nothing to count before the first answer, then the right ones among those
+/// answered, then among all.
+pub fn score_text(right: usize, answered: usize, total: usize, catalog: &Catalog) -> String {
+    match answered {
+        0 => catalog.text("quiz.score_none"),
+        n if n < total => catalog.fill(
+            "quiz.score_so_far",
+            &[("n", right.to_string()), ("answered", n.to_string())],
+        ),
+        _ => catalog.fill(
+            "quiz.score",
+            &[("n", right.to_string()), ("total", total.to_string())],
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    /// Review finding 10: "0 of 4 right" was shown before any answer.
+    #[test]
+    fn the_score_counts_only_answers_given() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let none = score_text(0, 0, 4, c);
+            assert!(!none.contains('0'), "{none}");
+            assert_eq!(
+                score_text(1, 2, 4, c),
+                c.fill(
+                    "quiz.score_so_far",
+                    &[("n", "1".into()), ("answered", "2".into())]
+                )
+            );
+            assert!(score_text(1, 2, 4, c).contains('2'));
+            assert!(score_text(3, 4, 4, c).contains('4'));
+        }
+    }
+
+    /// Every question has its wording in both languages, two or more choices, exactly one of
+    /// them the core's outcome; and the quiz is not "always the bad ending".
+    #[test]
+    fn every_question_has_one_right_choice_from_the_core() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let list = questions(c);
+            assert_eq!(list.len(), QUESTIONS.len());
+            for q in &list {
+                assert!(
+                    c.get(&format!("quiz.{}", q.id)).is_some(),
+                    "{lang:?} {}",
+                    q.id
+                );
+                assert!(q.choices.len() >= 2, "{}", q.id);
+                let right = q.choices.iter().filter(|ch| **ch == q.answer).count();
+                assert_eq!(right, 1, "{}: {:?}", q.id, q.choices);
+            }
+            let values: Vec<&str> = list.iter().map(|q| q.answer.value.as_str()).collect();
+            assert_eq!(values, ["once", "twice", "60", "102"], "{lang:?}");
+        }
+    }
+}

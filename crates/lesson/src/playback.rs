@@ -1,0 +1,615 @@
+//! Time travel over a run: the snapshots of every step so far, a cursor, and the playback
+//! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
+use idem_core::{
+    Action, ActionError, DeepLink, LinkError, Pair, Protections, Scenario, SimTime, World,
+};
+
+/// Quiet gaps longer than this (simulated ms) are jumped over while playing.
+pub const QUIET_GAP_MS: f64 = 3_000.0;
+/// Playback speeds offered, as multiples of real time.
+pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+
+/// One run: the scenario, a snapshot of the world after every step, and the step shown. In
+/// compare mode the snapshots are pairs of worlds on one timeline (the core's [`Pair`]): the
+/// left world is the run's, the right one is shown beside it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    scenario: Scenario,
+    base: bool,
+    snapshots: Vec<World>,
+    pairs: Vec<Pair>,
+    cursor: usize,
+    challenge: Option<String>,
+    /// A chaos run's seed, until the student injects a fault of their own (the link then
+    /// spells the faults without it).
+    chaos: Option<u32>,
+}
+
+impl Run {
+    /// The whole run of `scenario` (computed to its end), shown from the start.
+    pub fn new(scenario: Scenario) -> Run {
+        let link = DeepLink {
+            scenario: scenario.id.clone(),
+            protections: Some(scenario.protections),
+            ..DeepLink::default()
+        };
+        Run::from_link(&link).unwrap_or_else(|_| Run::single(scenario))
+    }
+
+    fn single(scenario: Scenario) -> Run {
+        Run {
+            snapshots: vec![World::new(&scenario)],
+            pairs: Vec::new(),
+            scenario,
+            base: false,
+            cursor: 0,
+            challenge: None,
+            chaos: None,
+        }
+    }
+
+    /// The run a deep link describes: its scenario, protections and faults, computed to the
+    /// end, with the cursor at the link's step (the start when it names none).
+    pub fn from_link(link: &DeepLink) -> Result<Run, LinkError> {
+        let scenario = link.scenario()?;
+        let full = DeepLink {
+            step: Some(DeepLink::MAX_STEP),
+            ..link.clone()
+        };
+        let pairs = full.build_pair()?;
+        let snapshots = if pairs.is_empty() {
+            full.build()?
+        } else {
+            Vec::new()
+        };
+        let len = snapshots.len().max(pairs.len());
+        let cursor = (link.step.unwrap_or(0) as usize).min(len - 1);
+        Ok(Run {
+            scenario,
+            base: link.base,
+            snapshots,
+            pairs,
+            cursor,
+            challenge: link.challenge.clone(),
+            chaos: link.chaos,
+        })
+    }
+
+    /// The scenario shown beside this one (compare mode).
+    pub fn compare(&self) -> Option<&Scenario> {
+        self.pairs.first().map(|p| p.right().scenario())
+    }
+
+    /// The pair at the cursor (compare mode).
+    pub fn pair(&self) -> Option<&Pair> {
+        self.pairs.get(self.cursor)
+    }
+
+    /// The world at the cursor on `side` (0 = the run's, 1 = the one beside it; without a
+    /// comparison both are the run's).
+    pub fn shown(&self, side: u8) -> &World {
+        match (side, self.pair()) {
+            (1, Some(p)) => p.right(),
+            _ => self.world(),
+        }
+    }
+
+    /// The challenge being played, if any.
+    pub fn challenge(&self) -> Option<&str> {
+        self.challenge.as_deref()
+    }
+
+    /// The simulated time reached at the cursor (both sides' in compare mode).
+    pub fn now(&self) -> SimTime {
+        self.pair().map_or_else(|| self.world().now(), Pair::now)
+    }
+
+    /// When the next step is due: the next known snapshot's time, or the next event's.
+    pub fn next_time(&self) -> Option<SimTime> {
+        if self.cursor < self.known_steps() {
+            return Some(match self.pairs.get(self.cursor + 1) {
+                Some(p) => p.now(),
+                None => self.snapshots[self.cursor + 1].now(),
+            });
+        }
+        self.pair()
+            .map_or_else(|| self.world().next_wakeup(), Pair::next_wakeup)
+    }
+
+    fn len(&self) -> usize {
+        self.snapshots.len().max(self.pairs.len())
+    }
+
+    /// The scenario (with the protections in force).
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The world at the cursor.
+    pub fn world(&self) -> &World {
+        match self.pairs.get(self.cursor) {
+            Some(p) => p.left(),
+            None => &self.snapshots[self.cursor],
+        }
+    }
+
+    /// The step shown (0 = before anything happened).
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many steps are known (the cursor can go up to this).
+    pub fn known_steps(&self) -> usize {
+        self.len() - 1
+    }
+
+    /// The snapshot after `index` steps, if known (the left world in compare mode).
+    pub fn snapshot(&self, index: usize) -> Option<&World> {
+        match self.pairs.get(index) {
+            Some(p) => Some(p.left()),
+            None => self.snapshots.get(index),
+        }
+    }
+
+    /// At the last known step, and nothing is left to happen.
+    pub fn at_end(&self) -> bool {
+        self.cursor + 1 == self.len()
+            && self
+                .pair()
+                .map_or_else(|| self.world().is_quiescent(), Pair::is_quiescent)
+    }
+
+    /// Moves one step on: to the next known snapshot, or by stepping the world. False at the end.
+    pub fn step_forward(&mut self) -> bool {
+        if self.cursor + 1 < self.len() {
+            self.cursor += 1;
+            return true;
+        }
+        if let Some(pair) = self.pair() {
+            let mut next = pair.clone();
+            if !next.step() {
+                return false;
+            }
+            self.pairs.push(next);
+            self.cursor += 1;
+            return true;
+        }
+        let mut next = self.world().clone();
+        if next.step().is_none() {
+            return false;
+        }
+        self.snapshots.push(next);
+        self.cursor += 1;
+        true
+    }
+
+    /// Moves one step back, restoring the earlier snapshot exactly. False at the start.
+    pub fn step_back(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor -= 1;
+        true
+    }
+
+    /// Shows the snapshot after `index` steps (clamped to the known ones).
+    pub fn jump(&mut self, index: usize) {
+        self.cursor = index.min(self.len() - 1);
+    }
+
+    /// Back to the start; the run's future is kept.
+    pub fn restart(&mut self) {
+        self.cursor = 0;
+    }
+
+    /// Steps until nothing is left to happen (bounded like a deep link).
+    pub fn run_to_end(&mut self) {
+        while self.cursor < DeepLink::MAX_STEP as usize && self.step_forward() {}
+    }
+
+    /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
+    /// different past has a different future, which is computed to its end at once (bounded
+    /// like a deep link) so "step n / N" keeps counting the whole run.
+    /// In compare mode the action reaches both worlds where it applies (refused only when
+    /// both refuse).
+    pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
+        if let Some(pair) = self.pair() {
+            let mut next = pair.clone();
+            next.apply(action)?;
+            self.pairs.truncate(self.cursor + 1);
+            self.pairs.push(next);
+            self.cursor += 1;
+            self.compute_rest();
+            return Ok(());
+        }
+        let mut next = self.world().clone();
+        next.apply(action)?;
+        // The faults are no longer (only) the ones a chaos seed drew.
+        self.chaos = None;
+        self.snapshots.truncate(self.cursor + 1);
+        self.snapshots.push(next);
+        self.cursor += 1;
+        self.compute_rest();
+        Ok(())
+    }
+
+    /// Steps a copy of the last known world until nothing is left to happen, keeping every
+    /// snapshot; the cursor stays where it is.
+    fn compute_rest(&mut self) {
+        if let Some(last) = self.pairs.last() {
+            let mut pair = last.clone();
+            while self.pairs.len() <= DeepLink::MAX_STEP as usize && pair.step() {
+                self.pairs.push(pair.clone());
+            }
+            return;
+        }
+        let mut world = self.snapshots[self.snapshots.len() - 1].clone();
+        while self.snapshots.len() <= DeepLink::MAX_STEP as usize && world.step().is_some() {
+            self.snapshots.push(world.clone());
+        }
+    }
+
+    /// The same scenario with other protections, from the start, without injected faults
+    /// (and without a comparison or a challenge: a challenge is played on its own design).
+    pub fn with_protections(&self, protections: Protections) -> Run {
+        let mut link = DeepLink::to_scenario(&self.scenario.id);
+        link.protections = Some(protections);
+        link.base = self.base;
+        Run::from_link(&link).unwrap_or_else(|_| Run::single(self.scenario.clone()))
+    }
+
+    /// The link that rebuilds this run at this step.
+    pub fn link(&self) -> DeepLink {
+        let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
+        let protections = self.scenario.protections;
+        let faults = match self.pairs.last() {
+            Some(p) => p.injected().to_vec(),
+            None => self.snapshots[self.snapshots.len() - 1].injected().to_vec(),
+        };
+        let protections = (default != Ok(protections)).then_some(protections);
+        DeepLink {
+            scenario: self.scenario.id.clone(),
+            protections,
+            faults,
+            step: (self.cursor > 0).then_some(self.cursor as u32),
+            base: self.base,
+            compare: self.compare().map(|s| s.id.clone()),
+            challenge: self.challenge.clone(),
+            chaos: self.chaos,
+        }
+    }
+
+    /// A chaos run of this design ("Surprise me"): the faults seed `seed` draws, from the
+    /// start, without the scenario's scripted faults, a comparison or a challenge.
+    pub fn chaos_link(&self, seed: u32) -> DeepLink {
+        let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
+        let protections = self.scenario.protections;
+        let protections = (default != Ok(protections)).then_some(protections);
+        idem_core::chaos::link(&self.scenario.id, protections, seed)
+            .unwrap_or_else(|_| DeepLink::to_scenario(&self.scenario.id))
+    }
+
+    /// The seed this run's link names (`chaos=`), until the student injects a fault of their
+    /// own; whether the faults are the seed's is `idem_core::chaos::drew`'s to say.
+    pub fn chaos_seed(&self) -> Option<u32> {
+        self.link().chaos
+    }
+}
+
+/// Real time (ms) a narrated step of `chars` characters stays on screen while playing at
+/// `speed`: at 1× and slower, long enough to read it (about 14 characters a second, at least
+/// 1.2 s, at most 7 s); at 2× half that, so 2× reads as twice as fast, not as a blur; 4× is
+/// the fast-forward and does not wait.
+pub fn hold_ms(chars: usize, speed: f64) -> f64 {
+    if speed > 2.0 {
+        return 0.0;
+    }
+    (chars as f64 * 70.0).clamp(1_200.0, 7_000.0) / speed.max(1.0)
+}
+
+/// A moment of the story worth stopping at while playing at 1× or slower: an answer was lost
+/// on the way, or the phone sent a retry.
+pub fn key_moment(world: &World) -> bool {
+    use idem_core::Note;
+    world.steps().last().is_some_and(|step| {
+        step.notes.iter().any(|n| {
+            matches!(
+                n,
+                Note::MessageLost { .. } | Note::ClientSends { attempt: 2.., .. }
+            )
+        })
+    })
+}
+
+/// What one animation frame does to the playback clock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tick {
+    /// The new display time (simulated ms).
+    pub display: f64,
+    /// The next event is due: take a step.
+    pub due: bool,
+    /// A quiet gap of this many simulated ms was jumped over.
+    pub skipped_ms: Option<u64>,
+}
+
+/// Advances the display time by `real_ms` × `speed` towards `next` (the world's next wakeup).
+/// Long quiet gaps (an idle phone, a 25 h clock advance) are jumped over and reported.
+pub fn tick(display: f64, real_ms: f64, speed: f64, next: Option<SimTime>) -> Tick {
+    let Some(next) = next else {
+        return Tick {
+            display,
+            due: false,
+            skipped_ms: None,
+        };
+    };
+    let next = next.ms() as f64;
+    if next - display > QUIET_GAP_MS {
+        return Tick {
+            display: next,
+            due: true,
+            skipped_ms: Some((next - display) as u64),
+        };
+    }
+    let advanced = display + real_ms.max(0.0) * speed;
+    if advanced >= next {
+        Tick {
+            display: next,
+            due: true,
+            skipped_ms: None,
+        }
+    } else {
+        Tick {
+            display: advanced,
+            due: false,
+            skipped_ms: None,
+        }
+    }
+}
+
+/// The run a query string asks for and what was wrong with it. Bad parameters are dropped
+/// and the good ones kept; faults that cannot be replayed are dropped too (the scenario,
+/// protections and step stay).
+pub fn run_from_query(query: &str) -> (Run, Vec<LinkError>) {
+    let (link, mut errors) = DeepLink::parse_lenient(query);
+    match Run::from_link(&link) {
+        Ok(run) => (run, errors),
+        Err(error) => {
+            errors.push(error);
+            let without_faults = DeepLink {
+                faults: Vec::new(),
+                ..link
+            };
+            let run =
+                Run::from_link(&without_faults).unwrap_or_else(|_| Run::new(default_scenario()));
+            (run, errors)
+        }
+    }
+}
+
+/// The scenario shown when nothing (or something invalid) is asked for.
+pub fn default_scenario() -> Scenario {
+    Scenario::by_id(idem_core::Scenario::IDS[0]).unwrap_or_else(|_| {
+        Scenario::all()
+            .into_iter()
+            .next()
+            .expect("the core has scenarios")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// "Surprise me": the run a seed draws, kept in the address as `chaos=<seed>` while its
+    /// faults are the drawn ones, spelled out once the student adds one of their own.
+    #[test]
+    fn a_chaos_run_is_linked_by_its_seed_until_its_faults_change() {
+        let key = Run::new(Scenario::by_id("key").expect("key"));
+        let chaos = Run::from_link(&key.chaos_link(7)).expect("builds");
+        assert_eq!(chaos.chaos_seed(), Some(7));
+        assert_eq!(chaos.cursor(), 0, "played from the start");
+        let faults = chaos.link().faults;
+        assert_eq!(
+            faults,
+            idem_core::chaos::schedule(&Scenario::by_id("key").expect("key"), 7)
+        );
+        assert!(chaos.link().to_query().contains("&base=1&chaos=7&faults="));
+        assert!(idem_core::chaos::drew(&chaos.link()));
+        // The same seed on another design draws for that design.
+        let other = key.with_protections(Protections::NONE);
+        assert!(other
+            .chaos_link(7)
+            .to_query()
+            .contains("protect=none&base=1&chaos=7"));
+        // A fault of the student's own: the link spells every fault out.
+        let mut changed = chaos.clone();
+        changed
+            .apply(Action::LoseNextAck)
+            .expect("applies at the start");
+        assert_eq!(changed.chaos_seed(), None);
+        let query = changed.link().to_query();
+        assert!(query.contains("base=1&faults=0.lose-ack"), "{query}");
+        assert!(!query.contains("chaos="), "{query}");
+    }
+
+    fn run(id: &str) -> Run {
+        Run::new(Scenario::by_id(id).expect("scenario"))
+    }
+
+    #[test]
+    fn the_four_stories_end_as_the_seed_says() {
+        let mut naive = run("naive");
+        assert_eq!(naive.cursor(), 0);
+        naive.run_to_end();
+        assert!(naive.at_end());
+        assert_eq!(naive.world().verdict().money.statement_cents, 20_000);
+        assert!(!naive.world().verdict().ok());
+        let mut key = run("key");
+        key.run_to_end();
+        assert_eq!(key.world().verdict().money.statement_cents, 10_000);
+        assert!(key.world().verdict().ok());
+        let mut cas = run("cas");
+        cas.run_to_end();
+        assert_eq!(cas.world().ledger().accounts[0].balance, 80);
+        let mut counter = run("counter-naive");
+        counter.run_to_end();
+        assert_eq!(counter.world().ledger().posts[0].likes, 102);
+        let mut counter = run("counter");
+        counter.run_to_end();
+        assert_eq!(counter.world().ledger().posts[0].likes, 101);
+    }
+
+    #[test]
+    fn stepping_back_restores_the_exact_snapshot() {
+        let mut r = run("naive");
+        for _ in 0..6 {
+            assert!(r.step_forward());
+        }
+        let at6 = r.world().clone();
+        r.step_forward();
+        assert!(r.step_back());
+        assert_eq!(r.world(), &at6);
+        r.restart();
+        assert_eq!(r.cursor(), 0);
+        assert!(!r.step_back());
+        assert_eq!(r.world().step_count(), 0);
+    }
+
+    #[test]
+    fn an_action_in_the_past_truncates_the_future() {
+        let mut r = run("naive");
+        let full = r.known_steps();
+        let old_future = r.snapshot(3).cloned();
+        r.jump(2);
+        r.apply(Action::RetryNow).expect("the op is pending");
+        assert_eq!(r.cursor(), 3);
+        assert_ne!(r.snapshot(3).cloned(), old_future);
+        // The new future is known to its end at once: "step n / N" counts the whole run.
+        assert!(r.known_steps() > 3, "{} of {full}", r.known_steps());
+        let mut live = r.snapshot(3).expect("applied").clone();
+        live.run(2_000);
+        assert_eq!(r.snapshot(r.known_steps()), Some(&live));
+        assert!(r.step_forward());
+        assert_eq!(r.world().step_count(), 4);
+        r.run_to_end();
+        assert!(r.at_end());
+        assert_eq!(r.cursor(), r.known_steps());
+    }
+
+    #[test]
+    fn refused_actions_leave_the_run_alone() {
+        let mut r = run("key");
+        let before = r.clone();
+        assert_eq!(r.apply(Action::RetryNow), Err(ActionError::NothingToRetry));
+        assert_eq!(r, before);
+    }
+
+    #[test]
+    fn the_link_rebuilds_the_same_state() {
+        let mut r = run("key");
+        r.jump(3);
+        r.apply(Action::Crash(idem_core::Phase::RecordKey))
+            .expect("crash");
+        r.step_forward();
+        r.step_forward();
+        let link = r.link();
+        let query = link.to_query();
+        let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
+        assert_eq!(again.cursor(), r.cursor());
+        assert_eq!(again.world(), r.world());
+        assert_eq!(
+            DeepLink::parse("scenario=key").expect("ok"),
+            run("key").link()
+        );
+    }
+
+    #[test]
+    fn a_comparison_drives_both_worlds_on_one_timeline() {
+        let link = DeepLink::parse("scenario=naive&compare=key&base=1").expect("valid");
+        let mut r = Run::from_link(&link).expect("builds");
+        assert_eq!(r.compare().map(|s| s.id.as_str()), Some("key"));
+        r.apply(Action::LoseNextAck).expect("applies to both");
+        assert!(r.world().next_ack_will_be_lost() && r.shown(1).next_ack_will_be_lost());
+        r.run_to_end();
+        assert!(r.at_end());
+        assert_eq!(r.world().verdict().money.statement_cents, 20_000);
+        assert_eq!(r.shown(1).verdict().money.statement_cents, 10_000);
+        assert_eq!(r.shown(0), r.world());
+        // Step back restores both sides exactly.
+        let (left, right) = (r.world().clone(), r.shown(1).clone());
+        assert!(r.step_back());
+        assert!(r.step_forward());
+        assert_eq!((r.world(), r.shown(1)), (&left, &right));
+        // The link names both, and the faults on the joint timeline.
+        let query = r.link().to_query();
+        assert!(
+            query.contains("compare=key") && query.contains("faults=0.lose-ack"),
+            "{query}"
+        );
+        let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
+        assert_eq!(again.shown(1), r.shown(1));
+        // Playback time is the pair's: the next step is never before the time reached.
+        r.restart();
+        while r.cursor() < r.known_steps() {
+            let next = r.next_time().expect("a next step");
+            assert!(next >= r.now());
+            r.step_forward();
+        }
+        // Other protections leave the comparison.
+        assert!(r.with_protections(Protections::ALL).compare().is_none());
+    }
+
+    #[test]
+    fn protections_rebuild_from_the_start() {
+        let mut r = run("naive");
+        r.run_to_end();
+        let mut p = r.scenario().protections;
+        p.idempotency_key = true;
+        let mut changed = r.with_protections(p);
+        assert_eq!(changed.cursor(), 0);
+        assert!(changed.scenario().protections.idempotency_key);
+        assert!(changed.link().to_query().contains("protect=key"));
+        changed.run_to_end();
+        assert_eq!(changed.world().verdict().money.statement_cents, 10_000);
+    }
+
+    #[test]
+    fn playing_at_1x_waits_for_the_reader_and_stops_at_the_key_moments() {
+        assert_eq!(hold_ms(10, 1.0), 1_200.0);
+        assert_eq!(hold_ms(60, 1.0), 4_200.0);
+        assert_eq!(hold_ms(10_000, 0.5), 7_000.0);
+        assert_eq!(hold_ms(60, 2.0), 2_100.0);
+        assert_eq!(hold_ms(60, 4.0), 0.0);
+        // The naive story: the ack is lost, then the retry goes out; nothing else stops it.
+        let mut r = run("naive");
+        r.run_to_end();
+        let stops: Vec<usize> = (1..=r.known_steps())
+            .filter(|i| r.snapshot(*i).is_some_and(key_moment))
+            .collect();
+        assert_eq!(stops.len(), 2, "{stops:?}");
+        let lost = r.snapshot(stops[0]).expect("known");
+        assert!(lost.steps().last().is_some_and(|s| s
+            .notes
+            .iter()
+            .any(|n| matches!(n, idem_core::Note::MessageLost { .. }))));
+        assert!(stops[0] < stops[1]);
+    }
+
+    #[test]
+    fn the_clock_runs_at_speed_and_jumps_quiet_gaps() {
+        let t = tick(0.0, 100.0, 2.0, Some(SimTime(300)));
+        assert_eq!((t.display, t.due), (200.0, false));
+        let t = tick(200.0, 100.0, 2.0, Some(SimTime(300)));
+        assert_eq!((t.display, t.due), (300.0, true));
+        let t = tick(
+            2_000.0,
+            16.0,
+            1.0,
+            Some(SimTime(2_000 + 25 * SimTime::HOUR)),
+        );
+        assert!(t.due);
+        assert_eq!(t.skipped_ms, Some(25 * SimTime::HOUR));
+        let t = tick(10.0, 16.0, 1.0, None);
+        assert!(!t.due);
+    }
+}

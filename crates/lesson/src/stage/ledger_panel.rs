@@ -1,0 +1,253 @@
+//! PostgreSQL: the tables of the current story, the constraints in force, and the rows the
+//! last statements affected (from the step's `LedgerRan` note).
+
+use idem_core::net::Fate;
+
+use idem_core::message::Payload;
+use idem_core::sql::Schema;
+use idem_core::{Note, Story, World};
+
+use crate::i18n::Catalog;
+use crate::labels::{record_label, rows_text, usd_in, ShortNames};
+use crate::markup::{el, table, wrap, SafeHtml};
+
+/// The ledger panel's markup.
+pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
+    let l = world.ledger();
+    let names = ShortNames::of(world);
+    let story = world.scenario().story;
+    let mut out = crate::stage::state_panels::heading(world, idem_core::Node::Ledger, catalog);
+    let mut add = |name: &str, head: &[&str], rows: Vec<Vec<String>>| {
+        out.push_str(&wrap("h3", "", &el("code", "", name)));
+        out.push_str(&table(name, head, &rows));
+    };
+    let charges = matches!(story, Story::NaivePost | Story::IdempotencyKey);
+    if charges {
+        let rows = l
+            .charges
+            .iter()
+            .map(|c| {
+                vec![
+                    c.payment_id.clone(),
+                    format!("#{}", c.user.0),
+                    format!("#{}", usd_in(c.amount_cents, catalog)),
+                    c.idempotency_key
+                        .as_deref()
+                        .map_or_else(|| "NULL".to_owned(), |k| names.key_tail(k)),
+                ]
+            })
+            .collect();
+        add(
+            "charges",
+            &["payment_id", "#user_id", "#amount", "idem_key"],
+            rows,
+        );
+    }
+    if charges && (!l.idempotency_keys.is_empty() || world.scenario().protections.key_in_ledger_tx)
+    {
+        let rows = l
+            .idempotency_keys
+            .iter()
+            .map(|k| {
+                vec![
+                    names.key_tail(&k.key),
+                    format!("#{}", k.stored.record.user.0),
+                    record_label(&k.stored.record),
+                ]
+            })
+            .collect();
+        add("idempotency_keys", &["key", "#user_id", "status"], rows);
+    }
+    if story == Story::CompareAndSet {
+        let rows = l
+            .accounts
+            .iter()
+            .map(|a| {
+                vec![
+                    a.id.to_string(),
+                    format!("#{}", a.balance),
+                    format!("#{}", a.version),
+                ]
+            })
+            .collect();
+        add("accounts", &["id", "#balance", "#version"], rows);
+    }
+    if story == Story::Counter {
+        let rows = l
+            .posts
+            .iter()
+            .map(|p| vec![p.id.to_string(), format!("#{}", p.likes)])
+            .collect();
+        add("posts", &["id", "#likes"], rows);
+        let rows = l
+            .like_ops
+            .iter()
+            .map(|id| vec![names.shorten(id)])
+            .collect();
+        add("like_ops", &["op_id"], rows);
+    }
+    let last_rows = world.steps().last().and_then(|s| {
+        s.notes.iter().find_map(|n| match n {
+            Note::LedgerRan { rows, .. } => Some(rows_text(rows, catalog)),
+            _ => None,
+        })
+    });
+    let mut constraints: SafeHtml = crate::outcome_text::ledger_constraints(world, catalog)
+        .iter()
+        .map(|line| el("li", "", line))
+        .collect();
+    // `rows-affected` is shown once: beside "Last statement" when this step ran SQL, else on
+    // the last SQL block's rows (nothing at all before the ledger ran anything).
+    let rows_affected = |rows: &str| el("strong", "data-testid=\"rows-affected\"", rows);
+    if let Some(rows) = &last_rows {
+        constraints.push_str(&wrap(
+            "li",
+            "",
+            &(SafeHtml::text(&format!("{} ", catalog.text("panel.last_rows")))
+                + rows_affected(rows)),
+        ));
+    }
+    out.push_str(&wrap("ul", "class=\"constraints\"", &constraints));
+    if let Some((sql, rows)) = last_sql(world, catalog) {
+        out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
+        let rows = if last_rows.is_some() {
+            SafeHtml::text(&rows)
+        } else {
+            rows_affected(&rows)
+        };
+        out.push_str(&wrap(
+            "pre",
+            "class=\"wire sql\" data-testid=\"sql-last\" tabindex=\"0\"",
+            &(SafeHtml::text(&format!("{sql}-- ")) + rows),
+        ));
+    }
+    out
+}
+
+/// The last batch the ledger ran, as the SQL PostgreSQL would receive (rendered by the core's
+/// `sql` module, the same text the conformance suite runs against a real server), and the rows
+/// each statement affected, from the ledger's reply.
+pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
+    let messages = world.network().messages();
+    let (handler, batch, at) = messages
+        .iter()
+        .rev()
+        .find_map(|m| match (&m.payload, m.fate) {
+            (Payload::Sql(h, batch), Fate::Delivered(at)) => Some((*h, batch, at)),
+            _ => None,
+        })?;
+    let script = Schema::of(world.ledger())
+        .render_batch(batch, at)
+        .ok()?
+        .script();
+    let rows = messages.iter().rev().find_map(|m| match &m.payload {
+        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_text(
+            &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
+            catalog,
+        )),
+        _ => None,
+    })?;
+    Some((script, rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::test_support::end;
+    use idem_core::Scenario;
+
+    #[test]
+    fn the_last_batch_is_shown_as_real_sql_with_its_rows() {
+        let (sql, rows) =
+            last_sql(&end("counter"), Lang::En.catalog()).expect("the ledger ran something");
+        assert!(sql.starts_with("BEGIN;\n"), "{sql}");
+        assert!(sql.contains("ON CONFLICT DO NOTHING"), "{sql}");
+        assert!(sql.ends_with("COMMIT;\n"), "{sql}");
+        assert_eq!(
+            rows, "rows 0,0,1",
+            "the retry inserted nothing and skipped the increment"
+        );
+        let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
+        assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
+        assert_eq!(rows, "rows 0,1");
+        let html = ledger_html(&end("cas"), Lang::En.catalog());
+        assert!(html.contains("data-testid=\"sql-last\""));
+    }
+
+    #[test]
+    fn the_last_redis_command_is_shown_with_its_reply() {
+        let text =
+            crate::stage::state_panels::last_redis(&end("key")).expect("the store ran something");
+        assert!(text.starts_with("> GET idem:user_1:"), "{text}");
+        assert!(text.ends_with('}') || text.ends_with('"'), "{text}");
+        assert!(
+            crate::stage::state_panels::last_redis(&end("naive")).is_none(),
+            "no store in the naive story"
+        );
+    }
+
+    #[test]
+    fn each_story_shows_its_tables() {
+        let catalog = Lang::En.catalog();
+        let html = ledger_html(&end("naive"), catalog);
+        assert!(
+            html.contains("<code>charges</code>") && html.contains("pay_abd"),
+            "{html}"
+        );
+        let html = ledger_html(&end("cas"), catalog);
+        assert!(
+            html.contains("<code>accounts</code>") && html.contains(">80<"),
+            "{html}"
+        );
+        let html = ledger_html(&end("counter"), catalog);
+        assert!(
+            html.contains("<code>like_ops</code>") && html.contains(">101<"),
+            "{html}"
+        );
+        assert!(
+            html.contains("UNIQUE INDEX on like_ops(op_id): on"),
+            "{html}"
+        );
+        let html = ledger_html(&end("crash-one-tx"), catalog);
+        assert!(html.contains("<code>idempotency_keys</code>"), "{html}");
+    }
+
+    #[test]
+    fn the_last_statement_rows_come_from_the_step() {
+        let catalog = Lang::En.catalog();
+        let mut world = World::new(&Scenario::by_id("cas").expect("cas"));
+        while let Some(step) = world.step() {
+            if step
+                .notes
+                .iter()
+                .any(|n| matches!(n, Note::LedgerRan { .. }))
+            {
+                break;
+            }
+        }
+        let html = ledger_html(&world, catalog);
+        assert!(
+            html.contains("data-testid=\"rows-affected\">rows 1,1<"),
+            "{html}"
+        );
+        assert_eq!(html.matches("rows-affected").count(), 1, "{html}");
+        assert!(html.contains("Last statement"), "{html}");
+    }
+
+    #[test]
+    fn a_step_that_ran_no_sql_has_no_last_statement_line() {
+        let catalog = Lang::En.catalog();
+        let html = ledger_html(&World::new(&Scenario::by_id("cas").expect("cas")), catalog);
+        assert!(!html.contains("Last statement"), "{html}");
+        assert!(!html.contains('—'), "{html}");
+        let world = end("cas");
+        let html = ledger_html(&world, catalog);
+        assert!(!html.contains("Last statement"), "{html}");
+        assert!(
+            html.contains("-- <strong data-testid=\"rows-affected\">rows 0,1</strong></pre>"),
+            "{html}"
+        );
+        assert_eq!(html.matches("rows-affected").count(), 1, "{html}");
+    }
+}

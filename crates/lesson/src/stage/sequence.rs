@@ -1,0 +1,244 @@
+//! The sequence diagram of the run so far: one lifeline per node and one arrow per message
+//! (lost ones crossed out, those in flight dashed), in step with the cursor. Each arrow is an
+//! element of its own, kept while its message stays in the run (keyed by message), with its
+//! own handlers: a click, Enter or Space jumps to the step that sent it. The lifelines and
+//! each arrow's drawing are markup from pure functions.
+
+use idem_core::net::Fate;
+use idem_core::World;
+
+use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
+use crate::i18n::Catalog;
+use crate::labels::{
+    clock_in, msg_tag, node_text, packet_kind, packet_label, protocol, ShortNames,
+};
+use crate::markup::{el, num, void, wrap, SafeHtml};
+
+/// The lifelines of `world`'s story, as tall as its messages need.
+pub fn lifelines_svg(world: &World, catalog: &Catalog) -> SafeHtml {
+    let height = seq_height(world.network().messages().len());
+    let nodes = world.scenario().story.nodes();
+    nodes
+        .iter()
+        .map(|&node| {
+            let x = lifeline_x(nodes, node);
+            let x_at = num(x);
+            let line = void(
+                "line",
+                &format!(
+                    "x1=\"{x_at}\" y1=\"{}\" x2=\"{x_at}\" y2=\"{}\"",
+                    num(SEQ_HEAD - 10.0),
+                    num(height - 4.0)
+                ),
+            );
+            let rect = void(
+                "rect",
+                &format!(
+                    "x=\"{}\" y=\"6\" width=\"124\" height=\"28\" rx=\"8\"",
+                    num(x - 62.0)
+                ),
+            );
+            let label = el(
+                "text",
+                &format!("x=\"{x_at}\" y=\"25\" text-anchor=\"middle\""),
+                &node_text(world, node, "short", catalog),
+            );
+            wrap(
+                "g",
+                &format!("class=\"lifeline {}\"", node.name()),
+                &(line + rect + label),
+            )
+        })
+        .collect()
+}
+
+/// What the page needs to draw one arrow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrowView {
+    /// The message id.
+    pub id: u32,
+    /// The step a press jumps to: the one that sent the message.
+    pub jump: usize,
+    /// The accessible name: the time and the message as drawn, its ends and the step a press
+    /// goes to.
+    pub aria: String,
+    /// `arrow request http`, with ` lost`, ` flying` and ` current` as they apply.
+    pub class: String,
+    /// The drawing: hit area, time, line, head (or cross) and label.
+    pub body: SafeHtml,
+}
+
+/// One arrow per message `world` has seen, in order.
+pub fn arrow_views(world: &World, catalog: &Catalog) -> Vec<ArrowView> {
+    let names = ShortNames::of(world);
+    (0..world.network().messages().len())
+        .filter_map(|row| arrow_view(world, &names, row, catalog))
+        .collect()
+}
+
+/// The arrow of the message in `row` (`None` past the last one).
+pub fn arrow_view(
+    world: &World,
+    names: &ShortNames,
+    row: usize,
+    catalog: &Catalog,
+) -> Option<ArrowView> {
+    let m = world.network().messages().get(row)?;
+    let nodes = world.scenario().story.nodes();
+    let current = world
+        .steps()
+        .last()
+        .map(|s| s.sent.as_slice())
+        .unwrap_or(&[]);
+    let short = |node| node_text(world, node, "short", catalog);
+    let y = row_y(row);
+    let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
+    let lost = matches!(m.fate, Fate::Lost(..));
+    let flying = m.fate == Fate::InFlight;
+    let end = if lost || flying {
+        x1 + (x2 - x1) * 0.55
+    } else {
+        x2
+    };
+    let dir = if x2 > x1 { 1.0 } else { -1.0 };
+    let jump = world
+        .steps()
+        .iter()
+        .find(|s| s.sent.contains(&m.id))
+        .map_or(0, |s| s.index as usize + 1);
+    let class = format!(
+        "arrow {} {}{}{}{}",
+        packet_kind(m),
+        protocol(&m.payload),
+        if lost { " lost" } else { "" },
+        if flying { " flying" } else { "" },
+        if current.contains(&m.id) {
+            " current"
+        } else {
+            ""
+        },
+    );
+    let tip = if lost {
+        el(
+            "text",
+            &format!(
+                "class=\"cross\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+                num(end),
+                num(y + 5.0)
+            ),
+            "✕",
+        )
+    } else {
+        void(
+            "path",
+            &format!(
+                "class=\"head\" d=\"M{} {} l{} -4 v8 z\"",
+                num(end),
+                num(y),
+                num(-8.0 * dir)
+            ),
+        )
+    };
+    let hit = void(
+        "rect",
+        &format!(
+            "class=\"row-hit\" x=\"0\" y=\"{}\" width=\"{}\" height=\"{SEQ_ROW_H}\"",
+            num(y - 17.0),
+            num(SEQ_WIDTH)
+        ),
+    );
+    let clock = clock_in(m.sent_at.ms(), catalog);
+    let time = el(
+        "text",
+        &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)),
+        &clock,
+    );
+    let y_at = num(y);
+    let line = void(
+        "line",
+        &format!(
+            "x1=\"{}\" y1=\"{y_at}\" x2=\"{}\" y2=\"{y_at}\"",
+            num(x1),
+            num(end)
+        ),
+    );
+    let caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
+    let label = el(
+        "text",
+        &format!(
+            "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
+            num((x1 + x2) / 2.0),
+            num(y - 5.0)
+        ),
+        &caption,
+    );
+    let aria = catalog.fill(
+        "ui.seq_arrow",
+        &[
+            // It starts with what the row shows, in order: the time, then the caption.
+            (
+                "packet",
+                format!("{clock} {caption}, {} → {}", short(m.from), short(m.to)),
+            ),
+            ("step", jump.to_string()),
+        ],
+    );
+    Some(ArrowView {
+        id: m.id.0,
+        jump,
+        aria,
+        class,
+        body: hit + time + line + tip + label,
+    })
+}
+
+const SEQ_ROW_H: u32 = 24;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::test_support::end;
+
+    #[test]
+    fn one_arrow_per_message_and_lost_ones_crossed() {
+        let world = end("naive");
+        let arrows = arrow_views(&world, Lang::En.catalog());
+        assert_eq!(arrows.len(), world.network().messages().len());
+        let ids: Vec<u32> = arrows.iter().map(|a| a.id).collect();
+        assert_eq!(ids, (0..arrows.len() as u32).collect::<Vec<_>>());
+        let lines = lifelines_svg(&world, Lang::En.catalog());
+        assert_eq!(lines.matches("class=\"lifeline").count(), 5);
+        let lost: Vec<&ArrowView> = arrows
+            .iter()
+            .filter(|a| a.class.contains(" lost"))
+            .collect();
+        assert_eq!(lost.len(), 1, "the lost ack is crossed out");
+        assert!(lost[0].body.contains("class=\"cross\""), "{}", lost[0].body);
+        assert!(!arrows[0].body.contains("class=\"cross\""));
+        assert_eq!(arrows[0].jump, 2, "the first request jumps to step 2");
+        assert!(arrows
+            .iter()
+            .all(|a| a.jump > 0 && a.jump <= world.steps().len()));
+    }
+
+    #[test]
+    fn every_arrow_is_named_for_screen_readers_in_both_languages() {
+        let world = end("naive");
+        for (lang, text) in [
+            (
+                Lang::En,
+                "#1 POST /charges, Mobile client → Payment API: go to step 2",
+            ),
+            (
+                Lang::Ru,
+                "#1 POST /charges, Телефон → API оплаты: перейти к шагу 2",
+            ),
+        ] {
+            let catalog = lang.catalog();
+            let time = clock_in(world.network().messages()[0].sent_at.ms(), catalog);
+            let arrows = arrow_views(&world, catalog);
+            assert_eq!(arrows[0].aria, format!("{time} {text}"));
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The browser and the state the components share: browser facts ([`browser`]), the catalogs'
+//! loading ([`catalogs`]), the crash notice ([`crash`]), the page's events for course pages
+//! ([`events`]), the reactive lab ([`lab`]) and its hooks ([`hooks`]), the language's choice
+//! ([`lang`]), the student's progress ([`progress`]) and the storage it is kept in
+//! ([`storage`]). No component lives here.
+
+pub mod browser;
+pub mod catalogs;
+pub mod crash;
+pub mod events;
+pub mod hooks;
+pub mod lab;
+pub mod lang;
+pub mod progress;
+pub mod storage;

@@ -1,0 +1,93 @@
+//! The compact widget: the player and its controls for one scenario, in an iframe
+//! (`?embed`) or mounted into a course page by [`super::mount`].
+
+use leptos::prelude::*;
+
+use crate::platform::events::{provide_events, use_run_events};
+use crate::platform::hooks::{handle_key, use_layout, use_playback};
+use crate::platform::lab::Lab;
+use crate::platform::lab::{provide_lab, use_prefs};
+use crate::view::later::{later_here, Code, LaterPart};
+use crate::view::stage::{LinkNotice, Stage};
+use idem_lesson::playback::run_from_query;
+use idem_lesson::theme::Theme;
+
+use idem_lesson::options::query_lang;
+
+/// The compact lesson: player, topology, verdict, narration and controls for one scenario
+/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
+/// lab, never the address bar; keys act only while focus is inside it.
+#[component]
+pub fn Widget(
+    /// The deep link to open (may hold `lang`).
+    #[prop(into)]
+    query: String,
+    /// The colour theme (follows the system when absent).
+    #[prop(optional)]
+    theme: Theme,
+    /// Start playing at once.
+    #[prop(optional)]
+    autoplay: bool,
+    /// Add the rest of the lesson's parts.
+    #[prop(optional)]
+    full: bool,
+    /// The widget is the whole page (`?embed`): its title is the page's `<h1>` and it sits in
+    /// the page's `<main>` landmark; mounted in a course page it is an `<h2>` of the host's.
+    #[prop(optional)]
+    page: bool,
+    /// Receives the widget's lab (for the handle `mount` returns).
+    #[prop(optional)]
+    lab_out: Option<std::rc::Rc<std::cell::Cell<Option<Lab>>>>,
+) -> impl IntoView {
+    let (run, errors) = run_from_query(&query);
+    let lang = query_lang(&query);
+    let lab = provide_lab(run, lang);
+    let prefs = use_prefs();
+    let events = provide_events();
+    use_run_events(lab, events);
+    crate::view::panels::challenge::use_challenge_events(lab, events);
+    if let Some(cell) = &lab_out {
+        cell.set(Some(lab));
+    }
+    use_playback(lab);
+    use_layout(prefs);
+    if autoplay {
+        lab.toggle_play();
+    }
+    let title = move || {
+        lab.run
+            .with(|r| prefs.t(&format!("scenario.{}.title", r.scenario().id)))
+    };
+    // Parts of the widget come in later files of the release bundle (later.rs): one store of
+    // their code for the whole widget, so a missing file is said once and retried once.
+    let code = Code::new(crate::view::bundles::BUNDLES);
+    provide_context(code);
+    let rest = full.then(|| later_here(LaterPart::WidgetRest));
+    let heading = if page {
+        view! { <h1 class="embed-title">{title}</h1> }.into_any()
+    } else {
+        view! { <h2 class="embed-title">{title}</h2> }.into_any()
+    };
+    let widget = view! {
+        <div
+            class="idem-lab embed"
+            data-testid="embed"
+            node_ref=events.root()
+            data-theme=theme.name()
+            lang=lang.catalog().tag
+            tabindex="0"
+            on:keydown=move |e| handle_key(lab, &e, full)
+        >
+            {heading}
+            <LinkNotice errors=errors/>
+            <Stage/>
+            {later_here(LaterPart::Recap)}
+            {rest}
+        </div>
+    };
+    if page {
+        view! { <main class="embed-page">{widget}</main> }.into_any()
+    } else {
+        widget.into_any()
+    }
+}

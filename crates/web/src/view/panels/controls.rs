@@ -1,0 +1,224 @@
+//! The control surface: the protections that matter for the scenario (each with a line on
+//! what it prevents) and the playback bar (play/pause, step back and forward, restart, run to end, speed).
+//!
+//! Every control is an element that lives as long as the page (or, for toggles, as long as
+//! the story) with its handler as a closure; only its pressed, checked or disabled state and
+//! its text are reactive.
+
+use idem_core::Protection;
+use leptos::html::Button;
+use leptos::prelude::*;
+
+use crate::platform::lab::{use_clock, use_lab, use_prefs, Lab};
+use idem_lesson::geometry::Layout;
+use idem_lesson::labels::clock_in;
+use idem_lesson::panels::controls::{
+    PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE, ICON_PLAY, ICON_RESTART,
+    SPEED_LABELS,
+};
+use idem_lesson::playback::{Run, SPEEDS};
+use idem_lesson::stage::summary::narration_lines;
+
+/// The protection toggles for the scenario on screen. The page shows them below the player so
+/// the topology and its controls stay above the fold. The toggles are rebuilt only when the
+/// story changes; their checked state follows the run.
+#[component]
+pub fn ProtectionBar() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    let toggle = move |switch: Protection| {
+        let name = switch.name();
+        view! {
+            <div class="toggle-item">
+                <label class="toggle" data-testid=format!("protect-{name}")>
+                    <input
+                        type="checkbox"
+                        data-protect=name
+                        aria-describedby=format!("hint-{name}")
+                        prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
+                        on:change=move |_| lab.toggle_protection(switch)
+                    />
+                    <span>{prefs.t(&format!("protect.{name}"))}</span>
+                </label>
+                <p class="toggle-hint" id=format!("hint-{name}") data-testid=format!("hint-{name}")>
+                    {prefs.t(&format!("protect.{name}.hint"))}
+                </p>
+            </div>
+        }
+    };
+    view! {
+        <div class="protect-bar">
+            <fieldset class="protections">
+                <legend>{prefs.t("ui.protections")}</legend>
+                <div class="toggles">
+                    {move || story.get().protections().iter().map(|p| toggle(*p)).collect_view()}
+                </div>
+            </fieldset>
+        </div>
+    }
+}
+
+/// A 16 × 16 icon drawn by one path.
+fn icon(path: impl Fn() -> &'static str + Send + Sync + 'static) -> impl IntoView {
+    view! {
+        <svg viewBox="0 0 16 16" aria-hidden="true"><path d=path/></svg>
+    }
+}
+
+/// On a phone, when playing starts: scrolls the page so that the drawing and the playback bar
+/// under it are both on screen (the bar sticks to the bottom of the window, and would hide the
+/// bottom of the drawing otherwise). Only the page's own player (not an embedded one).
+fn fit_player(play: &leptos::web_sys::HtmlButtonElement) {
+    let Ok(Some(main)) = play.closest(".idem-lab:not(.embed) .stage-main") else {
+        return;
+    };
+    let (Some(figure), Ok(Some(bar))) = (main.first_element_child(), play.closest(".playback"))
+    else {
+        return;
+    };
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let drawing = figure.get_bounding_client_rect();
+    let bar = bar.get_bounding_client_rect().height();
+    if drawing.top() < 0.0 || drawing.bottom() + bar > height {
+        figure.scroll_into_view_with_bool(true);
+    }
+}
+
+/// The playback bar. A button that disables itself (step forward at the end, step back at the
+/// start) hands the focus to the play button instead of dropping it to the page.
+#[component]
+pub fn Controls() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let clock = use_clock();
+    let state = Memo::new(move |_| lab.run.with(PlaybackState::of));
+    let play_ref = NodeRef::<Button>::new();
+    let keep_focus = move |lost: fn(PlaybackState) -> bool| {
+        if lab.run.with_untracked(|r| lost(PlaybackState::of(r))) {
+            if let Some(play) = play_ref.get_untracked() {
+                let _ = play.focus();
+            }
+        }
+    };
+    let button = move |cmd: &'static str,
+                       key: &'static str,
+                       path: &'static str,
+                       disabled: fn(PlaybackState) -> bool,
+                       act: fn(&Lab)| {
+        let label = prefs.t(key);
+        view! {
+            <button
+                type="button"
+                class="icon-btn"
+                data-testid=cmd
+                title=label.clone()
+                aria-label=label
+                disabled=move || disabled(state.get())
+                on:click=move |_| {
+                    act(&lab);
+                    keep_focus(disabled);
+                }
+            >
+                {icon(move || path)}
+            </button>
+        }
+    };
+    let playing = clock.playing;
+    let on_speed = move |e: leptos::ev::Event| {
+        if let Some(s) = event_target_value(&e)
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| SPEEDS.get(i))
+        {
+            clock.set_speed.set(*s);
+        }
+    };
+    let speeds = SPEED_LABELS
+        .iter()
+        .enumerate()
+        .map(|(i, label)| {
+            // The speed chosen stays chosen when the page is drawn again in another language.
+            let chosen = clock.speed.get_untracked() == SPEEDS[i];
+            // Russian writes a decimal comma (0,25×).
+            let label = if prefs.catalog().tag == "ru" {
+                label.replace('.', ",")
+            } else {
+                (*label).to_owned()
+            };
+            view! { <option value=i.to_string() selected=chosen>{label}</option> }
+        })
+        .collect_view();
+    let now_line = move || {
+        lab.run
+            .with(|r| narration_lines(r.shown(lab.side), prefs.catalog()).join(" "))
+    };
+    let cursor = move || lab.run.with(Run::cursor);
+    let total = move || lab.run.with(Run::known_steps);
+    let now = move || {
+        format!(
+            "t = {}",
+            clock_in(clock.display.get().max(0.0) as u64, prefs.catalog())
+        )
+    };
+    view! {
+        <div
+            class="playback"
+            role="toolbar"
+            aria-label=prefs.t("ui.playback")
+            data-paused-key=move || clock.paused_at_key.get().to_string()
+        >
+            <div class="controls">
+                <div class="buttons">
+                    {button("restart", "ui.restart", ICON_RESTART, |_| false, Lab::restart)}
+                    {button("step-back", "ui.step_back", ICON_BACK, |s| s.at_start, Lab::step_back)}
+                    <button
+                        type="button"
+                        class="primary play"
+                        data-testid="play-pause"
+                        node_ref=play_ref
+                        aria-pressed=move || playing.get().to_string()
+                        on:click=move |_| {
+                            lab.toggle_play();
+                            if clock.playing.get_untracked() && prefs.layout.get_untracked() == Layout::Tall {
+                                if let Some(play) = play_ref.get_untracked() {
+                                    fit_player(&play);
+                                }
+                            }
+                        }
+                    >
+                        {icon(move || if playing.get() { ICON_PAUSE } else { ICON_PLAY })}
+                        <span>{move || prefs.t(if playing.get() { "ui.pause" } else { "ui.play" })}</span>
+                    </button>
+                    {button("step-forward", "ui.step_forward", ICON_FORWARD, |s| s.at_end, Lab::step_forward)}
+                    {button("run-to-end", "ui.run_to_end", ICON_END, |s| s.at_end, Lab::run_to_end)}
+                </div>
+                <label class="speed">
+                    <span>{prefs.t("ui.speed")}</span>
+                    <select data-testid="speed" on:change=on_speed>{speeds}</select>
+                </label>
+            </div>
+            <div class="readout">
+                <span class="step">
+                    {prefs.t("ui.step")} " "
+                    <strong data-testid="step-index">{cursor}</strong>
+                    " / "
+                    <span data-testid="step-total">{total}</span>
+                </span>
+                <span class="clock" data-testid="clock">{now}</span>
+            </div>
+            // The current narration line again, shown on phones only, where the bar sticks to
+            // the bottom of the window: drawing, words and buttons seen together while playing.
+            // Screen readers hear the narration's live region instead.
+            <p class="now-line" aria-hidden="true" data-testid="now-line">{now_line}</p>
+            // Why playback stopped by itself, where a phone user looks (the bar stays stuck).
+            <p class="now-pause" aria-hidden="true" hidden=move || !clock.paused_at_key.get()>
+                {prefs.t("ui.paused_short")}
+            </p>
+        </div>
+    }
+}

@@ -1,0 +1,343 @@
+//! "Try every failure": runs the core's [`Explorer`] over every schedule of up to k faults for
+//! the scenario and protections on screen, in time slices between animation frames so the page
+//! stays responsive, and lists the shortest counter-examples; clicking one replays it. Stop
+//! cancels the search and keeps its totals so far, marked partial.
+//!
+//! The controls are elements with their own handlers; the result is one element that keeps its
+//! identity while a search runs (its state and numbers are reactive attributes, its summary
+//! escaped markup from pure functions tested natively), and its counter-examples are buttons
+//! with their own handlers. A replayed counter-example brings the player into view.
+//!
+//! After a search ends, the classes of counter-examples it found (invariant and fault kinds)
+//! are compared with the previous search of the same scenario (`explore-diff`): what a
+//! protection toggled in between fixed, and what it let in.
+
+use idem_core::{Bounds, CounterExample, Explorer, Protections, Report, Scenario};
+use leptos::prelude::*;
+
+use crate::platform::browser::now_ms;
+use crate::platform::lab::{use_lab, use_prefs};
+use idem_lesson::i18n::Lang;
+use idem_lesson::markup::SafeHtml;
+use idem_lesson::panels::explorer::{
+    counterexample_link, counterexample_text, markers_html, result_view, work, CxText, Search,
+    Shown, Sliced, Words, DEFAULT_K, KS, LISTED, SLICE_MS,
+};
+
+/// A finished search, shared with the challenges: the scenario searched, its bound and report.
+#[derive(Clone, Copy)]
+pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
+
+fn slice(
+    lang: Lang,
+    search: StoredValue<Search, LocalStorage>,
+    result: RwSignal<Option<Shown>>,
+    diff: RwSignal<Option<(usize, usize, SafeHtml)>>,
+    generation: u32,
+    finished: impl Fn() + Copy + 'static,
+) {
+    let _ = request_animation_frame_with_handle(move || {
+        let Some(base) = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone())) else {
+            return;
+        };
+        let catalog = lang.catalog();
+        let Some(Some(sliced)) = search.try_update_value(|s| {
+            if s.generation != generation {
+                return None;
+            }
+            let start = now_ms();
+            work(s, &base, catalog, || now_ms() - start < SLICE_MS)
+        }) else {
+            return;
+        };
+        let again = matches!(sliced, Sliced::Running(_));
+        let done = matches!(sliced, Sliced::Done(..));
+        let shown = result.try_update(|r| {
+            let Some(shown) = r else {
+                return false;
+            };
+            match sliced {
+                Sliced::Running(report) if !shown.stopped => shown.report = report,
+                Sliced::Running(_) => {}
+                Sliced::Stopped(texts) => shown.texts = texts,
+                Sliced::Done(report, texts, changed) => {
+                    shown.report = report;
+                    shown.texts = texts;
+                    diff.set(changed);
+                }
+            }
+            true
+        });
+        if shown != Some(true) {
+            return;
+        }
+        if done {
+            finished();
+        } else if again {
+            slice(lang, search, result, diff, generation, finished);
+        }
+    });
+}
+
+/// The "Try every failure" panel.
+#[component]
+pub fn TryEveryFailure() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let search = StoredValue::new_local(Search {
+        generation: 0,
+        explorer: None,
+        words: None,
+        previous: None,
+    });
+    let result = RwSignal::new(None::<Shown>);
+    // What changed since the previous finished search of the same scenario.
+    let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
+    let last_search = use_context::<LastSearch>();
+    let finished = move || {
+        let Some((k, report, base)) =
+            result.with_untracked(|r| r.as_ref().map(|s| (s.k, s.report.clone(), s.base.clone())))
+        else {
+            return;
+        };
+        if let Some(LastSearch(last)) = last_search {
+            last.set(Some((base, k, report)));
+        }
+    }; // A different scenario or other protections make the result stale: drop it and stop.
+    let subject = Memo::new(move |_| {
+        lab.run
+            .with(|r| (r.scenario().id.clone(), r.scenario().protections))
+    });
+    Effect::new(move |before: Option<(String, Protections)>| {
+        let now = subject.get();
+        if before.is_some_and(|b| b != now) {
+            search.update_value(|s| {
+                s.generation += 1;
+                s.explorer = None;
+                s.words = None;
+            });
+            result.set(None);
+        }
+        now
+    });
+    // Stop is shown only while a search runs.
+    let running = move || result.with(|r| r.as_ref().is_some_and(|s| !s.report.done && !s.stopped));
+    let k_select = NodeRef::<leptos::html::Select>::new();
+    let run_button = NodeRef::<leptos::html::Button>::new();
+    let on_stop = move |_| {
+        // The search stops here; what it found so far is put into words in the next frames
+        // (a finished search being put into words just finishes).
+        let base = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone()));
+        let mut so_far = None;
+        search.update_value(|s| {
+            if let (Some(explorer), Some(base)) = (s.explorer.take(), base) {
+                let report = explorer.report().clone();
+                s.words = Some(Words::new(report.clone(), true, None, &base));
+                so_far = Some(report);
+            } else if let Some(words) = &s.words {
+                so_far = Some(words.report.clone());
+            }
+        });
+        result.update(|r| {
+            if let Some(s) = r {
+                s.stopped = true;
+                if let Some(report) = so_far {
+                    s.report = report;
+                }
+            }
+        });
+        // Stop hides itself: keep the focus in the panel, on Run.
+        if let Some(run) = run_button.get_untracked() {
+            let _ = run.focus();
+        }
+    };
+    let on_run = move |_| {
+        let k = k_select
+            .get_untracked()
+            .and_then(|s| s.value().parse::<u32>().ok())
+            .filter(|k| KS.contains(k))
+            .unwrap_or(DEFAULT_K);
+        let scenario = lab.run.with_untracked(|r| r.scenario().clone());
+        let lang = prefs.lang.get_untracked();
+        let explorer = Explorer::new(&scenario, Bounds::faults(k));
+        let report = explorer.report().clone();
+        let base = scenario.without_scripted_faults();
+        let mut generation = 0;
+        search.update_value(|s| {
+            s.generation += 1;
+            generation = s.generation;
+            s.explorer = Some(explorer);
+            s.words = None;
+        });
+        diff.set(None);
+        result.set(Some(Shown {
+            k,
+            report,
+            base,
+            stopped: false,
+            texts: Vec::new(),
+            lang,
+        }));
+        slice(lang, search, result, diff, generation, finished);
+    };
+    // A counter-example's button replays it and brings the player into view.
+    let replay = move |cx: &CounterExample| {
+        let (id, p) = subject.get_untracked();
+        lab.open(&counterexample_link(&id, p, cx));
+        crate::platform::browser::reveal(idem_lesson::anchors::PLAYER_ANCHOR);
+    };
+    // The counter-examples of the result on screen, once it stopped or finished.
+    // Built between frames in the language the search started in; another language since
+    // puts them into its words here.
+    let listed = Memo::new(move |_| {
+        let lang = prefs.lang.get();
+        result.with(|r| {
+            r.as_ref()
+                .map(|s| match s.lang == lang {
+                    true => s.texts.clone(),
+                    false => s
+                        .texts
+                        .iter()
+                        .map(|(cx, _)| {
+                            (cx.clone(), counterexample_text(cx, &s.base, lang.catalog()))
+                        })
+                        .collect(),
+                })
+                .unwrap_or_default()
+        })
+    });
+    let more = move || {
+        result.with(|r| {
+            r.as_ref()
+                .map_or(0, |s| s.report.shortest.len().saturating_sub(LISTED))
+        })
+    };
+    let cx_button = move |(cx, text): (CounterExample, CxText)| {
+        let invariant = cx.invariant.name();
+        view! {
+            <li>
+                <button
+                    type="button"
+                    class="cx"
+                    data-testid="counterexample"
+                    data-invariant=invariant
+                    on:click=move |_| replay(&cx)
+                >
+                    <strong>{text.invariant}</strong>
+                    <span class="cx-faults">{text.faults}</span>
+                    <span class="cx-steps">{text.steps}</span>
+                    <span class="cx-fix" data-testid="cx-fix">{text.fix}</span>
+                </button>
+            </li>
+        }
+    };
+    let diff_view = move || {
+        diff.get().map(|(fixed, new, html)| {
+            view! {
+                <div
+                    class="explore-diff"
+                    data-testid="explore-diff"
+                    data-fixed=fixed.to_string()
+                    data-new=new.to_string()
+                    inner_html=html
+                ></div>
+            }
+        })
+    };
+    on_cleanup(move || {
+        let _ = search.try_update_value(|s| {
+            s.generation += 1;
+            s.explorer = None;
+            s.words = None;
+        });
+    });
+    // One view of the result per report; the element below keeps its identity while the
+    // search runs (only its attributes and content change) and goes when the result does.
+    let shown = Memo::new(move |_| {
+        result.with(|r| {
+            r.as_ref()
+                .map(|s| result_view(s.k, &s.report, s.stopped, &s.base, prefs.catalog()))
+        })
+    });
+    let number = move |i: usize| {
+        move || shown.with(|v| v.as_ref().and_then(|v| v.numbers).map(|n| n[i].to_string()))
+    };
+    let markers = move || {
+        lab.run.with(|r| {
+            markers_html(
+                &r.link().faults,
+                r.cursor(),
+                r.scenario().story,
+                prefs.catalog(),
+            )
+        })
+    };
+    view! {
+        <section class="explore" aria-label=prefs.t("ui.explore_title")>
+            <h2>{prefs.t("ui.explore_title")}</h2>
+            <p class="lede">{prefs.t("ui.explore_intro")}</p>
+            <div class="explore-controls">
+                <label class="field">
+                    <span>{prefs.t("ui.explore_k")}</span>
+                    <select data-testid="explore-k" node_ref=k_select>
+                        {KS
+                            .map(|k| view! { <option value=k selected=k == DEFAULT_K>{k}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <button
+                    type="button"
+                    class="primary"
+                    data-testid="explore-run"
+                    node_ref=run_button
+                    on:click=on_run
+                >
+                    {prefs.t("ui.explore_run")}
+                </button>
+                <button
+                    type="button"
+                    class="secondary"
+                    data-testid="explore-stop"
+                    hidden=move || !running()
+                    on:click=on_stop
+                >
+                    {prefs.t("ui.explore_stop")}
+                </button>
+                <p class="hint">{prefs.t("ui.explore_slow")}</p>
+            </div>
+            // Busy while the search runs, so a screen reader announces the final summary
+            // rather than every frame's progress.
+            <div class="explore-out" aria-live="polite" aria-busy=move || running().to_string()>
+                {diff_view}
+                <Show when=move || shown.with(Option::is_some)>
+                    <div
+                        class="explore-result"
+                        data-testid="explore-result"
+                        data-state=move || shown.with(|v| v.as_ref().map(|v| v.state))
+                        data-k=number(0)
+                        data-runs=number(1)
+                        data-states=number(2)
+                        data-steps=number(3)
+                        data-violations=number(4)
+                        data-faults=move || shown.with(|v| v.as_ref().map(|v| v.faults.clone()))
+                    >
+                        <div inner_html=move || {
+                            shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())
+                        }></div>
+                        <Show when=move || listed.with(|l| !l.is_empty())>
+                            <ol class="cx-list">
+                                {move || listed.get().into_iter().map(cx_button).collect_view()}
+                            </ol>
+                        </Show>
+                        <Show when=move || { more() > 0 }>
+                            <p class="hint">
+                                {move || prefs.catalog().fill("ui.explore_more", &[("n", more().to_string())])}
+                            </p>
+                        </Show>
+                    </div>
+                </Show>
+            </div>
+            <div class="explore-markers" inner_html=markers></div>
+        </section>
+    }
+}

@@ -1,0 +1,168 @@
+//! Before and after a run: the student predicts the outcome at step 0, and when the run ends
+//! the page tells them whether they were right and what the scenario showed. The options are
+//! derived from the story, the answer from the core's own figures (the verdict's effects per
+//! operation, the account balance, the post's likes): nothing here is scripted per scenario.
+
+use leptos::prelude::*;
+
+use crate::platform::lab::{use_lab, use_prefs};
+use idem_lesson::markup::{el, SafeHtml};
+use idem_lesson::panels::recap::{options, outcome, result_html, Choice};
+
+/// The student's guess: (scenario id, chosen value); a guess belongs to the scenario it was
+/// made for. Provided by the page outside the parts drawn again on a language switch, so the
+/// guess survives it.
+#[derive(Clone, Copy)]
+pub struct Guess(pub RwSignal<Option<(String, String)>>);
+
+/// Provides the guess for the page.
+pub fn provide_guess() {
+    provide_context(Guess(RwSignal::new(None)));
+}
+
+/// Predict at the start, the lesson of the scenario at the end. The choices are buttons with
+/// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
+/// showed is markup from pure functions, in a live region.
+#[component]
+pub fn Recap(
+    /// The page's anchor id for the panel (a widget, which may be one of several, has none).
+    #[prop(optional)]
+    anchor: Option<&'static str>,
+) -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
+    // Simulated once per scenario (and protections and language), not on every step.
+    let choices = crate::platform::lab::per_scenario(lab, prefs, |r, catalog| {
+        let start = r.snapshot(0).unwrap_or(r.world()).clone();
+        let mut end = start.clone();
+        end.run(2_000);
+        (r.scenario().id.clone(), options(&start, &end, catalog))
+    });
+    let current_guess = move || {
+        let (id, list) = choices.with(|c| c.value.clone());
+        guess
+            .get()
+            .filter(|(g, _)| *g == id)
+            .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
+    };
+    let at_start = Memo::new(move |_| lab.run.with(|r| r.cursor() == 0));
+    // Memoized: the live region is rewritten only when its text changes, not on every step,
+    // so screen readers announce the guess and the recap, not each step.
+    let body = Memo::new(move |_| {
+        let catalog = prefs.catalog();
+        let at_end = lab.run.with(|r| r.at_end());
+        let chosen = current_guess();
+        let mut html = SafeHtml::default();
+        if let Some(c) = &chosen {
+            if !at_end {
+                html.push_str(&el(
+                    "p",
+                    "class=\"predict-chosen\"",
+                    &catalog.fill("predict.chosen", &[("guess", c.label.clone())]),
+                ));
+            }
+        }
+        if at_end {
+            html.push_str(&el("h2", "", &catalog.text("ui.recap")));
+            if let Some(c) = &chosen {
+                let actual = lab.run.with(|r| outcome(r.world(), catalog));
+                html.push_str(&result_html(c, &actual, catalog));
+            }
+            let summary = lab
+                .run
+                .with(|r| idem_lesson::outcome_text::summary(r.world(), catalog));
+            html.push_str(&el(
+                "p",
+                "class=\"recap-text\" data-testid=\"recap\"",
+                &summary.join(" "),
+            ));
+        }
+        html
+    });
+    // A course site hears whether the prediction came true, once per run that ends.
+    if let Some(events) = crate::platform::events::use_events() {
+        Effect::new(
+            move |before: Option<Option<idem_lesson::events::LabEvent>>| {
+                let now = current_guess()
+                    .filter(|_| lab.run.with(|r| r.at_end()))
+                    .map(|c| {
+                        let (scenario, actual) = lab.run.with(|r| {
+                            (r.scenario().id.clone(), outcome(r.world(), prefs.catalog()))
+                        });
+                        idem_lesson::events::LabEvent::Prediction {
+                            scenario,
+                            correct: c.value == actual.value,
+                            choice: c.value,
+                        }
+                    });
+                if now.is_some() && before.is_some_and(|b| b != now) {
+                    if let Some(event) = &now {
+                        events.emit(event);
+                    }
+                }
+                now
+            },
+        );
+    }
+    let empty = move || !at_start.get() && body.with(|b| b.is_empty());
+    // Keyed by choice: a pressed button keeps its element (and the focus), and stories with
+    // the same choices keep the buttons.
+    let button = move |c: Choice| {
+        let value = c.value.clone();
+        let pressed = {
+            let value = value.clone();
+            move || {
+                let id = lab.run.with(|r| r.scenario().id.clone());
+                guess.with(|g| g.as_ref().is_some_and(|(gid, v)| *gid == id && *v == value))
+            }
+        };
+        let choose = move |_| {
+            let id = lab.run.with_untracked(|r| r.scenario().id.clone());
+            guess.set(Some((id, value.clone())));
+            // Guessed: now Play. On a phone the prediction sits below the player, so bring its
+            // playback bar into view (review finding 15).
+            if prefs.layout.get_untracked() == idem_lesson::geometry::Layout::Tall {
+                crate::platform::browser::reveal_next_frame(idem_lesson::anchors::PLAYER_ANCHOR);
+            }
+        };
+        view! {
+            <button
+                type="button"
+                class="predict-option"
+                data-testid="predict-option"
+                data-value=c.value
+                aria-pressed=move || pressed().to_string()
+                on:click=choose
+            >
+                {c.label}
+            </button>
+        }
+    };
+    let buttons = crate::view::keyed::keyed_rows(
+        move || choices.with(|c| c.value.1.clone()),
+        |c: &Choice| (c.value.clone(), c.label.clone()),
+        button,
+    );
+    view! {
+        <section
+            class="recap"
+            id=anchor
+            data-testid="predict"
+            aria-live="polite"
+            hidden=empty
+        >
+            // Hidden rather than taken out (`<Show>`): the choices would be drawn again on
+            // every return to the start, and views drawn again and again must not read a memo
+            // that outlives them (see crate::view::keyed).
+            <div hidden=move || !at_start.get()>
+                <h2>{prefs.t("predict.title")}</h2>
+                <p>{prefs.t("predict.question")}</p>
+                <div class="predict-options" role="group" aria-label=prefs.t("predict.title")>
+                    {buttons}
+                </div>
+            </div>
+            <div inner_html=move || body.get()></div>
+        </section>
+    }
+}

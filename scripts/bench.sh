@@ -11,6 +11,8 @@
 #      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); with CORE_O3=1 the
 #      explorer is built with the core at opt-level 3 (the release profile's "z" is for the
 #      wasm's size), in a target dir of its own, to compare;
+#   2b. the search cut into parts (explore_parallel, what the page's workers do) at k = max_k
+#      over every scenario: on one thread and on every core (nproc), total milliseconds;
 #   3. the release bundle in dist/ (builds it if missing): the first screen per language and
 #      the lazily loaded files (raw and gzip -9, scripts/size.sh), and twiggy top -n 20 of a
 #      names-kept build (skipped with a note when twiggy is missing).
@@ -46,6 +48,12 @@ for k in $(seq 1 "$max_k"); do
     "$explore" "$k" --brute
     echo
   fi
+done
+cores="$(nproc)"
+for threads in 1 "$cores"; do
+  echo "== search in parts (explore_parallel), k = $max_k, $threads thread(s), every scenario"
+  "$explore" "$max_k" --threads "$threads" | tail -1
+  echo
 done
 if [[ -n "${HEAVY_K:-}" ]]; then
   echo "== explorer, k = $HEAVY_K faults on the heaviest scenario (release, native)"

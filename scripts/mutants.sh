@@ -51,7 +51,8 @@ fi
 if (($# > 0)); then
   modules=("$@")
 else
-  modules=(processor store ledger api verdict client net world explore)
+  modules=(processor store ledger api verdict client net world explore parts meaning outcome link
+    compare challenge chaos sql cost http scenario protections)
 fi
 SRC="${MUTANTS_SRC:-$ROOT}"
 OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
@@ -59,10 +60,10 @@ OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
 export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/mutants}"
 export CARGO_TERM_COLOR=never
 
-# A module's file: crates/core/src/<name>.rs, or in its folder (nodes/, check/).
+# A module's file: crates/core/src/<name>.rs, or in its folder (nodes/, check/, base/).
 path_of() {
   local dir
-  for dir in "" nodes/ check/; do
+  for dir in "" nodes/ check/ base/; do
     if [[ -f "$SRC/crates/core/src/$dir$1.rs" ]]; then
       printf 'crates/core/src/%s%s.rs' "$dir" "$1"
       return

@@ -21,8 +21,9 @@ export const CSP =
 
 /** Serves `root` under `prefix` (e.g. "/course/lab/"); resolves to { url, close }. With
  * `gzip`, a client that accepts it gets each file gzip-compressed (level 9, as
- * scripts/size.sh counts), as a static host would serve it. */
-export async function serve(root, prefix = '/course/lab/', { gzip = false } = {}) {
+ * scripts/size.sh counts), as a static host would serve it; `csp` replaces the policy (a host
+ * page that forbids workers, say). */
+export async function serve(root, prefix = '/course/lab/', { gzip = false, csp = CSP } = {}) {
   const zipped = new Map();
   const base = resolve(root);
   await stat(join(base, 'index.html')); // fail early when dist/ was not built
@@ -48,7 +49,7 @@ export async function serve(root, prefix = '/course/lab/', { gzip = false } = {}
       res.writeHead(200, {
         'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
-        'content-security-policy': CSP,
+        'content-security-policy': csp,
         ...(compress ? { 'content-encoding': 'gzip' } : {}),
       });
       res.end(body);

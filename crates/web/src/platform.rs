@@ -1,7 +1,7 @@
 //! The browser and the state the components share: browser facts ([`browser`]), the catalogs'
 //! loading ([`catalogs`]), the crash notice ([`crash`]), the page's events for course pages
 //! ([`events`]), the reactive lab ([`lab`]) and its hooks ([`hooks`]), the language's choice
-//! ([`lang`]), the student's progress ([`progress`]) and the storage it is kept in
+//! ([`lang`]), the search worker's pool ([`search`], in the browser), the student's progress ([`progress`]) and the storage it is kept in
 //! ([`storage`]). No component lives here.
 
 pub mod browser;
@@ -12,4 +12,5 @@ pub mod hooks;
 pub mod lab;
 pub mod lang;
 pub mod progress;
+pub mod search;
 pub mod storage;

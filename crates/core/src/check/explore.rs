@@ -87,8 +87,10 @@ impl CounterExample {
     }
 }
 
-/// What a search found.
+/// What a search found. (A field missing when it is read back is empty: a page passing a
+/// part's report on may leave its counter-examples out.)
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Report {
     /// Runs represented: every fault schedule within the bounds, each counted once, whether
     /// it was simulated or merged with an equal situation met before (so far, while running).

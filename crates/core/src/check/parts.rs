@@ -61,6 +61,8 @@ pub struct UnitOutcome {
     pub unit: u32,
     /// The unit's totals, as a report: runs, violations, cut-offs, situations and steps of its
     /// part's work, the fault kinds it tried, and the shortest counter-examples found in it.
+    /// The merge reads its work (situations, steps, kinds tried) and the summary; its
+    /// counter-examples are only for showing (a page may drop them before passing it on).
     pub report: Report,
     summary: UnitSummary,
 }

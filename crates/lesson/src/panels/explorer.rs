@@ -1,7 +1,9 @@
-//! "Try every failure": runs the core's [`Explorer`] over every schedule of up to k faults for
-//! the scenario and protections on screen, in time slices between animation frames so the page
-//! stays responsive, and lists the shortest counter-examples; clicking one replays it. Stop
-//! cancels the search and keeps its totals so far, marked partial.
+//! "Try every failure", what the page says of it: the core's [`Report`] of every schedule of up
+//! to k faults for the scenario and protections on screen (searched by the page's workers, see
+//! `idem-web`'s `platform::search`), put into words: what it means for the story, the counts,
+//! the shortest counter-examples (each put into words a few at a time between frames, as
+//! [`Words`]), and what changed since the previous search. Stop keeps the totals so far,
+//! marked partial.
 //!
 //! The controls are elements with their own handlers; the result is one element that keeps its
 //! identity while a search runs (its state and numbers are reactive attributes, its summary
@@ -15,7 +17,7 @@
 use idem_core::Invariant;
 use idem_core::{class_diff, class_of, Class};
 use idem_core::{
-    Action, CounterExample, DeepLink, Explorer, MsgId, Protections, Report, Scenario, Story, World,
+    Action, CounterExample, DeepLink, MsgId, Protections, Report, Scenario, Story, World,
 };
 
 use crate::i18n::{Catalog, Lang};
@@ -463,10 +465,12 @@ pub fn counterexample_link(id: &str, protections: Protections, cx: &CounterExamp
     }
 }
 
-/// The search in progress, shared by the frame callbacks of one panel.
+/// A panel's searches: which one is current (a search's replies carry its generation, so a
+/// stale one is ignored), the report being put into words, and the previous finished search.
+/// The search itself runs elsewhere (the page's workers); its report comes here to be told.
 pub struct Search {
+    /// The current search's number.
     pub generation: u32,
-    pub explorer: Option<Explorer>,
     /// A search that finished or was stopped, its counter-examples being put into words.
     pub words: Option<Words>,
     /// The previous finished search: the scenario it ran on and its counter-examples.
@@ -518,6 +522,30 @@ pub enum Sliced {
         Vec<(CounterExample, CxText)>,
         Option<(usize, usize, SafeHtml)>,
     ),
+}
+
+impl Search {
+    /// No search yet.
+    pub fn new() -> Search {
+        Search {
+            generation: 0,
+            words: None,
+            previous: None,
+        }
+    }
+
+    /// `report`, the end of the current search of `base` (finished, or cut short when
+    /// `stopped`), is put into words next.
+    pub fn ended(&mut self, report: Report, stopped: bool, base: &Scenario) {
+        let previous = (!stopped).then_some(self.previous.as_ref()).flatten();
+        self.words = Some(Words::new(report, stopped, previous, base));
+    }
+}
+
+impl Default for Search {
+    fn default() -> Self {
+        Search::new()
+    }
 }
 
 impl Words {
@@ -597,14 +625,6 @@ pub fn work(
     catalog: &Catalog,
     mut more: impl FnMut() -> bool,
 ) -> Option<Sliced> {
-    if let Some(explorer) = s.explorer.as_mut() {
-        if !explorer.run_while(&mut more) {
-            return Some(Sliced::Running(explorer.report().clone()));
-        }
-        let report = explorer.report().clone();
-        s.explorer = None;
-        s.words = Some(Words::new(report, false, s.previous.as_ref(), base));
-    }
     let words = s.words.as_mut()?;
     while more() {
         if !words.one_more(base, catalog) {
@@ -626,6 +646,7 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Bounds;
+    use idem_core::Explorer;
     use idem_core::{MsgId, Phase, Scenario};
 
     /// The result element's attributes and content as the page renders them.
@@ -895,21 +916,20 @@ mod tests {
         }
     }
 
-    /// The page's numbers are the core's: the search driven the way the frames drive it
-    /// (a few units per slice, then the counter-examples put into words a few at a time)
-    /// ends with the report of one uninterrupted core search, shown with the same runs,
+    /// The page's numbers are the core's: a finished search's report, its counter-examples put
+    /// into words a few at a time as the frames do, ends as the report of the core's search, shown with the same runs,
     /// situations, steps and violating runs, in both languages' words.
     #[test]
     fn the_page_shows_the_cores_counts() {
         let key = Scenario::by_id("key").expect("key");
         let base = key.clone().without_scripted_faults();
         let core = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
-        let mut search = Search {
-            generation: 1,
-            explorer: Some(Explorer::new(&key, Bounds::faults(2))),
-            words: None,
-            previous: None,
-        };
+        let mut search = Search::new();
+        search.ended(
+            Explorer::new(&key, Bounds::faults(2)).run_to_end().clone(),
+            false,
+            &base,
+        );
         let c = Lang::En.catalog();
         let mut frames = 0;
         let (report, texts) = loop {
@@ -929,7 +949,7 @@ mod tests {
                 Sliced::Stopped(_) => panic!("not stopped"),
             }
         };
-        assert!(frames > 100, "many slices: {frames}");
+        assert!(frames > 2, "the words took several slices: {frames}");
         assert_eq!(report, core);
         assert_eq!(texts.len(), core.shortest.len().min(LISTED));
         for ((cx, text), want) in texts.iter().zip(&core.shortest) {

@@ -3,6 +3,28 @@
 
 use idem_lesson::geometry::Layout;
 use leptos::prelude::*;
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen]
+extern "C" {
+    type ImportMeta;
+    #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
+    static IMPORT_META: ImportMeta;
+    #[wasm_bindgen(method, getter)]
+    fn url(this: &ImportMeta) -> String;
+}
+
+/// The directory of the module `idem-web.js`, with its trailing `/`: the lesson's files (the
+/// catalogs, the search worker) are found next to it, under any sub-path and from a course
+/// page on another path that imports the module.
+pub fn module_dir() -> String {
+    let url = IMPORT_META.with(ImportMeta::url);
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    match path.rfind('/') {
+        Some(slash) => path[..=slash].to_owned(),
+        None => String::new(),
+    }
+}
 
 /// The current query string, without `?`.
 pub fn location_query() -> String {

@@ -3,7 +3,13 @@
 
 #![allow(dead_code)]
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use idem_core::{Bounds, Explorer, Report, Scenario};
+use idem_web::platform::search::{Backend, Event, Mode, Running};
 use idem_web::App;
+use leptos::context::Provider;
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
@@ -72,7 +78,9 @@ pub fn wrapper() -> HtmlElement {
 pub async fn mount_app(query: &str) -> (HtmlElement, UnmountHandle<impl Mountable>) {
     let parent = wrapper();
     let query = query.to_owned();
-    let handle = mount_to(parent.clone(), move || view! { <App query=query/> });
+    let handle = mount_to(parent.clone(), move || {
+        view! { <Provider value=Backend(search_here)><App query=query/></Provider> }
+    });
     leptos::task::tick().await;
     // A bound, so a page that never gets ready fails at its first look-up instead of hanging.
     for _ in 0..240 {
@@ -148,4 +156,49 @@ pub async fn press(element: &Element) {
 /// Clicks the element with `data-testid` = `test_id` and lets the page react.
 pub async fn click(parent: &HtmlElement, test_id: &str) {
     press(&find(parent, test_id)).await;
+}
+
+/// The browser tests' searches: the core's explorer on the main thread, one slice of about
+/// 12 ms per animation frame (the test runner serves no worker files). The page's workers are
+/// tested end to end (`tests/e2e/explorer.test.mjs`).
+fn search_here(scenario: &Scenario, k: u32, on: Box<dyn Fn(Event)>) -> Box<dyn Running> {
+    struct Here(Rc<RefCell<Option<Explorer>>>);
+    impl Running for Here {
+        fn stop(&mut self) -> Report {
+            self.0
+                .borrow_mut()
+                .take()
+                .map(|e| e.report().clone())
+                .unwrap_or_default()
+        }
+    }
+    fn slice(explorer: Rc<RefCell<Option<Explorer>>>, on: Rc<dyn Fn(Event)>) {
+        request_animation_frame(move || {
+            let now = || leptos::web_sys::js_sys::Date::now();
+            let start = now();
+            let step = explorer.borrow_mut().as_mut().map(|e| {
+                let done = e.run_while(|| now() - start < 12.0);
+                (done, e.report().clone())
+            });
+            match step {
+                Some((true, report)) => {
+                    explorer.borrow_mut().take();
+                    on(Event::Done(report));
+                }
+                Some((false, report)) => {
+                    on(Event::Progress(report));
+                    slice(explorer, on);
+                }
+                None => {}
+            }
+        });
+    }
+    let explorer = Rc::new(RefCell::new(Some(Explorer::new(
+        scenario,
+        Bounds::faults(k),
+    ))));
+    let on: Rc<dyn Fn(Event)> = Rc::from(on);
+    on(Event::Started(Mode::MainThread));
+    slice(Rc::clone(&explorer), on);
+    Box::new(Here(explorer))
 }

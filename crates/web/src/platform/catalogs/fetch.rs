@@ -9,33 +9,13 @@ use std::cell::RefCell;
 
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use leptos::web_sys::{js_sys, Response};
-use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen_futures::JsFuture;
 
 use idem_lesson::i18n::{install, loaded, Catalog, Lang, LoadError, Part};
 
-#[wasm_bindgen]
-extern "C" {
-    type ImportMeta;
-    #[wasm_bindgen(thread_local_v2, js_namespace = import, js_name = meta)]
-    static IMPORT_META: ImportMeta;
-    #[wasm_bindgen(method, getter)]
-    fn url(this: &ImportMeta) -> String;
-}
-
 thread_local! {
     /// Requests under way or done, by slot: a promise of the file's text.
     static REQUESTS: RefCell<Vec<(Lang, Part, js_sys::Promise)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The directory of the module `idem-web.js`, with its trailing `/`.
-fn module_dir() -> String {
-    let url = IMPORT_META.with(ImportMeta::url);
-    let path = url.split(['?', '#']).next().unwrap_or("");
-    match path.rfind('/') {
-        Some(slash) => path[..=slash].to_owned(),
-        None => String::new(),
-    }
 }
 
 /// Takes the request `web/boot.js` started for `lang`'s first file, if any (taken once: a
@@ -83,7 +63,7 @@ fn request(lang: Lang, part: Part) -> js_sys::Promise {
             Part::Main => take_prefetched(lang),
             Part::More | Part::Panels => None,
         }
-        .unwrap_or_else(|| fetch_text(format!("{}{file}", module_dir())));
+        .unwrap_or_else(|| fetch_text(format!("{}{file}", crate::platform::browser::module_dir())));
         all.push((lang, part, promise.clone()));
         promise
     })

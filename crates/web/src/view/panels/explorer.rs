@@ -1,7 +1,9 @@
-//! "Try every failure": runs the core's [`Explorer`] over every schedule of up to k faults for
-//! the scenario and protections on screen, in time slices between animation frames so the page
-//! stays responsive, and lists the shortest counter-examples; clicking one replays it. Stop
-//! cancels the search and keeps its totals so far, marked partial.
+//! "Try every failure": searches every schedule of up to k faults for the scenario and
+//! protections on screen in the page's search workers (`platform::search`; on the main thread in
+//! slices where workers cannot start, and the panel says it is slower), shows the totals as they
+//! come, and lists the shortest counter-examples, put into words between animation frames;
+//! clicking one replays it. Stop ends the search at once and keeps its totals so far, marked
+//! partial.
 //!
 //! The controls are elements with their own handlers; the result is one element that keeps its
 //! identity while a search runs (its state and numbers are reactive attributes, its summary
@@ -12,16 +14,17 @@
 //! are compared with the previous search of the same scenario (`explore-diff`): what a
 //! protection toggled in between fixed, and what it let in.
 
-use idem_core::{Bounds, CounterExample, Explorer, Protections, Report, Scenario};
+use idem_core::{CounterExample, Protections, Report, Scenario};
 use leptos::prelude::*;
 
 use crate::platform::browser::now_ms;
 use crate::platform::lab::{use_lab, use_prefs};
+use crate::platform::search::{Event, Mode};
 use idem_lesson::i18n::Lang;
 use idem_lesson::markup::SafeHtml;
 use idem_lesson::panels::explorer::{
     counterexample_link, counterexample_text, markers_html, result_view, work, CxText, Search,
-    Shown, Sliced, Words, DEFAULT_K, KS, LISTED, SLICE_MS,
+    Shown, Sliced, DEFAULT_K, KS, LISTED, SLICE_MS,
 };
 
 /// A finished search, shared with the challenges: the scenario searched, its bound and report.
@@ -84,12 +87,14 @@ fn slice(
 pub fn TryEveryFailure() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let search = StoredValue::new_local(Search {
-        generation: 0,
-        explorer: None,
-        words: None,
-        previous: None,
-    });
+    let search = StoredValue::new_local(Search::new());
+    // The search under way in the workers (dropping it stops it), where it runs, and why it
+    // could not.
+    let searching = StoredValue::new_local(None::<crate::platform::search::Search>);
+    let mode = RwSignal::new(None::<Mode>);
+    // Where searches run: the page's workers, unless a browser test gives its own.
+    let backend = use_context::<crate::platform::search::Backend>();
+    let failed = RwSignal::new(None::<String>);
     let result = RwSignal::new(None::<Shown>);
     // What changed since the previous finished search of the same scenario.
     let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
@@ -111,12 +116,13 @@ pub fn TryEveryFailure() -> impl IntoView {
     Effect::new(move |before: Option<(String, Protections)>| {
         let now = subject.get();
         if before.is_some_and(|b| b != now) {
+            searching.set_value(None);
             search.update_value(|s| {
                 s.generation += 1;
-                s.explorer = None;
                 s.words = None;
             });
             result.set(None);
+            failed.set(None);
         }
         now
     });
@@ -125,14 +131,19 @@ pub fn TryEveryFailure() -> impl IntoView {
     let k_select = NodeRef::<leptos::html::Select>::new();
     let run_button = NodeRef::<leptos::html::Button>::new();
     let on_stop = move |_| {
-        // The search stops here; what it found so far is put into words in the next frames
+        // The workers stop here; what they found so far is put into words in the next frames
         // (a finished search being put into words just finishes).
         let base = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone()));
+        let stopped = searching
+            .try_update_value(Option::take)
+            .flatten()
+            .map(|h| h.stop());
         let mut so_far = None;
+        let mut generation = 0;
         search.update_value(|s| {
-            if let (Some(explorer), Some(base)) = (s.explorer.take(), base) {
-                let report = explorer.report().clone();
-                s.words = Some(Words::new(report.clone(), true, None, &base));
+            generation = s.generation;
+            if let (Some(report), Some(base)) = (stopped, base) {
+                s.ended(report.clone(), true, &base);
                 so_far = Some(report);
             } else if let Some(words) = &s.words {
                 so_far = Some(words.report.clone());
@@ -150,6 +161,14 @@ pub fn TryEveryFailure() -> impl IntoView {
         if let Some(run) = run_button.get_untracked() {
             let _ = run.focus();
         }
+        slice(
+            prefs.lang.get_untracked(),
+            search,
+            result,
+            diff,
+            generation,
+            finished,
+        );
     };
     let on_run = move |_| {
         let k = k_select
@@ -159,26 +178,60 @@ pub fn TryEveryFailure() -> impl IntoView {
             .unwrap_or(DEFAULT_K);
         let scenario = lab.run.with_untracked(|r| r.scenario().clone());
         let lang = prefs.lang.get_untracked();
-        let explorer = Explorer::new(&scenario, Bounds::faults(k));
-        let report = explorer.report().clone();
-        let base = scenario.without_scripted_faults();
+        let base = scenario.clone().without_scripted_faults();
         let mut generation = 0;
+        // The previous search, if any, stops first.
+        searching.set_value(None);
         search.update_value(|s| {
             s.generation += 1;
             generation = s.generation;
-            s.explorer = Some(explorer);
             s.words = None;
         });
         diff.set(None);
+        failed.set(None);
+        mode.set(None);
         result.set(Some(Shown {
             k,
-            report,
-            base,
+            report: Report::default(),
+            base: base.clone(),
             stopped: false,
             texts: Vec::new(),
             lang,
         }));
-        slice(lang, search, result, diff, generation, finished);
+        // What the workers say, for this search only (a later one has another generation).
+        let on_event = move |event: Event| {
+            if search.try_with_value(|s| s.generation) != Some(generation) {
+                return;
+            }
+            match event {
+                Event::Started(m) => {
+                    mode.try_set(Some(m));
+                }
+                Event::Progress(report) => {
+                    result.try_update(|r| {
+                        if let Some(s) = r.as_mut().filter(|s| !s.stopped) {
+                            s.report = report;
+                        }
+                    });
+                }
+                Event::Done(report) => {
+                    // The workers are done: let them go.
+                    searching.try_update_value(|h| *h = None);
+                    search.try_update_value(|s| s.ended(report, false, &base));
+                    slice(lang, search, result, diff, generation, finished);
+                }
+                Event::Failed(why) => {
+                    failed.try_set(Some(why));
+                    result.try_update(|r| {
+                        if let Some(s) = r {
+                            s.stopped = true;
+                        }
+                    });
+                }
+            }
+        };
+        let handle = crate::platform::search::Search::start(backend, &scenario, k, on_event);
+        searching.set_value(Some(handle));
     };
     // A counter-example's button replays it and brings the player into view.
     let replay = move |cx: &CounterExample| {
@@ -245,9 +298,9 @@ pub fn TryEveryFailure() -> impl IntoView {
         })
     };
     on_cleanup(move || {
+        let _ = searching.try_update_value(Option::take);
         let _ = search.try_update_value(|s| {
             s.generation += 1;
-            s.explorer = None;
             s.words = None;
         });
     });
@@ -276,7 +329,13 @@ pub fn TryEveryFailure() -> impl IntoView {
         <section class="explore" aria-label=prefs.t("ui.explore_title")>
             <h2>{prefs.t("ui.explore_title")}</h2>
             <p class="lede">{prefs.t("ui.explore_intro")}</p>
-            <div class="explore-controls">
+            // Reaching for the controls starts the search workers, so their code is loaded and
+            // compiled by the time Run is pressed.
+            <div
+                class="explore-controls"
+                on:pointerenter=move |_| crate::platform::search::warm()
+                on:focusin=move |_| crate::platform::search::warm()
+            >
                 <label class="field">
                     <span>{prefs.t("ui.explore_k")}</span>
                     <select data-testid="explore-k" node_ref=k_select>
@@ -305,6 +364,18 @@ pub fn TryEveryFailure() -> impl IntoView {
                 </button>
                 <p class="hint">{prefs.t("ui.explore_slow")}</p>
             </div>
+            // Where the search runs: in background workers, or (slower) on the page itself.
+            {move || {
+                let text = match (failed.get(), mode.get()) {
+                    (Some(why), _) => prefs.catalog().fill("ui.explore_failed", &[("why", why)]),
+                    (None, Some(Mode::MainThread)) => prefs.t("ui.explore_main_thread"),
+                    (None, Some(Mode::Workers(n))) => {
+                        prefs.catalog().fill("ui.explore_workers", &[("n", n.to_string())])
+                    }
+                    (None, None) => return None,
+                };
+                Some(view! { <p class="hint explore-where" data-testid="explore-where">{text}</p> })
+            }}
             // Busy while the search runs, so a screen reader announces the final summary
             // rather than every frame's progress.
             <div class="explore-out" aria-live="polite" aria-busy=move || running().to_string()>
@@ -320,6 +391,10 @@ pub fn TryEveryFailure() -> impl IntoView {
                         data-steps=number(3)
                         data-violations=number(4)
                         data-faults=move || shown.with(|v| v.as_ref().map(|v| v.faults.clone()))
+                        data-workers=move || mode.get().map(|m| match m {
+                            Mode::Workers(n) => n.to_string(),
+                            Mode::MainThread => "0".to_owned(),
+                        })
                     >
                         <div inner_html=move || {
                             shown.with(|v| v.as_ref().map(|v| v.body.clone()).unwrap_or_default())

@@ -1,0 +1,114 @@
+//! "Try every failure" off the page's main thread: a pool of Web Workers running the search
+//! worker (`idem-worker`, built by Trunk beside the page), one per spare core
+//! (`navigator.hardwareConcurrency − 1`, at least one). Every worker plans the same search; the
+//! page hands out its units one at a time to whichever worker is free, shows the totals so far
+//! as the workers report them (each at least every 100 ms), and once every unit is in has one
+//! worker merge them, the workers that explored the chosen counter-examples rebuild them, and
+//! the merging worker finish the report: the report one search gives.
+//!
+//! Where a worker cannot start (a host page's CSP forbids workers, a browser without module
+//! workers, the worker's file missing), the page imports the same module on its main thread and
+//! searches in slices of a few milliseconds between animation frames, and says it is slower.
+//!
+//! The page never links the explorer: the messages are plain objects, read here by their
+//! `type` (see `idem_worker::Request` and `Reply`); only the reports are converted
+//! (`serde-wasm-bindgen`), the units' outcomes are passed on as they came. Stopping (or
+//! dropping the [`Search`]) terminates the workers at once and keeps the totals so far.
+
+use idem_core::{Report, Scenario};
+
+#[cfg(target_arch = "wasm32")]
+mod workers;
+#[cfg(target_arch = "wasm32")]
+pub use workers::warm;
+
+/// Where a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// In this many Web Workers.
+    Workers(usize),
+    /// On the page's main thread, in slices (workers could not start): slower.
+    MainThread,
+}
+
+/// What a search tells the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// It runs there (again, when it moved to the main thread).
+    Started(Mode),
+    /// The totals so far.
+    Progress(Report),
+    /// The report.
+    Done(Report),
+    /// It could not run at all (not even on the main thread): why.
+    Failed(String),
+}
+
+/// A search under way, wherever it runs.
+pub trait Running {
+    /// Stops it at once and returns the totals so far.
+    fn stop(&mut self) -> Report;
+}
+
+/// Starts a search of a scenario with up to k faults, telling the page how it goes; the page's
+/// own is the workers'. Browser tests give theirs (the test runner serves no worker files),
+/// provided as context above the page.
+#[derive(Clone, Copy)]
+pub struct Backend(pub StartFn);
+
+/// How a [`Backend`] starts a search: the scenario, k, and what hears how it goes.
+pub type StartFn = fn(&Scenario, u32, Listener) -> Box<dyn Running>;
+
+/// What hears how a search goes.
+pub type Listener = Box<dyn Fn(Event)>;
+
+/// A search under way. Dropping it stops it.
+pub struct Search(Box<dyn Running>);
+
+impl Search {
+    /// Starts a search of `scenario` with up to `k` faults with `backend` (the page's workers
+    /// without one); `on` hears how it goes.
+    pub fn start(
+        backend: Option<Backend>,
+        scenario: &Scenario,
+        k: u32,
+        on: impl Fn(Event) + 'static,
+    ) -> Search {
+        let Backend(start) = backend.unwrap_or(Backend(in_workers));
+        Search(start(scenario, k, Box::new(on)))
+    }
+
+    /// Stops the search at once and returns the totals so far.
+    pub fn stop(mut self) -> Report {
+        self.0.stop()
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// The page's searches: in its workers, or on the main thread where they cannot start.
+#[cfg(target_arch = "wasm32")]
+fn in_workers(scenario: &Scenario, k: u32, on: Listener) -> Box<dyn Running> {
+    Box::new(workers::Workers::start(scenario, k, on))
+}
+
+/// Natively (unit tests) there is no worker and no module to import: a search says so.
+#[cfg(not(target_arch = "wasm32"))]
+fn in_workers(_scenario: &Scenario, _k: u32, on: Listener) -> Box<dyn Running> {
+    struct Nothing;
+    impl Running for Nothing {
+        fn stop(&mut self) -> Report {
+            Report::default()
+        }
+    }
+    on(Event::Failed("no search outside a browser".to_owned()));
+    Box::new(Nothing)
+}
+
+/// Natively there are no workers to start ahead.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn warm() {}

@@ -20,13 +20,13 @@ pub struct Badge {
     pub ok: bool,
 }
 
-enum OpKind {
+pub(crate) enum OpKind {
     Charge,
     Debit,
     Like,
 }
 
-fn kind_of(world: &World, op: OpId) -> OpKind {
+pub(crate) fn kind_of(world: &World, op: OpId) -> OpKind {
     match world.client().op(op).map(|o| &o.body) {
         Some(RequestBody::Debit { .. }) => OpKind::Debit,
         Some(RequestBody::Like { .. }) => OpKind::Like,

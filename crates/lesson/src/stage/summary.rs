@@ -223,9 +223,16 @@ pub fn invariants_html(world: &World, verdict: &Verdict, catalog: &Catalog) -> S
 
 /// What the verdict leaves out, from the core's facts of the run: the user is shown an error
 /// (or "we couldn't confirm") for an operation that took effect. The money may be right; the
-/// screen is not, and a user who believes it may pay again.
-pub fn caveat_text(verdict: &Verdict, catalog: &Catalog) -> Option<String> {
-    (!verdict.error_but_done.is_empty()).then(|| catalog.text("verdict.error_but_done"))
+/// screen is not, and a user who believes it may do it again: pay again with a new key, debit
+/// again, like again (said for the kind of the first such operation).
+pub fn caveat_text(world: &World, verdict: &Verdict, catalog: &Catalog) -> Option<String> {
+    let op = *verdict.error_but_done.first()?;
+    let key = match crate::text::kind_of(world, op) {
+        crate::text::OpKind::Charge => "verdict.error_but_done",
+        crate::text::OpKind::Debit => "verdict.error_but_done.debit",
+        crate::text::OpKind::Like => "verdict.error_but_done.like",
+    };
+    Some(catalog.text(key))
 }
 
 #[cfg(test)]
@@ -241,20 +248,27 @@ mod tests {
         // The compare-and-set story: the money is right, the user saw 412 for a debit that
         // went through.
         for lang in [Lang::En, Lang::Ru] {
-            let cas = end("cas").verdict();
+            let world = end("cas");
+            let cas = world.verdict();
             assert!(cas.ok());
-            let text = caveat_text(&cas, lang.catalog()).expect("a caveat on cas");
-            assert_ne!(text, "verdict.error_but_done");
+            let text = caveat_text(&world, &cas, lang.catalog()).expect("a caveat on cas");
+            // A debit is not paid with a key: the caveat says what this user might do again.
+            assert_eq!(text, lang.catalog().text("verdict.error_but_done.debit"));
+            assert_ne!(text, lang.catalog().text("verdict.error_but_done"));
         }
         // The key story: the retry got the replayed 201, no caveat.
-        assert_eq!(caveat_text(&end("key").verdict(), Lang::En.catalog()), None);
+        let key = end("key");
+        assert_eq!(caveat_text(&key, &key.verdict(), Lang::En.catalog()), None);
         // The same cas run with its ack delivered: the user saw 200, no caveat.
         let scenario = Scenario::by_id("cas")
             .expect("known")
             .without_scripted_faults();
         let mut world = World::new(&scenario);
         world.run(1_000);
-        assert_eq!(caveat_text(&world.verdict(), Lang::En.catalog()), None);
+        assert_eq!(
+            caveat_text(&world, &world.verdict(), Lang::En.catalog()),
+            None
+        );
     }
 
     fn money(world: &World, catalog: &Catalog) -> SafeHtml {

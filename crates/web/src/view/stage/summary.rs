@@ -98,7 +98,10 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
         })
     };
     let caveat = move || {
-        lab.verdict.with(|v| caveat_text(v, prefs.catalog())).map(|text| {
+        let shown = lab.side;
+        lab.verdict
+            .with(|v| lab.run.with(|r| caveat_text(r.shown(shown), v, prefs.catalog())))
+            .map(|text| {
             view! {
                 <p class="verdict-caveat" data-testid="verdict-caveat" data-caveat="error-but-done">
                     {text}

@@ -18,7 +18,7 @@ const rootAt = process.argv.indexOf("--root");
 const root =
   rootAt > 0 ? process.argv[rootAt + 1] : join(dirname(fileURLToPath(import.meta.url)), "..");
 const verbose = process.argv.includes("--verbose");
-const crates = ["core", "lesson", "web"];
+const crates = ["core", "lesson", "web", "worker"];
 
 /** Every .rs file under `dir`. */
 function files(dir) {

@@ -332,59 +332,6 @@ mod tests {
         );
     }
 
-    /// Issue 9: HTML reaches the DOM only as `SafeHtml` through `inner_html=` in `view!`,
-    /// and by hand only in idem-web's `embed::api::mount` (the host element); nothing looks elements up by
-    /// selector.
-    #[test]
-    fn html_reaches_the_dom_only_through_safe_html() {
-        // The page's code: this crate and the components (idem-web).
-        let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let by_hand = [
-            "set_inner",
-            "_html(",
-            "|query_sel",
-            "ector(",
-            "|.inner_",
-            "html(",
-        ]
-        .concat();
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            for entry in std::fs::read_dir(dir).expect("src") {
-                let path = entry.expect("entry").path();
-                if path.is_dir() {
-                    walk(&path, out);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    out.push(path);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        walk(&crates.join("lesson/src"), &mut files);
-        walk(&crates.join("web/src"), &mut files);
-        assert!(files.len() > 20, "the walk found the sources");
-        let mut found = Vec::new();
-        for path in files {
-            // This file names them (in this test) without calling them.
-            if path.ends_with("markup.rs") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).expect("read");
-            let name = path
-                .strip_prefix(&crates)
-                .expect("inside crates/")
-                .to_string_lossy()
-                .replace('\\', "/");
-            for needle in by_hand.split('|') {
-                let n = text.matches(needle).count();
-                if n > 0 {
-                    found.push(format!("{name} {needle} {n}"));
-                }
-            }
-        }
-        found.sort();
-        assert_eq!(found, ["web/src/view/embed/api.rs set_inner_html( 2"]);
-    }
-
     #[test]
     fn numbers_are_short() {
         assert_eq!(num(12.0), "12");

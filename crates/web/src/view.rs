@@ -7,6 +7,8 @@
 //!
 //! Imports go one way here too: `app` and `bundles` name components; `slices` and `later` name
 //! none, so the player can ask them whether its slice is drawn without importing the page.
+//! One inversion is deliberate, and no import: a part that draws a later part (`later_here`)
+//! reaches the bundle table only through the function pointers the page put in its `Code`.
 
 pub mod app;
 pub mod bundles;

@@ -5,12 +5,9 @@
 //! [`Words`]), and what changed since the previous search. Stop keeps the totals so far,
 //! marked partial.
 //!
-//! The controls are elements with their own handlers; the result is one element that keeps its
-//! identity while a search runs (its state and numbers are reactive attributes, its summary
-//! escaped markup from pure functions tested natively), and its counter-examples are buttons
-//! with their own handlers. A replayed counter-example brings the player into view.
-//!
-//! After a search ends, the classes of counter-examples it found (invariant and fault kinds)
+//! Each view of the result ([`result_view`]) is built here from the report and drawn by the
+//! component in `idem-web`, which keeps one element for it while a search runs. After a search
+//! ends, the classes of counter-examples it found (invariant and fault kinds)
 //! are compared with the previous search of the same scenario (`explore-diff`): what a
 //! protection toggled in between fixed, and what it let in.
 
@@ -32,7 +29,8 @@ pub const KS: [u32; 3] = [1, 2, 3];
 /// The default bound.
 pub const DEFAULT_K: u32 = 2;
 
-/// Real milliseconds of search per animation frame.
+/// Real milliseconds of work per animation frame on the page's main thread: putting a result
+/// into words, or the whole search where workers cannot start.
 pub const SLICE_MS: f64 = 12.0;
 
 /// Counter-examples listed (the rest are counted).
@@ -468,7 +466,7 @@ pub fn counterexample_link(id: &str, protections: Protections, cx: &CounterExamp
 /// A panel's searches: which one is current (a search's replies carry its generation, so a
 /// stale one is ignored), the report being put into words, and the previous finished search.
 /// The search itself runs elsewhere (the page's workers); its report comes here to be told.
-pub struct Search {
+pub struct Telling {
     /// The current search's number.
     pub generation: u32,
     /// A search that finished or was stopped, its counter-examples being put into words.
@@ -510,9 +508,9 @@ pub struct Shown {
     pub lang: Lang,
 }
 
-/// What one frame's slice came to.
-pub enum Sliced {
-    /// Still searching (or putting a finished search into words): the totals so far.
+/// What one frame's putting into words came to.
+pub enum Told {
+    /// Still putting a finished search into words: its totals, the state still "running".
     Running(Report),
     /// Stopped: the counter-examples found so far are in words.
     Stopped(Vec<(CounterExample, CxText)>),
@@ -524,10 +522,10 @@ pub enum Sliced {
     ),
 }
 
-impl Search {
+impl Telling {
     /// No search yet.
-    pub fn new() -> Search {
-        Search {
+    pub fn new() -> Telling {
+        Telling {
             generation: 0,
             words: None,
             previous: None,
@@ -542,9 +540,9 @@ impl Search {
     }
 }
 
-impl Default for Search {
+impl Default for Telling {
     fn default() -> Self {
-        Search::new()
+        Telling::new()
     }
 }
 
@@ -604,27 +602,26 @@ impl Words {
         true
     }
 
-    pub fn finish(self, catalog: &Catalog) -> Sliced {
+    pub fn finish(self, catalog: &Catalog) -> Told {
         if self.stopped {
-            return Sliced::Stopped(self.texts);
+            return Told::Stopped(self.texts);
         }
         let diff = self.diff.map(|d| {
             let (fixed, new) = d.words.split_at(d.fixed.len());
             (fixed.len(), new.len(), diff_html(fixed, new, catalog))
         });
-        Sliced::Done(self.report, self.texts, diff)
+        Told::Done(self.report, self.texts, diff)
     }
 }
 
-/// One frame's work: search (or put the result into words) while `more` says so (the page:
-/// for up to [`SLICE_MS`]), asking it before every unit of work, so a frame overruns by one
-/// unit at most.
-pub fn work(
-    s: &mut Search,
+/// One frame's work: put the ended search into words while `more` says so (the page: for up
+/// to [`SLICE_MS`]), asking it before every counter-example, so a frame overruns by one at most.
+pub fn tell(
+    s: &mut Telling,
     base: &Scenario,
     catalog: &Catalog,
     mut more: impl FnMut() -> bool,
-) -> Option<Sliced> {
+) -> Option<Told> {
     let words = s.words.as_mut()?;
     while more() {
         if !words.one_more(base, catalog) {
@@ -638,7 +635,7 @@ pub fn work(
     // Not yet in words: the totals are final, the state still "running".
     let mut report = words.report.clone();
     report.done = false;
-    Some(Sliced::Running(report))
+    Some(Told::Running(report))
 }
 
 #[cfg(test)]
@@ -924,7 +921,7 @@ mod tests {
         let key = Scenario::by_id("key").expect("key");
         let base = key.clone().without_scripted_faults();
         let core = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
-        let mut search = Search::new();
+        let mut search = Telling::new();
         search.ended(
             Explorer::new(&key, Bounds::faults(2)).run_to_end().clone(),
             false,
@@ -940,13 +937,13 @@ mod tests {
                 left -= 1;
                 left > 0
             };
-            match work(&mut search, &base, c, more).expect("a search") {
-                Sliced::Running(report) => assert!(!report.done, "running until in words"),
-                Sliced::Done(report, texts, diff) => {
+            match tell(&mut search, &base, c, more).expect("a search") {
+                Told::Running(report) => assert!(!report.done, "running until in words"),
+                Told::Done(report, texts, diff) => {
                     assert!(diff.is_none(), "no previous search");
                     break (report, texts);
                 }
-                Sliced::Stopped(_) => panic!("not stopped"),
+                Told::Stopped(_) => panic!("not stopped"),
             }
         };
         assert!(frames > 2, "the words took several slices: {frames}");

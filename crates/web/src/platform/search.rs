@@ -20,7 +20,7 @@ use idem_core::{Report, Scenario};
 #[cfg(target_arch = "wasm32")]
 mod workers;
 #[cfg(target_arch = "wasm32")]
-pub use workers::warm;
+pub use workers::{cool, warm};
 
 /// Where a search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,3 +112,7 @@ fn in_workers(_scenario: &Scenario, _k: u32, on: Listener) -> Box<dyn Running> {
 /// Natively there are no workers to start ahead.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn warm() {}
+
+/// Natively there are no workers started ahead to let go.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn cool() {}

@@ -15,7 +15,7 @@ use crate::view::lang_switch::LangSwitch;
 use crate::view::later::{later_here, Code, LaterPart};
 use crate::view::panels::explorer::LastSearch;
 use crate::view::panels::path::{StoryPicker, Welcome};
-use crate::view::slices::{drawn, later_slices, part, Later, FIRST_SCREEN, SLICES};
+use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
 use crate::view::stage::compare::CompareStage;
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::anchors::PLAYER_ANCHOR;
@@ -106,8 +106,8 @@ pub fn App(
     code.start(LaterPart::LessonSummary); // (its bundle is the player's)
     let panels_failed = RwSignal::new(None::<String>);
     let later = later_slices(prefs, code, panels_failed);
-    let ready = later[SLICES - 1];
-    provide_context(Later(later));
+    let ready = later.0[Slice::Glossary as usize];
+    provide_context(later);
     // Everything below is drawn again when the language changes (the lab, and so the run,
     // stays); the notices about the opening link are shown in the first language only.
     let notices = Some((errors, bad_lang));
@@ -132,7 +132,7 @@ pub fn App(
             if comparing.get() {
                 // The compare stage's texts are the panels': it waits for the first slice
                 // drawn with them.
-                if !later[FIRST_SCREEN].get() {
+                if !later.drawn(FIRST_SCREEN) {
                     return view! { <div class="shell-box shell-stage"></div> }.into_any();
                 }
                 return view! {
@@ -147,15 +147,15 @@ pub fn App(
                 // A challenge's goal comes with the lesson's code: Play needs none of it.
                 {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
                 // The first screen's box stands in for the player until it is drawn.
-                {move || if later[0].get() {
+                {move || if later.drawn(Slice::Player) {
                     view! { <Stage id=PLAYER_ANCHOR lesson=true/> }.into_any()
                 } else {
                     view! { <div class="shell-box shell-stage"></div> }.into_any()
                 }}
-                {part(3, code, later)}
-                {part(4, code, later)}
-                {part(5, code, later)}
-                {part(6, code, later)}
+                {part(Slice::AfterRun, code, later)}
+                {part(Slice::Challenges, code, later)}
+                {part(Slice::Diagrams, code, later)}
+                {part(Slice::Extras, code, later)}
             }
             .into_any()
         };
@@ -164,7 +164,7 @@ pub fn App(
             {lang_notice}
             {lesson}
             {panels_failed}
-            {part(7, code, later)}
+            {part(Slice::Glossary, code, later)}
         }
     };
 

@@ -7,48 +7,89 @@ use leptos::prelude::*;
 
 use crate::view::later::{later_part, Code, LaterPart};
 
-/// How many slices of the page come after the mounting task: the player's topology, its
-/// controls and faults, its summary (`Stage` draws those two by `Later`, and the picker its
-/// folded mechanics with the summary), then four groups of panels and the glossary.
-pub const SLICES: usize = 8;
+/// The page's slices after the mounting task, in page order, each with the part its code draws
+/// when that code comes later (`later.rs`): one list, from which the names, the count and the
+/// table come, so a reordering cannot leave a part waiting on another part's slice.
+macro_rules! slices {
+    ($($(#[$doc:meta])* $name:ident => $part:expr,)*) => {
+        /// A slice of the page, named by what it draws.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Slice {
+            $($(#[$doc])* $name,)*
+        }
 
-/// The part of the lesson each slice draws, when its code comes later (`later.rs`).
-/// The player's bundle (summary, prediction) is waited for at slice 2, so the playback bar,
-/// drawn with slice 1, never waits for the network; the fault buttons come with slice 3, from
-/// the lesson's bundle.
-const SLICE_PARTS: [Option<LaterPart>; SLICES] = [
-    None,
-    None,
-    Some(LaterPart::LessonSummary),
-    Some(LaterPart::AfterRun),
-    Some(LaterPart::Challenges),
-    Some(LaterPart::Diagrams),
-    Some(LaterPart::Extras),
-    Some(LaterPart::Glossary),
-];
+        /// How many slices come after the mounting task.
+        pub const SLICES: usize = [$(stringify!($name)),*].len();
 
-/// The slices of the first screen (the player); the ones after wait for the panels' texts
-/// (and the fault buttons under the player with them).
-pub const FIRST_SCREEN: usize = 3;
+        impl Slice {
+            /// Every slice, in page order.
+            pub const ALL: [Slice; SLICES] = [$(Slice::$name),*];
+
+            /// The part its code draws, when that code comes later.
+            pub fn part(self) -> Option<LaterPart> {
+                match self {
+                    $(Slice::$name => $part,)*
+                }
+            }
+        }
+    };
+}
+
+// The player's bundle (summary, prediction) is waited for at `Summary`, so the playback bar,
+// drawn with `Controls`, never waits for the network; the fault buttons come with `AfterRun`,
+// from the lesson's bundle.
+slices! {
+    /// The player's topology (the stage).
+    Player => None,
+    /// The playback bar.
+    Controls => None,
+    /// The verdict, narration and prediction beside the player (the player's bundle), and the
+    /// picker's folded mechanics.
+    Summary => Some(LaterPart::LessonSummary),
+    /// The first slice with the panels' texts: what the run taught, the protections and the
+    /// comparison picker, and the fault buttons under the player (the lesson's bundle).
+    AfterRun => Some(LaterPart::AfterRun),
+    /// The challenges and "Try every failure".
+    Challenges => Some(LaterPart::Challenges),
+    /// The state panels and the sequence diagram.
+    Diagrams => Some(LaterPart::Diagrams),
+    /// The transcript, the calculator and the reference reading.
+    Extras => Some(LaterPart::Extras),
+    /// The glossary, the sources and the keys.
+    Glossary => Some(LaterPart::Glossary),
+}
+
+/// The first slice after the first screen (the player): it and the ones after wait for the
+/// panels' texts, so "drawn" means those texts are here.
+pub const FIRST_SCREEN: Slice = Slice::AfterRun;
 
 /// The page's slice flags, for a part drawn over several slices (the player); a part without
 /// them (the embedded widget) draws at once.
 #[derive(Clone, Copy)]
 pub struct Later(pub [Memo<bool>; SLICES]);
 
-/// Whether slice `slice` is drawn (always, outside the page).
-pub fn drawn(slice: usize) -> bool {
-    use_context::<Later>().is_none_or(|Later(flags)| flags[slice].get())
+impl Later {
+    /// Whether `slice` is drawn (tracked).
+    pub fn drawn(&self, slice: Slice) -> bool {
+        self.0[slice as usize].get()
+    }
 }
 
-/// A part of the player drawn with slice `slice` of the page (at once outside it).
-pub fn with_slice(slice: usize, draw: fn() -> AnyView) -> impl IntoView {
+/// Whether `slice` is drawn (always, outside the page).
+pub fn drawn(slice: Slice) -> bool {
+    use_context::<Later>().is_none_or(|later| later.drawn(slice))
+}
+
+/// A part of the player drawn with `slice` of the page (at once outside it).
+pub fn with_slice(slice: Slice, draw: fn() -> AnyView) -> impl IntoView {
     move || drawn(slice).then(draw)
 }
 
-/// Slice `slice` of the page: the part its code draws (`SLICE_PARTS`).
-pub fn part(slice: usize, code: Code, flags: [Memo<bool>; SLICES]) -> impl IntoView {
-    SLICE_PARTS[slice].map(|which| later_part(code, which, Some(flags[slice])))
+/// `slice` of the page: the part its code draws.
+pub fn part(slice: Slice, code: Code, later: Later) -> impl IntoView {
+    slice
+        .part()
+        .map(|which| later_part(code, which, Some(later.0[slice as usize])))
 }
 
 /// One flag per slice, each set in its own task after a frame has been painted (an animation
@@ -61,10 +102,11 @@ pub fn later_slices(
     prefs: crate::platform::lab::Prefs,
     code: Code,
     failed: RwSignal<Option<String>>,
-) -> [Memo<bool>; SLICES] {
+) -> Later {
     let (drawn, set_drawn) = signal(0usize);
     leptos::task::spawn_local(async move {
-        for (slice, needs) in SLICE_PARTS.into_iter().enumerate() {
+        for (at, slice) in Slice::ALL.into_iter().enumerate() {
+            let needs = slice.part();
             next_frame().await;
             if slice == FIRST_SCREEN {
                 // One part asks for its whole bundle: this slice's, the lesson's, holds every
@@ -85,12 +127,12 @@ pub fn later_slices(
             if let Some(which) = needs {
                 code.load(which).await;
             }
-            if set_drawn.try_set(slice + 1).is_some() {
+            if set_drawn.try_set(at + 1).is_some() {
                 return; // the page is gone
             }
         }
     });
-    std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i))
+    Later(std::array::from_fn(|i| Memo::new(move |_| drawn.get() > i)))
 }
 
 /// Resolves in a task after the next frame has been painted.

@@ -48,7 +48,7 @@ pub fn Stage(
     use crate::view::later::{later_here, LaterPart};
     // On the page, the playback bar comes a frame after the drawing (drawn in one task, they
     // made it long, #10); the summary comes in a later slice too, once the player's bundle of
-    // code is here, and the faults with the panels, from the lesson's (later.rs); the
+    // code is here, and the faults with the panels, from the lesson's (bundles.rs); the
     // summary's column keeps its place meanwhile.
     let summary = move || {
         let part = if lesson {
@@ -56,7 +56,7 @@ pub fn Stage(
         } else {
             LaterPart::Summary
         };
-        if crate::view::slices::drawn(2) {
+        if crate::view::slices::drawn(crate::view::slices::Slice::Summary) {
             later_here(part).into_any()
         } else {
             part.placeholder().into_any()
@@ -66,7 +66,7 @@ pub fn Stage(
         <section class="stage" id=id tabindex="-1">
             <div class="stage-main">
                 <Topology/>
-                {crate::view::slices::with_slice(1, || view! { <Controls/> }.into_any())}
+                {crate::view::slices::with_slice(crate::view::slices::Slice::Controls, || view! { <Controls/> }.into_any())}
                 // The fault buttons come with the panels (their code is in the lesson's
                 // bundle): Play needs none of them.
                 {move || {

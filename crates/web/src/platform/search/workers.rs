@@ -16,8 +16,7 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 use crate::platform::browser::module_dir;
 
-/// Real milliseconds of search per animation frame on the main thread (the fallback).
-const SLICE_MS: f64 = 12.0;
+use idem_lesson::panels::explorer::SLICE_MS;
 
 /// How long the workers may take to start before the page searches on its main thread
 /// (they load and compile the worker's wasm first; a worker that cannot load says so sooner,
@@ -76,12 +75,17 @@ struct Slot {
     _on_error: Closure<dyn FnMut(JsValue)>,
 }
 
+/// Where the search is. The merge, and then the finish, go to a worker that has planned (the
+/// one that answered last): a worker still loading would drop a message sent before it listens.
 enum Phase {
     Exploring,
-    /// Worker 0 merges.
-    Merging,
-    /// Counter-examples being rebuilt: the merge, and one place per wanted.
+    /// Worker `merger` merges.
+    Merging {
+        merger: usize,
+    },
+    /// Counter-examples being rebuilt: one place per wanted, and who still owes which.
     Rebuilding {
+        merger: usize,
         rebuilt: Vec<Option<JsValue>>,
         asked: Vec<(usize, Vec<usize>)>,
     },
@@ -104,7 +108,8 @@ impl Workers {
             stopped: false,
             run: None,
         }));
-        if !start_pool(&inner) {
+        SEARCHES.set(SEARCHES.get() + 1);
+        if UNAVAILABLE.get() || !start_pool(&inner) {
             start_main(&inner);
         }
         Workers { inner }
@@ -115,6 +120,9 @@ impl Running for Workers {
     /// Stops the search at once (the workers are terminated) and returns the totals so far.
     fn stop(&mut self) -> Report {
         let mut inner = self.inner.borrow_mut();
+        if !inner.stopped {
+            SEARCHES.set(SEARCHES.get().saturating_sub(1));
+        }
         inner.stopped = true;
         match inner.run.take() {
             Some(Run::Pool(pool)) => {
@@ -138,7 +146,6 @@ impl Running for Workers {
 /// Terminates the workers at once. Their handlers go a task later: this may run inside one of
 /// them (the last reply), which must not be dropped while it runs.
 fn terminate(pool: Pool) {
-    POOLS.set(POOLS.get().saturating_sub(1));
     if let Some(timer) = &pool.timer {
         timer.clear();
     }
@@ -203,7 +210,6 @@ fn start_pool(inner: &Rc<RefCell<Inner>>) -> bool {
         return false;
     }
     let count = workers.len();
-    POOLS.set(POOLS.get() + 1);
     let weak = Rc::downgrade(inner);
     let timer = set_timeout_with_handle(
         move || {
@@ -251,7 +257,24 @@ fn new_worker() -> Option<Worker> {
     let url = format!("{}idem-worker_loader.js", module_dir());
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
-    Worker::new_with_options(&url, &options).ok()
+    let worker = Worker::new_with_options(&url, &options).ok();
+    if worker.is_none() {
+        UNAVAILABLE.set(true);
+    }
+    worker
+}
+
+/// Terminates the workers started ahead, if no search took them (the panel that started them
+/// is gone).
+pub fn cool() {
+    if let Some(spare) = SPARE.with_borrow_mut(Option::take) {
+        for w in &spare.workers {
+            w.worker.terminate();
+            w.worker.set_onmessage(None);
+            w.worker.set_onerror(None);
+        }
+        set_timeout(move || drop(spare), std::time::Duration::ZERO);
+    }
 }
 
 fn plan_message(scenario: &JsValue, k: u32) -> JsValue {
@@ -277,14 +300,17 @@ struct SpareWorker {
 thread_local! {
     /// The workers `warm` started, until a search takes them over.
     static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
-    /// How many pools of workers are searching (no spare is started meanwhile).
-    static POOLS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// How many searches run, in workers or on the main thread (no spare is started meanwhile).
+    static SEARCHES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Workers could not start on this page (its CSP, a missing file): searches go straight to
+    /// the main thread, and nothing starts workers ahead any more.
+    static UNAVAILABLE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Starts the search workers ahead of a search (once: a later call while they wait, or while
 /// a search runs, does nothing). A worker that fails to start is dropped, and the search starts its own.
 pub fn warm() {
-    if SPARE.with_borrow(Option::is_some) || POOLS.get() > 0 {
+    if SPARE.with_borrow(Option::is_some) || SEARCHES.get() > 0 || UNAVAILABLE.get() {
         return;
     }
     let mut workers = Vec::new();
@@ -302,7 +328,8 @@ pub fn warm() {
             })
         };
         let on_error = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-            // It cannot start: the search will not count on it.
+            // It cannot start: no search will count on workers here.
+            UNAVAILABLE.set(true);
             if let Some(spare) = SPARE.with_borrow_mut(Option::take) {
                 for w in &spare.workers {
                     w.worker.terminate();
@@ -356,7 +383,8 @@ fn on_reply(weak: &Weak<RefCell<Inner>>, index: usize, data: JsValue) {
     };
     let kind = field(&data, "type").as_string().unwrap_or_default();
     let mut events = Vec::new();
-    let mut failed = false;
+    let mut failed: Option<String> = None;
+    let mut lost = false;
     {
         let mut guard = inner.borrow_mut();
         let Inner {
@@ -377,8 +405,8 @@ fn on_reply(weak: &Weak<RefCell<Inner>>, index: usize, data: JsValue) {
                 pool.units = Some(units);
                 pool.workers[index].planned = true;
                 dispatch(pool, index);
-                if units == 0 && pool.workers.iter().all(|w| w.planned) {
-                    merge(pool);
+                if units == 0 && matches!(pool.phase, Phase::Exploring) {
+                    merge(pool, index);
                 }
             }
             "progress" => {
@@ -406,13 +434,19 @@ fn on_reply(weak: &Weak<RefCell<Inner>>, index: usize, data: JsValue) {
                 events.push(Event::Progress(totals(pool)));
                 dispatch(pool, index);
                 if pool.units == Some(pool.done.len() as u32) {
-                    merge(pool);
+                    merge(pool, index);
                 }
             }
             "merged" => rebuild(pool, field(&data, "merged")),
             "rebuilt" => {
                 let answers = js_sys::Array::from(&field(&data, "rebuilt"));
-                if let Phase::Rebuilding { rebuilt, asked } = &mut pool.phase {
+                if let Phase::Rebuilding {
+                    merger,
+                    rebuilt,
+                    asked,
+                } = &mut pool.phase
+                {
+                    let merger = *merger;
                     if let Some(at) = asked.iter().position(|(w, _)| *w == index) {
                         let (_, places) = asked.remove(at);
                         for (place, answer) in places.into_iter().zip(answers.iter()) {
@@ -424,15 +458,23 @@ fn on_reply(weak: &Weak<RefCell<Inner>>, index: usize, data: JsValue) {
                             .iter()
                             .map(|r| r.clone().unwrap_or(JsValue::NULL))
                             .collect();
-                        finish(pool, all.into());
+                        finish(pool, merger, all.into());
                     }
                 }
             }
             "finished" => match report_of(&field(&data, "report")) {
                 Some(report) => events.push(Event::Done(report)),
-                None => failed = true,
+                None => failed = Some("the search's report could not be read".to_owned()),
             },
-            _ => failed = true,
+            other => {
+                let reason = field(&data, "reason").as_string().unwrap_or_default();
+                leptos::logging::warn!("idem-lab search worker {index}: {other} {reason}");
+                failed = Some(format!("the search worker answered {other}: {reason}"));
+            }
+        }
+        // Once units are in, a failure is said, not searched again from nothing.
+        if failed.is_some() && !pool.done.is_empty() {
+            lost = true;
         }
     }
     let on = Rc::clone(&inner.borrow().on);
@@ -444,9 +486,16 @@ fn on_reply(weak: &Weak<RefCell<Inner>>, index: usize, data: JsValue) {
         if let Some(Run::Pool(pool)) = inner.borrow_mut().run.take() {
             terminate(pool);
         }
-    } else if failed {
-        // A worker answered something the page did not ask for: search here instead.
-        fall_back(weak);
+    } else if let Some(why) = failed {
+        if lost {
+            if let Some(Run::Pool(pool)) = inner.borrow_mut().run.take() {
+                terminate(pool);
+            }
+            on(Event::Failed(why));
+        } else {
+            // Nothing explored yet: search here instead.
+            fall_back(weak);
+        }
     }
 }
 
@@ -476,16 +525,21 @@ fn totals(pool: &Pool) -> Report {
     total
 }
 
-fn merge(pool: &mut Pool) {
-    pool.phase = Phase::Merging;
+/// Worker `merger` (one that has planned) merges every unit's outcome.
+fn merge(pool: &mut Pool, merger: usize) {
+    pool.phase = Phase::Merging { merger };
     let outcomes: js_sys::Array = pool.done.iter().map(|(_, _, o)| o.clone()).collect();
-    let _ = pool.workers[0]
+    let _ = pool.workers[merger]
         .worker
         .post_message(&message("merge", &[("outcomes", outcomes.into())]));
 }
 
 /// Asks the workers that explored the merge's chosen units to rebuild their counter-examples.
 fn rebuild(pool: &mut Pool, merged: JsValue) {
+    let merger = match pool.phase {
+        Phase::Merging { merger } => merger,
+        _ => return,
+    };
     let wanted = js_sys::Array::from(&field(&merged, "wanted"));
     let mut asked: Vec<(usize, Vec<usize>, js_sys::Array)> = Vec::new();
     for (place, w) in wanted.iter().enumerate() {
@@ -494,7 +548,7 @@ fn rebuild(pool: &mut Pool, merged: JsValue) {
             .done
             .iter()
             .find(|(_, u, _)| *u == unit)
-            .map_or(0, |(w, _, _)| *w);
+            .map_or(merger, |(w, _, _)| *w);
         match asked.iter_mut().find(|(o, _, _)| *o == owner) {
             Some((_, places, list)) => {
                 places.push(place);
@@ -504,7 +558,7 @@ fn rebuild(pool: &mut Pool, merged: JsValue) {
         }
     }
     if asked.is_empty() {
-        return finish(pool, js_sys::Array::new().into());
+        return finish(pool, merger, js_sys::Array::new().into());
     }
     for (owner, _, list) in &asked {
         let _ = pool.workers[*owner]
@@ -512,20 +566,29 @@ fn rebuild(pool: &mut Pool, merged: JsValue) {
             .post_message(&message("rebuild", &[("wanted", list.clone().into())]));
     }
     pool.phase = Phase::Rebuilding {
+        merger,
         rebuilt: vec![None; wanted.length() as usize],
         asked: asked.into_iter().map(|(o, p, _)| (o, p)).collect(),
     };
 }
 
-fn finish(pool: &mut Pool, rebuilt: JsValue) {
+fn finish(pool: &mut Pool, merger: usize, rebuilt: JsValue) {
     pool.phase = Phase::Finishing;
-    let _ = pool.workers[0]
+    let _ = pool.workers[merger]
         .worker
         .post_message(&message("finish", &[("rebuilt", rebuilt)]));
 }
 
 /// Workers failed (or never started): terminates them and searches on the main thread.
 fn fall_back(weak: &Weak<RefCell<Inner>>) {
+    if let Some(inner) = weak.upgrade() {
+        if let Some(Run::Pool(pool)) = &inner.borrow().run {
+            if !pool.workers.iter().any(|w| w.ready) {
+                // Not one worker started: this page cannot have them.
+                UNAVAILABLE.set(true);
+            }
+        }
+    }
     let Some(inner) = weak.upgrade() else {
         return;
     };
@@ -584,10 +647,7 @@ fn start_main(inner: &Rc<RefCell<Inner>>) {
             Ok(_) => {}
             Err(error) => {
                 let on = Rc::clone(&inner.borrow().on);
-                let why = js_sys::JSON::stringify(&error)
-                    .ok()
-                    .and_then(|s| s.as_string())
-                    .unwrap_or_else(|| "the search's module could not be loaded".to_owned());
+                let why = describe(&error);
                 on(Event::Failed(why));
             }
         }
@@ -612,25 +672,43 @@ fn slice(weak: Weak<RefCell<Inner>>) {
             })) => search.clone(),
             _ => return,
         };
-        let run_for: Option<js_sys::Function> = field(&search, "runFor").dyn_into().ok();
-        let finished = run_for
-            .and_then(|f| f.call1(&search, &JsValue::from(SLICE_MS)).ok())
-            .and_then(|v| v.as_bool())
-            .unwrap_or(true);
+        let ran = field(&search, "runFor")
+            .dyn_into::<js_sys::Function>()
+            .and_then(|f| f.call1(&search, &JsValue::from(SLICE_MS)))
+            .map(|v| v.as_bool() == Some(true));
         let report = report_of_search(&search);
         let on = Rc::clone(&inner.borrow().on);
-        match (finished, report) {
-            (true, Some(report)) => {
+        match (ran, report) {
+            (Ok(true), Some(report)) if report.done => {
                 inner.borrow_mut().run = None;
                 on(Event::Done(report));
             }
-            (false, Some(report)) => {
+            (Ok(false), Some(report)) => {
                 on(Event::Progress(report));
                 slice(weak);
             }
-            (_, None) => on(Event::Failed(
-                "the search's report could not be read".into(),
-            )),
+            (Err(error), _) => {
+                inner.borrow_mut().run = None;
+                on(Event::Failed(describe(&error)));
+            }
+            _ => {
+                inner.borrow_mut().run = None;
+                on(Event::Failed(
+                    "the search's report could not be read".into(),
+                ));
+            }
         }
     });
+}
+
+/// A JavaScript error in a few words (its message, else its JSON).
+fn describe(error: &JsValue) -> String {
+    field(error, "message")
+        .as_string()
+        .or_else(|| {
+            js_sys::JSON::stringify(error)
+                .ok()
+                .and_then(|s| s.as_string())
+        })
+        .unwrap_or_else(|| "unknown error".to_owned())
 }

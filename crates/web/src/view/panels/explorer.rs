@@ -23,8 +23,8 @@ use crate::platform::search::{Event, Mode};
 use idem_lesson::i18n::Lang;
 use idem_lesson::markup::SafeHtml;
 use idem_lesson::panels::explorer::{
-    counterexample_link, counterexample_text, markers_html, result_view, work, CxText, Search,
-    Shown, Sliced, DEFAULT_K, KS, LISTED, SLICE_MS,
+    counterexample_link, counterexample_text, markers_html, result_view, tell, CxText, Shown,
+    Telling, Told, DEFAULT_K, KS, LISTED, SLICE_MS,
 };
 
 /// A finished search, shared with the challenges: the scenario searched, its bound and report.
@@ -33,14 +33,20 @@ pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
 
 fn slice(
     lang: Lang,
-    search: StoredValue<Search, LocalStorage>,
+    search: StoredValue<Telling, LocalStorage>,
     result: RwSignal<Option<Shown>>,
     diff: RwSignal<Option<(usize, usize, SafeHtml)>>,
     generation: u32,
     finished: impl Fn() + Copy + 'static,
 ) {
     let _ = request_animation_frame_with_handle(move || {
-        let Some(base) = result.with_untracked(|r| r.as_ref().map(|s| s.base.clone())) else {
+        // A later search, or the panel gone (a widget disposed, the language switched, compare
+        // mode): nothing to do, and nothing may be read.
+        if search.try_with_value(|s| s.generation) != Some(generation) {
+            return;
+        }
+        let Some(Some(base)) = result.try_with_untracked(|r| r.as_ref().map(|s| s.base.clone()))
+        else {
             return;
         };
         let catalog = lang.catalog();
@@ -49,24 +55,24 @@ fn slice(
                 return None;
             }
             let start = now_ms();
-            work(s, &base, catalog, || now_ms() - start < SLICE_MS)
+            tell(s, &base, catalog, || now_ms() - start < SLICE_MS)
         }) else {
             return;
         };
-        let again = matches!(sliced, Sliced::Running(_));
-        let done = matches!(sliced, Sliced::Done(..));
+        let again = matches!(sliced, Told::Running(_));
+        let done = matches!(sliced, Told::Done(..));
         let shown = result.try_update(|r| {
             let Some(shown) = r else {
                 return false;
             };
             match sliced {
-                Sliced::Running(report) if !shown.stopped => shown.report = report,
-                Sliced::Running(_) => {}
-                Sliced::Stopped(texts) => shown.texts = texts,
-                Sliced::Done(report, texts, changed) => {
+                Told::Running(report) if !shown.stopped => shown.report = report,
+                Told::Running(_) => {}
+                Told::Stopped(texts) => shown.texts = texts,
+                Told::Done(report, texts, changed) => {
                     shown.report = report;
                     shown.texts = texts;
-                    diff.set(changed);
+                    diff.try_set(changed);
                 }
             }
             true
@@ -87,7 +93,7 @@ fn slice(
 pub fn TryEveryFailure() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let search = StoredValue::new_local(Search::new());
+    let search = StoredValue::new_local(Telling::new());
     // The search under way in the workers (dropping it stops it), where it runs, and why it
     // could not.
     let searching = StoredValue::new_local(None::<crate::platform::search::Search>);
@@ -123,6 +129,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             });
             result.set(None);
             failed.set(None);
+            mode.set(None);
         }
         now
     });
@@ -138,6 +145,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             .try_update_value(Option::take)
             .flatten()
             .map(|h| h.stop());
+        let cut_short = stopped.is_some();
         let mut so_far = None;
         let mut generation = 0;
         search.update_value(|s| {
@@ -161,14 +169,18 @@ pub fn TryEveryFailure() -> impl IntoView {
         if let Some(run) = run_button.get_untracked() {
             let _ = run.focus();
         }
-        slice(
-            prefs.lang.get_untracked(),
-            search,
-            result,
-            diff,
-            generation,
-            finished,
-        );
+        // A search cut short is put into words; one already being put into words goes on
+        // in its own frames.
+        if cut_short {
+            slice(
+                prefs.lang.get_untracked(),
+                search,
+                result,
+                diff,
+                generation,
+                finished,
+            );
+        }
     };
     let on_run = move |_| {
         let k = k_select
@@ -299,6 +311,8 @@ pub fn TryEveryFailure() -> impl IntoView {
     };
     on_cleanup(move || {
         let _ = searching.try_update_value(Option::take);
+        // Workers started ahead for a search that will not come from this panel.
+        crate::platform::search::cool();
         let _ = search.try_update_value(|s| {
             s.generation += 1;
             s.words = None;

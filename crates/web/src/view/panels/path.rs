@@ -158,11 +158,11 @@ pub fn StoryPicker() -> impl IntoView {
         .iter()
         .map(|id| pick(lab, prefs, current, id))
         .collect_view();
-    // The folded mechanics come with the page's third slice (app.rs), unless they are open
+    // The folded mechanics come with the page's `Summary` slice (slices.rs), unless they are open
     // at once: drawn in the mounting task, their chips would lengthen it while hidden (#10).
     let open_at_start = untrack(is_mechanic);
     let themes = move || {
-        (open_at_start || crate::view::slices::drawn(2)).then(|| {
+        (open_at_start || crate::view::slices::drawn(crate::view::slices::Slice::Summary)).then(|| {
             untrack(|| THEMES
                 .iter()
                 .map(|(key, ids)| {

@@ -301,21 +301,22 @@ test('rows-affected, sql-last: the last SQL batch and its rows', async () => {
     assert.equal(await page.getByTestId('sql-last').count(), 0);
     await stepUntil(page, async (p) => (await p.getByTestId('sql-last').count()) > 0);
     const sql = await text(page, 'sql-last');
-    assert.match(sql, /^INSERT INTO charges .*'pay_abc'.* ON CONFLICT DO NOTHING;\n-- 1 row$/s);
+    assert.match(sql, /^INSERT INTO charges .*'pay_abc'.* ON CONFLICT DO NOTHING;\n-- wrote 1 row$/s);
     // This step ran the SQL: its rows are shown beside "Last statement", once.
     assert.equal(await page.getByTestId('rows-affected').count(), 1);
-    assert.equal(await text(page, 'rows-affected'), '1 row');
+    assert.equal(await text(page, 'rows-affected'), 'wrote 1 row');
     assert.equal(await page.getByTestId('sql-last').getByTestId('rows-affected').count(), 0);
     // Later steps show them on the SQL block's `--` line instead.
     await page.getByTestId('step-forward').click();
     assert.equal(await page.getByTestId('rows-affected').count(), 1);
     assert.equal(await page.getByTestId('sql-last').getByTestId('rows-affected').count(), 1);
-    assert.equal(await text(page, 'rows-affected'), '1 row');
+    assert.equal(await text(page, 'rows-affected'), 'wrote 1 row');
   });
-  // The counter's retry: the op_id is already there, nothing is incremented.
+  // The counter's retry: the op_id is already there, nothing is incremented (the INSERT and
+  // the UPDATE wrote nothing; the SELECT found the post).
   await withPage('scenario=counter', async (page) => {
     await page.getByTestId('run-to-end').click();
-    assert.equal(await text(page, 'rows-affected'), 'rows 0,0,1');
+    assert.equal(await text(page, 'rows-affected'), 'wrote nothing · found 1 row');
     assert.match(await text(page, 'sql-last'), /INSERT INTO like_ops .*ON CONFLICT DO NOTHING/);
   });
 });

@@ -81,7 +81,7 @@ test('the search runs in workers and equals the same search on the main thread',
   await search(forbidden.page, 2);
   const here = await found(forbidden.page);
   assert.equal(here.workers, '0');
-  assert.equal(await forbidden.page.getByTestId('explore-where').innerText(), en.get('ui.explore_main_thread'));
+  assert.equal(await forbidden.page.getByTestId('explore-where').innerText(), en.get('ui.explore_main_thread_done'));
   assert.deepEqual({ ...here, workers: null }, { ...workers, workers: null });
   await forbidden.page.getByTestId('explore-where').scrollIntoViewIfNeeded();
   await shot(forbidden.page, 'explorer-main-thread-1280-en', false);
@@ -178,4 +178,36 @@ test('a widget mounted by a course page searches in workers too', async () => {
   assert.ok((await widget.getByTestId('counterexample').count()) > 0);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('with four cores, three workers share the units; one that starts late still merges right', async () => {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 4 });
+  });
+  // The first worker's module arrives late: the others do the units, and the merge must go to
+  // one that is listening.
+  let first = true;
+  await context.route(/idem-worker_loader\.js$/, async (route) => {
+    if (first) {
+      first = false;
+      await new Promise((ok) => setTimeout(ok, 1500));
+    }
+    await route.continue();
+  });
+  await page.goto(`${lab.site.url}?scenario=key`);
+  await ready(page);
+  await search(page, 2);
+  const many = await found(page);
+  assert.equal(many.workers, '3');
+  // The same search on one worker (the page's own numbers on this 2-core machine).
+  const one = await lab.open('scenario=key');
+  await search(one, 2);
+  const single = await found(one);
+  assert.deepEqual({ ...many, workers: null }, { ...single, workers: null });
+  assert.deepEqual(errors, []);
+  await context.close();
+  await one.context().close();
 });

@@ -34,10 +34,10 @@ test('a slow holder past its lease charges twice; fencing refuses it', async () 
   await page.context().close();
 });
 
-test('the compare-and-set story keeps its verdict and says the user saw an error', async () => {
+test('the compare-and-set story keeps its verdict and says the app got 412 for a debit that went through', async () => {
   for (const [lang, viewport, words] of [
-    ['en', DESKTOP, /shown an error for an operation that went through/],
-    ['ru', PHONE, /показали ошибку, хотя операция прошла/],
+    ['en', DESKTOP, /got 412, not a success, for a debit that went through/],
+    ['ru', PHONE, /получило 412 вместо успеха, хотя списание прошло/],
   ]) {
     const page = await lab.open(`scenario=cas&lang=${lang}`, viewport);
     await page.getByTestId('run-to-end').click();

@@ -113,3 +113,18 @@ fn three_parts_agree_at_k_3() {
         assert_eq!(found(&parallel), found(&single), "{id}");
     }
 }
+
+/// Every scenario at k = 3 on three threads (the page's heaviest searches): run by
+/// `cargo test --release -p idem-core --test parts -- --ignored` (about a minute natively).
+#[test]
+#[ignore]
+fn every_scenario_agrees_at_k_3() {
+    for id in Scenario::IDS {
+        let scenario = Scenario::by_id(id).expect("a scenario");
+        let single = Explorer::new(&scenario, Bounds::faults(3))
+            .run_to_end()
+            .clone();
+        let parallel = explore_parallel(&scenario, Bounds::faults(3), 3);
+        assert_eq!(found(&parallel), found(&single), "{id}");
+    }
+}

@@ -312,12 +312,19 @@ pub fn writes(statement: &Statement) -> bool {
 /// they found (`found 1 row`, `found nothing`). `writes` says per statement whether it writes;
 /// the per-statement counts stay in the SQL detail and the ledger panel.
 pub fn results_label(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> String {
+    let rows: Vec<u64> = results.iter().map(|r| r.rows).collect();
+    rows_words(writes, &rows, catalog)
+}
+
+/// A batch's rows in words, by what its statements do (`writes`, in order with `rows`): what
+/// the writes wrote and, when they wrote nothing, what the reads found (`wrote 1 row`, `wrote
+/// nothing · found 1 row`, `found 1 row`), never a bare list of counts.
+pub fn rows_words(writes: &[bool], rows: &[u64], catalog: &Catalog) -> String {
     let rows = |write: bool| -> u64 {
-        results
-            .iter()
+        rows.iter()
             .zip(writes)
             .filter(|(_, w)| **w == write)
-            .map(|(r, _)| r.rows)
+            .map(|(r, _)| *r)
             .sum()
     };
     let (written, found) = (rows(true), rows(false));

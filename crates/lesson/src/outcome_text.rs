@@ -128,7 +128,7 @@ fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
 }
 
 /// The protections that close a counter-example, for the explorer's list
-/// ("closed by: Forward key to processor").
+/// ("would have prevented every break in this run: Forward key to processor").
 pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     if fixes.is_empty() {
         return catalog.text("ui.explore_no_fix");

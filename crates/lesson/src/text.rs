@@ -132,7 +132,16 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
     let names = ShortNames::of(world);
     let mut plain: Vec<String> = fault_mark(step, catalog).into_iter().collect();
     let mut detail = Vec::new();
+    // A note that already says what the API answers (a failed compare-and-set's 412, a
+    // recognised debit's 200) is not followed by the plain "the API answers …".
+    let answered = step
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::ApiCasRejected | Note::ApiReconciled));
     for note in &step.notes {
+        if answered && matches!(note, Note::ApiResponds { .. }) {
+            continue;
+        }
         let text = catalog.fill(
             note_key(note, world),
             &note_args(note, world, &names, catalog),
@@ -242,10 +251,19 @@ fn op_args(
         .as_deref()
         .and_then(|k| names.get(k))
         .map(str::to_owned);
-    let key_part = match (is_charge, &key) {
-        (true, Some(k)) => catalog.fill("narr.with_key", &[("key", k.clone())]),
-        (true, None) => catalog.text("narr.without_key"),
-        (false, _) => String::new(),
+    // A like says its op_id as it travels (the body's field the retry repeats), by the short
+    // name the ledger panel shows.
+    let op_id = match &client_op.body {
+        RequestBody::Like {
+            op_id: Some(id), ..
+        } => Some(names.get(id).map_or_else(|| id.clone(), str::to_owned)),
+        _ => None,
+    };
+    let key_part = match (is_charge, &key, op_id) {
+        (true, Some(k), _) => catalog.fill("narr.with_key", &[("key", k.clone())]),
+        (true, None, _) => catalog.text("narr.without_key"),
+        (false, _, Some(id)) => catalog.fill("narr.with_op_id", &[("op_id", id)]),
+        (false, _, None) => String::new(),
     };
     args.push(("key_part", key_part));
     args.push(("key", key.unwrap_or_default()));

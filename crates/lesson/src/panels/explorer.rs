@@ -340,7 +340,7 @@ pub struct CxText {
     pub faults: String,
     /// "12 steps".
     pub steps: String,
-    /// "closed by: …".
+    /// "would have prevented every break in this run: …".
     pub fix: String,
 }
 
@@ -738,7 +738,10 @@ mod tests {
             html.matches("\n[cx] ").count(),
             report.shortest.len().min(LISTED)
         );
-        assert!(html.contains("| closed by: “Idempotency-Key”"), "{html}");
+        assert!(
+            html.contains("| would have prevented every break in this run: “Idempotency-Key”"),
+            "{html}"
+        );
         let cx = report.shortest_overall().expect("naive breaks");
         let (at, action) = cx.injected[0];
         let world = World::replay(&base, &cx.injected, at + 1).expect("replays");

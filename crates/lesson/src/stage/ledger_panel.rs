@@ -8,7 +8,7 @@ use idem_core::sql::Schema;
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{record_label, rows_text, usd_in, ShortNames};
+use crate::labels::{record_label, rows_words, usd_in, writes, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The ledger panel's markup.
@@ -88,7 +88,14 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
     }
     let last_rows = world.steps().last().and_then(|s| {
         s.notes.iter().find_map(|n| match n {
-            Note::LedgerRan { rows, .. } => Some(rows_text(rows, catalog)),
+            Note::LedgerRan { rows, statements } => {
+                // A statement that is not a read writes (the model's own descriptions).
+                let writes: Vec<bool> = statements
+                    .iter()
+                    .map(|s| !s.trim_start().starts_with("SELECT"))
+                    .collect();
+                Some(rows_words(&writes, rows, catalog))
+            }
             _ => None,
         })
     });
@@ -141,7 +148,8 @@ pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
         .ok()?
         .script();
     let rows = messages.iter().rev().find_map(|m| match &m.payload {
-        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_text(
+        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_words(
+            &batch.statements.iter().map(writes).collect::<Vec<_>>(),
             &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
             catalog,
         )),
@@ -165,12 +173,12 @@ mod tests {
         assert!(sql.contains("ON CONFLICT DO NOTHING"), "{sql}");
         assert!(sql.ends_with("COMMIT;\n"), "{sql}");
         assert_eq!(
-            rows, "rows 0,0,1",
+            rows, "wrote nothing · found 1 row",
             "the retry inserted nothing and skipped the increment"
         );
         let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
-        assert_eq!(rows, "rows 0,1");
+        assert_eq!(rows, "wrote nothing · found 1 row");
         let html = ledger_html(&end("cas"), Lang::En.catalog());
         assert!(html.contains("data-testid=\"sql-last\""));
     }
@@ -228,7 +236,7 @@ mod tests {
         }
         let html = ledger_html(&world, catalog);
         assert!(
-            html.contains("data-testid=\"rows-affected\">rows 1,1<"),
+            html.contains("data-testid=\"rows-affected\">wrote 1 row<"),
             "{html}"
         );
         assert_eq!(html.matches("rows-affected").count(), 1, "{html}");
@@ -245,7 +253,9 @@ mod tests {
         let html = ledger_html(&world, catalog);
         assert!(!html.contains("Last statement"), "{html}");
         assert!(
-            html.contains("-- <strong data-testid=\"rows-affected\">rows 0,1</strong></pre>"),
+            html.contains(
+                "-- <strong data-testid=\"rows-affected\">wrote nothing · found 1 row</strong></pre>"
+            ),
             "{html}"
         );
         assert_eq!(html.matches("rows-affected").count(), 1, "{html}");

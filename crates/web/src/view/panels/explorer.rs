@@ -382,10 +382,19 @@ pub fn TryEveryFailure() -> impl IntoView {
             {move || {
                 let text = match (failed.get(), mode.get()) {
                     (Some(why), _) => prefs.catalog().fill("ui.explore_failed", &[("why", why)]),
-                    (None, Some(Mode::MainThread)) => prefs.t("ui.explore_main_thread"),
-                    (None, Some(Mode::Workers(n))) => {
-                        prefs.catalog().fill("ui.explore_workers", &[("n", n.to_string())])
+                    // While it runs, and once it is over.
+                    (None, Some(Mode::MainThread)) if running() => {
+                        prefs.t("ui.explore_main_thread")
                     }
+                    (None, Some(Mode::MainThread)) => prefs.t("ui.explore_main_thread_done"),
+                    (None, Some(Mode::Workers(n))) => prefs.catalog().fill(
+                        if running() {
+                            "ui.explore_workers"
+                        } else {
+                            "ui.explore_workers_done"
+                        },
+                        &[("n", n.to_string())],
+                    ),
                     (None, None) => return None,
                 };
                 Some(view! { <p class="hint explore-where" data-testid="explore-where">{text}</p> })

@@ -377,3 +377,40 @@ fn any_compare_link_round_trips_and_builds_or_names_the_refused_fault() {
     }
     assert!(built.get() > 0, "no compare link built");
 }
+
+/// The link's limits and spellings as the page reads them: a query of exactly the longest
+/// length is read (one byte more is refused), an action's spelling is the one a link holds,
+/// and a challenge's link carries its design's protections.
+#[test]
+fn the_link_api_s_edges() {
+    let long = format!(
+        "scenario=key&x={}",
+        "a".repeat(DeepLink::MAX_QUERY_LEN - 15)
+    );
+    assert_eq!(long.len(), DeepLink::MAX_QUERY_LEN);
+    let (link, errors) = DeepLink::parse_lenient(&long);
+    assert_eq!(link.scenario, "key", "{errors:?}");
+    assert!(!errors.contains(&LinkError::TooLong(long.len())));
+    let longer = format!("{long}a");
+    assert_eq!(
+        DeepLink::parse_lenient(&longer).1,
+        vec![LinkError::TooLong(longer.len())]
+    );
+    for (action, token) in [
+        (idem_core::Action::RetryNow, "retry"),
+        (idem_core::Action::Drop(idem_core::MsgId(3)), "drop.3"),
+        (
+            idem_core::Action::Crash(idem_core::Phase::RecordKey),
+            "crash.record-key",
+        ),
+    ] {
+        assert_eq!(DeepLink::action_token(&action), token);
+    }
+    for challenge in idem_core::Challenge::ALL {
+        let link = DeepLink::to_challenge(&challenge);
+        assert_eq!(link.protections, challenge.protections, "{}", challenge.id);
+        assert_eq!(link.scenario, challenge.scenario);
+        assert_eq!(link.challenge.as_deref(), Some(challenge.id));
+        assert!(link.base);
+    }
+}

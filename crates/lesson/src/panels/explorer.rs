@@ -206,12 +206,48 @@ pub fn lead_text(
         ("story", story),
         ("bad", n(report.violating_runs)),
         ("runs", n(report.runs_represented())),
+        ("examples", examples(report, base, catalog)),
     ];
     match (report.violating_runs > 0, partial) {
         (true, false) => Some(catalog.fill("ui.explore_lead_broken", &args)),
         (true, true) => Some(catalog.fill("ui.explore_lead_so_far", &args)),
         (false, false) => Some(catalog.fill("ui.explore_lead_holds", &args)),
         (false, true) => None,
+    }
+}
+
+/// What breaks the story, in the student's words before any count: the faults of the two
+/// shortest counter-examples with different faults ("crash the API before “write the ledger”;
+/// or the phone offline 25 h, then Retry").
+fn examples(report: &Report, base: &Scenario, catalog: &Catalog) -> String {
+    let mut seen: Vec<Vec<&'static str>> = Vec::new();
+    let mut said = Vec::new();
+    for cx in &report.shortest {
+        let kinds = cx.signature();
+        if seen.contains(&kinds) {
+            continue;
+        }
+        seen.push(kinds);
+        let packets = fault_packets(base, &cx.injected, catalog);
+        let faults: Vec<String> = cx
+            .injected
+            .iter()
+            .map(|(_, a)| lower_first(&fault_words(a, &packets, base.story, catalog)))
+            .collect();
+        said.push(faults.join(&catalog.text("ui.explore_then")));
+        if said.len() == 2 {
+            break;
+        }
+    }
+    said.join(&catalog.text("ui.explore_or"))
+}
+
+/// `text` with its first letter in lower case ("Crash the API…" inside a sentence).
+fn lower_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -893,9 +929,26 @@ mod tests {
                         (
                             "runs",
                             crate::panels::calculator::digit_groups(report.runs_represented(), c)
-                        )
+                        ),
+                        ("examples", examples(&report, &base, c)),
                     ]
                 )
+            );
+            // The examples name what breaks the story, before any count: the key story
+            // breaks when the phone comes back after its key expired, or when the API
+            // crashes between the charge and the ledger.
+            let said = examples(&report, &base, c);
+            assert!(
+                said.contains(&lower_first(&c.text("ui.clock")))
+                    && said.contains(&lower_first(&c.text("ui.crash_before"))),
+                "{said}"
+            );
+            assert!(
+                words.find(&said)
+                    < words.find(&crate::panels::calculator::digit_groups(
+                        report.violating_runs,
+                        c
+                    ))
             );
             let full = Scenario::by_id("fully-protected").expect("full");
             let held = Explorer::new(&full, Bounds::faults(1)).run_to_end().clone();

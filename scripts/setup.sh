@@ -89,13 +89,22 @@ WASM_BINDGEN_VERSION="$(awk '
 ' Cargo.lock)"
 [[ -n "$WASM_BINDGEN_VERSION" ]] || die "no wasm-bindgen entry in Cargo.lock"
 
+# The three tools come from source (no registry this machine reaches ships their binaries:
+# npm and PyPI were searched for trunk, wasm-bindgen-cli and wasm-split-cli). Built without
+# their release profiles' fat LTO and single codegen unit, which cost minutes of linking on two
+# cores and nothing that matters here (they orchestrate; the lesson's wasm is optimised by
+# wasm-opt either way).
+fast_install() {
+  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 cargo install "$@"
+}
+
 # --- trunk ^0.21 ----------------------------------------------------------------
 trunk_version="$(trunk --version 2>/dev/null | awk '{print $2}' || true)"
 if [[ "$trunk_version" == "$TRUNK_SERIES".* ]]; then
   ok "trunk $trunk_version"
 else
   installing "trunk ^$TRUNK_SERIES (cargo install, ~10 min)${trunk_version:+, replacing $trunk_version}"
-  cargo install trunk --version "^$TRUNK_SERIES" --locked
+  fast_install trunk --version "^$TRUNK_SERIES" --locked
 fi
 
 # --- wasm-bindgen-cli (= Cargo.lock's wasm-bindgen) --------------------------------
@@ -107,7 +116,7 @@ if [[ "$wb_version" == "$WASM_BINDGEN_VERSION" && $wbr_present == 1 ]]; then
   ok "wasm-bindgen-cli $wb_version"
 else
   installing "wasm-bindgen-cli =$WASM_BINDGEN_VERSION (cargo install, ~5 min)${wb_version:+, replacing $wb_version}"
-  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
+  fast_install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
 fi
 
 # --- binaryen (wasm-opt) from npm -------------------------------------------------
@@ -132,7 +141,7 @@ if grep -qx "wasm_split_cli_support v$SPLIT_VERSION:" <<<"$installed"; then
   ok "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION)"
 else
   installing "wasm-split-cli (wasm_split_cli_support $SPLIT_VERSION, cargo install, ~3 min)"
-  cargo install wasm_split_cli_support --version "=$SPLIT_VERSION" --features build-binary --locked
+  fast_install wasm_split_cli_support --version "=$SPLIT_VERSION" --features build-binary --locked
 fi
 
 # --- Final check ----------------------------------------------------------------

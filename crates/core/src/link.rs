@@ -439,7 +439,7 @@ pub(crate) fn action_token(action: &Action) -> String {
         Action::Delay(id, ms) => format!("{kind}.{}.{ms}", id.0),
         Action::AdvanceClock(ms) => format!("{kind}.{ms}"),
         Action::Crash(phase) | Action::Pause(phase) => format!("{kind}.{}", phase.name()),
-        Action::Start(_) => "start".to_owned(),
+        // Every other action (a start, a retry, …) is its kind alone.
         _ => kind.to_owned(),
     }
 }

@@ -414,3 +414,38 @@ fn the_link_api_s_edges() {
         assert!(link.base);
     }
 }
+
+/// Each fault's spelling reads back, at its limits: the most faults a link holds, a 30-day
+/// clock (one millisecond more is refused), a week's delay, and the scenario inputs (a reused
+/// key, another user) a link may name.
+#[test]
+fn every_fault_spelling_reads_back_at_its_limits() {
+    use idem_core::{Action, MsgId, Phase, SimTime};
+    let read = |faults: &str| DeepLink::parse(&format!("scenario=key&faults={faults}"));
+    let max = vec!["1.retry"; DeepLink::MAX_FAULTS].join("_");
+    assert_eq!(read(&max).map(|l| l.faults.len()), Ok(DeepLink::MAX_FAULTS));
+    let month = 30 * SimTime::DAY;
+    for (token, action) in [
+        (format!("3.clock.{month}"), Action::AdvanceClock(month)),
+        (
+            format!("3.delay.2.{}", 7 * SimTime::DAY),
+            Action::Delay(MsgId(2), 7 * SimTime::DAY),
+        ),
+        ("3.reuse-key".to_owned(), Action::ReuseKeyOtherBody),
+        ("3.other-user".to_owned(), Action::OtherUserSameKey),
+        ("3.concurrent".to_owned(), Action::ConcurrentDuplicate),
+        (
+            "3.pause.call-processor".to_owned(),
+            Action::Pause(Phase::CallProcessor),
+        ),
+    ] {
+        assert_eq!(
+            read(&token).map(|l| l.faults),
+            Ok(vec![(3, action)]),
+            "{token}"
+        );
+        assert_eq!(format!("3.{}", DeepLink::action_token(&action)), token);
+    }
+    assert!(read(&format!("3.clock.{}", month + 1)).is_err());
+    assert!(read(&format!("3.delay.2.{}", 7 * SimTime::DAY + 1)).is_err());
+}

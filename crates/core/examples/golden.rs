@@ -1,4 +1,5 @@
-//! Rewrites the golden traces in `crates/core/tests/golden/` from the current engine:
+//! Rewrites the golden traces in `crates/core/tests/golden/` from the current engine (and
+//! `closing.txt`, what closes each shortest counter-example at k = 2):
 //! `cargo run -p idem-core --example golden` (or `scripts/golden.sh`). Review the diff before
 //! committing it: every changed line is a change of behaviour or of narration.
 
@@ -22,4 +23,7 @@ fn main() {
         std::fs::write(&path, support::trace_text(&support::run(id))).expect("write a trace");
         println!("wrote {}", path.display());
     }
+    let path = dir.join("closing.txt");
+    std::fs::write(&path, support::closing_text()).expect("write the closing protections");
+    println!("wrote {}", path.display());
 }

@@ -196,3 +196,26 @@ fn golden_traces() {
         "one golden trace per scenario, no stale ones"
     );
 }
+
+/// What closes each shortest counter-example, against `tests/golden/closing.txt`: the
+/// meaning replay behind every "would have prevented it" on the page (a fault replayed under
+/// other protections at the moment it means, not at its step number), for every scenario at
+/// k = 2. Rewritten only by `scripts/golden.sh`.
+#[test]
+fn golden_closing_protections() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/closing.txt");
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run scripts/golden.sh to create it",
+            path.display()
+        )
+    });
+    let actual = support::closing_text();
+    assert!(actual.lines().count() > 200, "every scenario's classes");
+    assert!(actual.contains(" -> none"), "some runs no pair closes");
+    assert!(actual.contains(" -> key"), "{actual}");
+    assert_eq!(
+        actual, expected,
+        "closing protections changed (scripts/golden.sh rewrites them; review the diff)"
+    );
+}

@@ -147,3 +147,40 @@ pub fn trace_text(world: &World) -> String {
     out.push_str(&format!("money: {:?}\n", verdict.money));
     out
 }
+
+/// What closes each shortest counter-example of every scenario at k = 2 (the core's
+/// `closing_protections`, which replays the run's faults by their meaning under other
+/// protections), one line each: scenario, invariant, faults, protections that close it.
+pub fn closing_text() -> String {
+    use idem_core::{closing_protections, Bounds, DeepLink, Explorer};
+    let mut out = String::new();
+    for id in idem_core::Scenario::IDS {
+        let scenario = idem_core::Scenario::by_id(id).expect("a scenario");
+        let base = scenario.clone().without_scripted_faults();
+        let report = Explorer::new(&scenario, Bounds::faults(2))
+            .run_to_end()
+            .clone();
+        for cx in &report.shortest {
+            let faults: Vec<String> = cx
+                .injected
+                .iter()
+                .map(|(at, a)| format!("{at}.{}", DeepLink::action_token(a)))
+                .collect();
+            let closing: Vec<String> = closing_protections(&base, &cx.injected)
+                .iter()
+                .map(|ps| ps.join("+"))
+                .collect();
+            out.push_str(&format!(
+                "{id} {} {} -> {}\n",
+                cx.invariant.name(),
+                faults.join("_"),
+                if closing.is_empty() {
+                    "none".to_owned()
+                } else {
+                    closing.join(" | ")
+                }
+            ));
+        }
+    }
+    out
+}

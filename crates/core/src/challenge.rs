@@ -7,7 +7,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::explore::Report;
-use crate::protections::Protections;
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
 use crate::world::World;
@@ -17,10 +16,8 @@ use crate::world::World;
 pub struct Challenge {
     /// URL id (`?challenge=redis-2`).
     pub id: &'static str,
-    /// The scenario whose operations are run (without its scripted faults).
+    /// The scenario whose design and operations are played (without its scripted faults).
     pub scenario: &'static str,
-    /// The protections in force (`None`: the scenario's own).
-    pub protections: Option<Protections>,
     /// At most this many injected actions.
     pub budget: u32,
     /// The invariant that must break (`None`: any).
@@ -34,7 +31,6 @@ pub(crate) const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "redis-2",
         scenario: "key",
-        protections: None,
         budget: 2,
         breaks: None,
         needs: None,
@@ -42,7 +38,6 @@ pub(crate) const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "op-id-no-index",
         scenario: "counter-no-index",
-        protections: None,
         budget: 2,
         breaks: Some(Invariant::AtMostOnce),
         needs: None,
@@ -50,7 +45,6 @@ pub(crate) const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "lease-2",
         scenario: "lease-expiry",
-        protections: None,
         budget: 2,
         breaks: Some(Invariant::AtMostOnce),
         needs: Some("pause"),
@@ -58,7 +52,6 @@ pub(crate) const CHALLENGES: [Challenge; 4] = [
     Challenge {
         id: "fully-3",
         scenario: "fully-protected",
-        protections: None,
         budget: 3,
         breaks: None,
         needs: None,
@@ -115,14 +108,12 @@ impl Challenge {
         CHALLENGES.iter().find(|c| c.id == id).copied()
     }
 
-    /// The design under attack: the scenario without its scripted faults, with the
-    /// challenge's protections.
+    /// The design under attack: the scenario, with its own protections, without its
+    /// scripted faults.
     pub fn design(&self) -> Option<Scenario> {
-        let mut s = Scenario::by_id(self.scenario).ok()?;
-        if let Some(p) = self.protections {
-            s.protections = p;
-        }
-        Some(s.without_scripted_faults())
+        Scenario::by_id(self.scenario)
+            .ok()
+            .map(|s| s.without_scripted_faults())
     }
 }
 

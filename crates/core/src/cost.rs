@@ -139,18 +139,24 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
     let fraction = fraction.trim_end_matches('0');
     let mut mantissa: u64 = 0;
     let mut scale = exponent - i32::try_from(fraction.len()).unwrap_or(i32::MAX / 2);
-    for (i, digit) in whole
-        .trim_start_matches('0')
-        .bytes()
-        .chain(fraction.bytes())
-        .enumerate()
-    {
-        if i < 19 {
+    // Zeros before the first other digit, on either side of the point, are not significant:
+    // the scale already counts the fraction's.
+    let mut significant = 0;
+    for digit in whole.bytes().chain(fraction.bytes()) {
+        if significant == 0 && digit == b'0' {
+            continue;
+        }
+        if significant < 19 {
             mantissa = mantissa * 10 + u64::from(digit - b'0');
         } else {
             // Digits past the 19th only shift the scale (or, after the point, are dropped).
             scale += 1;
         }
+        significant += 1;
+    }
+    if mantissa == 0 {
+        // Zero, whatever its exponent (`0e400` would otherwise be 0 × ∞).
+        return Some(if negative { -0.0 } else { 0.0 });
     }
     let power = 10f64.powi(scale.unsigned_abs().min(400) as i32);
     let value = if scale >= 0 {

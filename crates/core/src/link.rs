@@ -121,7 +121,6 @@ impl DeepLink {
     pub fn to_challenge(challenge: &Challenge) -> DeepLink {
         DeepLink {
             scenario: challenge.scenario.to_owned(),
-            protections: challenge.protections,
             base: true,
             challenge: Some(challenge.id.to_owned()),
             ..DeepLink::default()

@@ -375,7 +375,6 @@ fn custom(
     Challenge {
         id: "test",
         scenario,
-        protections: None,
         budget,
         breaks,
         needs,

@@ -58,6 +58,10 @@ fn decimals_read_as_str_parse_reads_them() {
         "0.000001",
         "9e15",
         "1e-5",
+        "0.0000000000000000000000125",
+        "0e400",
+        "-0.0e-400",
+        "00.000",
     ] {
         let ours = parse_decimal(text).unwrap_or_else(|| panic!("{text} reads"));
         let std: f64 = text.parse().expect("a float");
@@ -102,6 +106,16 @@ fn exponents_are_read_in_full_and_huge_ones_saturate() {
     assert_eq!(parse_decimal("1e99999"), Some(f64::INFINITY));
     assert_eq!(parse_decimal("1e-99999"), Some(0.0));
     assert!(parse_field(CostField::Rps, "1e99999").is_err());
+    // A four-digit exponent is read as it is: a thousand digits before it bring it back.
+    let thousand_zeros = "0".repeat(1000);
+    assert_eq!(
+        parse_decimal(&format!("1{thousand_zeros}e-1000")),
+        Some(1.0)
+    );
+    assert_eq!(
+        parse_decimal(&format!("0.{thousand_zeros}25e1001")),
+        Some(2.5)
+    );
 }
 
 #[test]

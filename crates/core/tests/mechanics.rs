@@ -437,3 +437,32 @@ fn losing_the_next_answer_needs_something_on_its_way() {
         Some(ActionError::NothingToRetry)
     );
 }
+
+#[test]
+fn the_menu_splits_into_the_seed_stories_and_the_other_mechanics() {
+    use idem_core::Scenario;
+    // The seed tells four stories with five scenarios: the counter story has its unprotected
+    // and its protected run.
+    assert_eq!(
+        Scenario::seed_ids(),
+        ["naive", "key", "cas", "counter-naive", "counter"]
+    );
+    let mut joined = Scenario::seed_ids().to_vec();
+    joined.extend_from_slice(Scenario::mechanic_ids());
+    assert_eq!(
+        joined,
+        Scenario::IDS,
+        "seed ids then mechanics, in menu order"
+    );
+    assert!(Scenario::mechanic_ids().contains(&"lease-fencing"));
+    for id in Scenario::IDS {
+        assert_eq!(
+            Scenario::is_seed(id),
+            Scenario::seed_ids().contains(&id),
+            "{id}"
+        );
+    }
+    assert!(Scenario::is_seed("cas"));
+    assert!(!Scenario::is_seed("cas-race"));
+    assert!(!Scenario::is_seed("no-such-scenario"));
+}

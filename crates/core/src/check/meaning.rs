@@ -413,4 +413,33 @@ mod tests {
             }
         }
     }
+
+    /// A Retry press that finds nothing to retry does nothing, but it is still a moment: a
+    /// fault planned after it follows it.
+    #[test]
+    fn a_press_in_vain_is_still_the_moment_the_next_fault_follows() {
+        let scenario = Scenario::by_id("naive")
+            .expect("naive")
+            .without_scripted_faults();
+        let press = Planned {
+            action: Action::RetryNow,
+            target: None,
+            anchor: None,
+            after: 0,
+        };
+        let lose = Planned {
+            action: Action::LoseNextAck,
+            target: None,
+            anchor: Some([INJECTED, 0, 0, 0]),
+            after: 0,
+        };
+        // Before the payment starts there is nothing to retry.
+        assert_eq!(
+            World::new(&scenario).apply(Action::RetryNow),
+            Err(ActionError::NothingToRetry)
+        );
+        let (world, in_vain) = replay_noting(&scenario, &[press, lose]).expect("replays");
+        assert_eq!(in_vain, 0b1, "the press, not the lost answer, was in vain");
+        assert_eq!(world.injected(), &[(0, Action::LoseNextAck)]);
+    }
 }

@@ -162,8 +162,10 @@ impl Outcome {
                     Note::MessageDuplicated { .. } => Fault::Duplicated,
                     Note::MessageDelayed { .. } => Fault::Delayed,
                     Note::ApiCrashed { phase } => Fault::Crashed(*phase),
-                    Note::KeysEvicted { count } if *count > 0 => Fault::Evicted,
-                    Note::KeysExpired { count } if *count > 0 => Fault::Expired,
+                    // The world writes these only when at least one key went (an eviction
+                    // with nothing to evict is `NothingToDo`).
+                    Note::KeysEvicted { .. } => Fault::Evicted,
+                    Note::KeysExpired { .. } => Fault::Expired,
                     Note::ClockAdvanced { .. } => Fault::Offline,
                     _ => continue,
                 };

@@ -465,4 +465,6 @@ fn the_menu_splits_into_the_seed_stories_and_the_other_mechanics() {
     assert!(Scenario::is_seed("cas"));
     assert!(!Scenario::is_seed("cas-race"));
     assert!(!Scenario::is_seed("no-such-scenario"));
+    let ids: Vec<String> = Scenario::all().into_iter().map(|s| s.id).collect();
+    assert_eq!(ids, Scenario::IDS, "every scenario builds, in menu order");
 }

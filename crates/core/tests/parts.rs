@@ -128,3 +128,66 @@ fn every_scenario_agrees_at_k_3() {
         assert_eq!(found(&parallel), found(&single), "{id}");
     }
 }
+
+/// One part does exactly the single search's work too: the same situations and steps, for
+/// every scenario at k ≤ 2 (parts only add work where two of them share situations).
+#[test]
+fn one_part_does_the_single_searchs_work() {
+    for id in Scenario::IDS {
+        let scenario = Scenario::by_id(id).expect("a scenario");
+        for k in 1..=2 {
+            let single = Explorer::new(&scenario, Bounds::faults(k))
+                .run_to_end()
+                .clone();
+            let one = explore_parallel(&scenario, Bounds::faults(k), 1);
+            assert_eq!(one, single, "{id} k={k}");
+        }
+    }
+}
+
+/// A unit's progress is readable while it runs and gone once it is over; a unit started again
+/// keeps what its part remembered, so it does less work for the same runs.
+#[test]
+fn a_unit_shows_its_progress_and_a_restarted_one_keeps_its_memory() {
+    let scenario = Scenario::by_id("key").expect("key");
+    let plan = Plan::new(&scenario, Bounds::faults(2));
+    assert_eq!(Part::new(plan.clone()).progress().map(|(u, _)| u), None);
+
+    let mut fresh = Part::new(plan.clone());
+    fresh.begin(1).expect("unit 1");
+    let whole = fresh.run_while(|| true).expect("unit 1 finishes");
+    assert!(whole.report.runs > 1 && whole.report.states > 0);
+
+    let mut part = Part::new(plan.clone());
+    part.begin(1).expect("unit 1");
+    let mut budget = 20;
+    assert!(part
+        .run_while(|| {
+            budget -= 1;
+            budget > 0
+        })
+        .is_none());
+    let (unit, so_far) = part.progress().expect("unit 1 is under way");
+    assert_eq!(unit, 1);
+    assert!(
+        so_far.runs > 0 && so_far.runs < whole.report.runs,
+        "{so_far:?}"
+    );
+    assert!(!so_far.done);
+    part.begin(1).expect("unit 1 again");
+    assert_eq!(part.progress().map(|(u, r)| (u, r.runs)), Some((1, 0)));
+    let again = part.run_while(|| true).expect("unit 1 finishes");
+    assert_eq!(part.progress().map(|(u, _)| u), None, "nothing under way");
+    assert_eq!(found_runs(&again.report), found_runs(&whole.report));
+    assert!(
+        again.report.states < whole.report.states,
+        "remembered situations are not explored again: {} vs {}",
+        again.report.states,
+        whole.report.states
+    );
+}
+
+/// A unit's findings, without its work.
+fn found_runs(report: &Report) -> (u64, u64, u64) {
+    (report.runs, report.violating_runs, report.cut_off)
+}

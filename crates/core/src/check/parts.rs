@@ -388,9 +388,6 @@ pub struct Part {
     maps: Maps,
     /// The unit being explored (no explorer: its fault does not apply, nothing to explore).
     current: Option<(u32, Option<Explorer>)>,
-    /// Work done on the units finished so far.
-    states: u64,
-    steps: u64,
 }
 
 impl Part {
@@ -400,8 +397,6 @@ impl Part {
             plan,
             maps: Maps::default(),
             current: None,
-            states: 0,
-            steps: 0,
         }
     }
 
@@ -455,8 +450,6 @@ impl Part {
         let explorer = self.current.take()?.1?;
         let (report, top, maps) = explorer.into_parts();
         self.maps = maps;
-        self.states += report.states;
-        self.steps += report.steps;
         Some(UnitOutcome {
             unit,
             report,
@@ -545,4 +538,37 @@ pub fn explore_parallel(scenario: &Scenario, bounds: Bounds, threads: usize) -> 
         })
         .collect();
     plan.finish(merged, rebuilt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The explorer's menu offers only faults that apply, so no unit of any scenario's plan is
+    /// skipped; should one not apply, its unit is explored as nothing, as the single search
+    /// skips it, and the merge leaves it out.
+    #[test]
+    fn a_unit_whose_fault_does_not_apply_is_explored_as_nothing() {
+        let scenario = Scenario::by_id("key").expect("key");
+        let mut plan = Plan::new(&scenario, Bounds::faults(2));
+        let whole = plan.merge(&[]).report.runs;
+        let (at, choice) = plan.units[0];
+        plan.spine[at as usize].faults[choice as usize] = Action::Drop(crate::topology::MsgId(999));
+        let mut part = Part::new(plan.clone());
+        part.begin(0).expect("unit 0 is the plan's");
+        assert_eq!(part.progress(), None, "nothing to explore");
+        let outcome = part.run_while(|| true).expect("over at once");
+        assert_eq!(outcome.unit, 0);
+        assert!(outcome.report.done);
+        assert_eq!(outcome.report.runs, 0);
+        assert_eq!(
+            outcome.report.by_invariant,
+            Invariant::ALL.iter().map(|i| (*i, 0)).collect::<Vec<_>>()
+        );
+        assert!(!outcome.summary.applied);
+        assert_eq!(part.run_while(|| true), None, "no unit is being explored");
+        let merged = plan.merge(&[outcome]);
+        assert_eq!(merged.report.runs, whole, "the skipped unit adds no run");
+        assert!(part.begin(plan.units() as u32).is_none(), "no such unit");
+    }
 }

@@ -9,6 +9,9 @@
 //
 // node tests/e2e/measure-interactive.mjs [rounds] [query]   (after a release build in dist/)
 // LANGS=en,ru (default) picks the languages; each round is a fresh browser context.
+// RAFTSCOPE=<folder> (a checkout of github.com/ongardie/raftscope with its two submodules) also
+// measures RaftScope the same way, in the same run, until its five servers are drawn (from
+// then on it answers), for #29's comparison.
 import { chromium } from 'playwright-core';
 import { join } from 'node:path';
 import { ROOT } from './harness.mjs';
@@ -16,7 +19,7 @@ import { serve } from './server.mjs';
 
 const rounds = Number(process.argv[2] ?? 3);
 const query = process.argv[3] ?? 'scenario=naive';
-const langs = (process.env.LANGS ?? 'en,ru').split(',');
+const langs = (process.env.LANGS ?? 'en,ru').split(',').filter(Boolean);
 // Lighthouse's mobile screen (Moto G Power) and its throttling.
 const VIEWPORT = { width: 412, height: 823 };
 const NETWORK = {
@@ -52,6 +55,19 @@ const watch = () => {
   requestAnimationFrame(tick);
 };
 
+/** In RaftScope's page before anything runs: notes when its servers are drawn. */
+const watchRaftScope = () => {
+  window.__t = {};
+  const tick = () => {
+    if (document.querySelectorAll('#servers .server').length >= 5) {
+      window.__t.step = performance.now();
+      return;
+    }
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+};
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -59,12 +75,14 @@ const median = (xs) => {
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
 
 const site = await serve(join(ROOT, process.env.DIST ?? 'dist'), '/course/lab/', { gzip: true });
+const raftScope = process.env.RAFTSCOPE ? await serve(process.env.RAFTSCOPE, '/raftscope/', { gzip: true, csp: "default-src * 'unsafe-inline' 'unsafe-eval'" }) : null;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
 try {
-  for (const lang of langs) {
+  for (const lang of [...langs, ...(raftScope ? ['raftscope'] : [])]) {
+    const raft = lang === 'raftscope' ? raftScope : null;
     const firstSteps = [];
     for (let round = 1; round <= rounds; round++) {
       const context = await browser.newContext({ viewport: VIEWPORT, isMobile: true, hasTouch: true, serviceWorkers: 'block' });
@@ -79,8 +97,8 @@ try {
       cdp.on('Network.loadingFinished', (e) => wire.set(e.requestId, e.encodedDataLength));
       const urls = new Map();
       cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-      await page.addInitScript(watch);
-      await page.goto(`${site.url}?${query}&lang=${lang}`);
+      await page.addInitScript(raft ? watchRaftScope : watch);
+      await page.goto(raft ? `${raft.url}index.html` : `${site.url}?${query}&lang=${lang}`);
       await page.waitForFunction(() => window.__t?.step !== undefined, null, { timeout: 120_000 });
       const t = await page.evaluate(() => window.__t);
       const resources = await page.evaluate(() =>
@@ -91,21 +109,28 @@ try {
       const name = (url) => new URL(url).pathname.split('/').pop() || 'index.html';
       const rows = [{ at: nav, what: 'index.html', bytes: bytes.get([...urls.values()][0]) ?? 0 }];
       for (const r of resources) rows.push({ at: r.end, what: name(r.name), bytes: bytes.get(r.name) ?? 0 });
-      rows.push({ at: t.mount, what: '— the page drawn (mount)' });
-      rows.push({ at: t.play, what: '— Play usable (pressed)' });
-      rows.push({ at: t.step, what: '— the first step shown' });
+      if (raft) {
+        rows.push({ at: t.step, what: '— the five servers drawn (RaftScope answers)' });
+      } else {
+        rows.push({ at: t.mount, what: '— the page drawn (mount)' });
+        rows.push({ at: t.play, what: '— Play usable (pressed)' });
+        rows.push({ at: t.step, what: '— the first step shown' });
+      }
       rows.sort((a, b) => a.at - b.at);
-      const before = rows.filter((r) => r.bytes && r.at <= t.play).reduce((n, r) => n + r.bytes, 0);
-      console.log(`\n${lang}, round ${round} (?${query}):`);
+      const until = raft ? t.step : t.play;
+      const before = rows.filter((r) => r.bytes && r.at <= until).reduce((n, r) => n + r.bytes, 0);
+      console.log(`\n${lang}, round ${round} (${raft ? 'RaftScope' : `?${query}`}):`);
       for (const r of rows) console.log(`  ${fmt(r.at)}  ${r.what}${r.bytes ? `  ${(r.bytes / 1000).toFixed(1)} KB` : ''}`);
-      console.log(`  bytes before Play: ${(before / 1000).toFixed(1)} KB on the wire`);
+      console.log(`  bytes before ${raft ? 'the servers' : 'Play'}: ${(before / 1000).toFixed(1)} KB on the wire`);
       firstSteps.push(t.step);
       await context.close();
     }
-    console.log(`\n${lang}: first step after Play, median of ${rounds}: ${fmt(median(firstSteps)).trim()} ` +
+    const what = raft ? 'RaftScope: servers drawn' : `${lang}: first step after Play`;
+    console.log(`\n${what}, median of ${rounds}: ${fmt(median(firstSteps)).trim()} ` +
       `(${firstSteps.map((x) => fmt(x).trim()).join(', ')})`);
   }
 } finally {
   await browser.close();
   await site.close();
+  await raftScope?.close();
 }

@@ -47,6 +47,7 @@ test('the switch reloads in the other language and keeps the run', async () => {
   await page.waitForURL(/lang=en/);
   await page.getByTestId('step-index').waitFor();
   assert.equal(await text(page, 'title'), 'Idempotency Lab');
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
@@ -54,5 +55,6 @@ test('an unknown lang value shows a notice and falls back', async () => {
   const page = await lab.open('scenario=naive&lang=tlh', DESKTOP, { locale: 'ru-RU' });
   assert.match(await text(page, 'lang-notice'), /tlh/);
   assert.equal(await text(page, 'title'), 'Лаборатория идемпотентности');
+  assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -86,6 +86,28 @@ for (const lang of ['en', 'ru']) {
   });
 }
 
+// Finding 16: on a phone the industry table is wider than the screen; it says so above it (and
+// scrolls sideways on its own), a desktop shows all its columns and no hint.
+for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
+  test(`the industry table says it scrolls sideways only where it does, at ${size} px`, async () => {
+    const page = await lab.open('scenario=key', viewport);
+    await page.getByTestId('industry').locator('summary').click();
+    const table = page.getByTestId('industry-table');
+    await table.waitFor();
+    const wider = await table.evaluate((t) => t.scrollWidth > t.clientWidth + 1);
+    assert.equal(wider, viewport === PHONE, 'the table is wider than its box only on a phone');
+    const hint = page.getByTestId('industry-scroll');
+    assert.equal(await hint.isVisible(), viewport === PHONE);
+    if (viewport === PHONE) {
+      assert.match(await hint.innerText(), /wider than the screen/);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth), 0,
+        'the page itself does not scroll sideways');
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
 test('the quiz says nothing about a score before an answer, and a wrong answer opens its run', async () => {
   const c = catalog('en');
   const page = await lab.open('scenario=counter');

@@ -399,6 +399,30 @@ mod tests {
         w
     }
 
+    /// #25 finding 4: a refused reuse of a key does not say "nothing was charged" beside a
+    /// statement that shows the first payment: the summary names both amounts as the core's
+    /// processor holds them.
+    #[test]
+    fn a_refused_reuse_names_what_was_and_was_not_charged() {
+        let world = end("key-reuse");
+        let charged = world.processor().total_for(idem_core::UserId(1));
+        assert_eq!(charged, 10_000, "the first payment went through");
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let text = summary(&world, c).join(" ");
+            // The summary writes whole dollars: the statement's $100.00 as "$100".
+            let says = |cents: u64| {
+                let d = format!("${}", cents / 100);
+                text.match_indices(&d)
+                    .any(|(i, _)| !text[i + d.len()..].starts_with(|c: char| c.is_ascii_digit()))
+            };
+            assert!(says(charged), "{text}");
+            assert!(says(15_000), "the refused payment: {text}");
+            assert!(!text.contains("Nothing was charged"), "{text}");
+            assert!(!text.contains("ничего не списано"), "{text}");
+        }
+    }
+
     /// Defect 1: `key` with a crash before "write the ledger" was summarised as "charged
     /// exactly once" while the verdict said "Charged twice".
     #[test]

@@ -444,6 +444,15 @@ mod tests {
             badge_text(&badge(&end("key")), catalog),
             "Charged exactly once"
         );
+        // A like counted twice says so, not a count that disagrees (#25 finding 10).
+        assert_eq!(
+            badge_text(&badge(&end("counter-naive")), catalog),
+            "Like counted twice"
+        );
+        assert_eq!(
+            badge_text(&badge(&end("counter-naive")), Lang::Ru.catalog()),
+            "Лайк засчитан дважды"
+        );
     }
 
     /// The keys the narration of a whole run uses, step by step, for the notes matching `pick`.
@@ -458,6 +467,53 @@ mod tests {
             );
         }
         keys
+    }
+
+    /// #25 finding 2: a key store without a record of the key cannot tell a first request from
+    /// a retry whose record is gone (expired, evicted, never written before a crash), so both
+    /// are narrated alike, as "no record", never as "a first request".
+    #[test]
+    fn a_key_without_a_record_is_not_called_a_first_request() {
+        let new_key = |n: &Note| matches!(n, Note::ApiKeyIsNew);
+        for id in ["ttl", "evict", "crash-window"] {
+            let world = World::new(&Scenario::by_id(id).expect("scenario"));
+            // The first request and a retry that found no record: the same note.
+            assert_eq!(keys_of(world, new_key), ["api.key_new"; 2], "{id}");
+        }
+        for lang in Lang::ALL {
+            let text = lang.catalog().text("api.key_new");
+            let (no_record, first) = match lang {
+                Lang::En => ("no record of this key", "this is a first request"),
+                Lang::Ru => ("Записи об этом ключе нет", "это первый запрос"),
+            };
+            assert!(text.contains(no_record), "{text}");
+            assert!(!text.contains(first), "{text}");
+        }
+    }
+
+    /// #25 finding 11: the words at the point of use are plain: the backoff says what it does,
+    /// the moment between the commit and the stored answer says what a crash then would leave.
+    #[test]
+    fn the_retry_wait_and_the_unrecorded_answer_are_said_plainly() {
+        let c = Lang::En.catalog();
+        let wait = c.text("client.backs_off");
+        assert!(
+            !wait.contains("backoff") && !wait.contains("jitter"),
+            "{wait}"
+        );
+        assert!(wait.contains("twice as long"), "{wait}");
+        let recorded = c.text("api.records_key");
+        assert!(!recorded.contains("a window"), "{recorded}");
+        assert!(
+            recorded.contains("the key would have no answer"),
+            "{recorded}"
+        );
+        // Both are said in the stories that have them.
+        let backs_off = |n: &Note| matches!(n, Note::ClientBacksOff { .. });
+        let key = World::new(&Scenario::by_id("key").expect("key"));
+        assert!(keys_of(key.clone(), backs_off).contains(&"client.backs_off"));
+        let records = |n: &Note| matches!(n, Note::ApiRecordsKey);
+        assert!(keys_of(key, records).contains(&"api.records_key"));
     }
 
     #[test]

@@ -81,7 +81,7 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
                 ),
                 "ok",
             ),
-            // 412 carries the current state: the app re-reads instead of reporting a failure.
+            // 412 carries the current state: the app shows it instead of reporting a failure.
             UserView::Failed(r) if r.status == 412 => (
                 catalog.fill(
                     "panel.sees_current_state",

@@ -4,6 +4,7 @@
 mod support;
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use idem_core::explore_brute;
 use idem_core::{
@@ -12,6 +13,20 @@ use idem_core::{
 };
 use proptest::prelude::*;
 use support::*;
+
+/// The oracle's search of `scenario` within `bounds`, made once per run of this file: several
+/// tests ask for the same one (`key` and `scope` at k = 2 by three tests each), and the oracle,
+/// walking every schedule one by one, is this file's slowest part. Tests run on several
+/// threads; two asking at once may both search, and the first one stored is kept.
+fn brute(scenario: &Scenario, bounds: Bounds) -> Arc<Report> {
+    static DONE: Mutex<BTreeMap<String, Arc<Report>>> = Mutex::new(BTreeMap::new());
+    let key = format!("{scenario:?} {bounds:?}");
+    if let Some(report) = DONE.lock().expect("not poisoned").get(&key) {
+        return Arc::clone(report);
+    }
+    let report = Arc::new(explore_brute(scenario, bounds));
+    Arc::clone(DONE.lock().expect("not poisoned").entry(key).or_insert(report))
+}
 
 fn explore(id: &str, k: u32) -> idem_core::Report {
     Explorer::new(&scenario(id), Bounds::faults(k))
@@ -218,7 +233,7 @@ fn the_search_is_deterministic_and_resumable() {
     assert_eq!(sliced.runs_represented(), whole.runs);
     assert_eq!(whole.distinct_situations(), whole.states);
     assert_eq!(whole.runs_represented(), whole.runs);
-    let brute = explore_brute(&scenario, Bounds::faults(2));
+    let brute = brute(&scenario, Bounds::faults(2));
     assert!(
         whole.steps * 2 < brute.steps,
         "situations are merged: {} steps simulated, {} one run at a time",
@@ -278,12 +293,12 @@ fn replays_to_a_broken_world(base: &Scenario, id: &str, c: &CounterExample) {
 /// runs: how many, how many break each invariant, cut off, and the shortest counter-example of
 /// every class; the merging explorer's counter-examples replay through a deep link.
 /// The merged search and the oracle's, checked equal on everything they both count.
-fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> (Report, Report) {
+fn agrees_with_the_oracle(id: &str, scenario: &Scenario, k: u32) -> (Report, Arc<Report>) {
     agrees_within(id, scenario, Bounds::faults(k))
 }
 
-fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> (Report, Report) {
-    let brute = explore_brute(scenario, bounds);
+fn agrees_within(id: &str, scenario: &Scenario, bounds: Bounds) -> (Report, Arc<Report>) {
+    let brute = brute(scenario, bounds);
     let merged = Explorer::new(scenario, bounds).run_to_end().clone();
     let what = format!("{id} {:?} {bounds:?}", scenario.protections);
     assert!(merged.done && brute.done, "{what}");
@@ -385,7 +400,7 @@ fn situations_that_differ_only_in_the_past_are_merged() {
     // schedule one by one.
     for (id, k) in [("scope", 2), ("key", 2), ("naive", 3)] {
         let report = explore(id, k);
-        let brute = explore_brute(&scenario(id), Bounds::faults(k));
+        let brute = brute(&scenario(id), Bounds::faults(k));
         assert!(
             report.steps * 2 < brute.steps,
             "{id} k={k}: {} steps simulated, {} one run at a time",

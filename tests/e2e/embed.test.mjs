@@ -132,7 +132,9 @@ test('?embed shows the compact player only', async () => {
     assert.equal(await page.getByTestId('title').count(), 0, 'no site header');
     assert.equal(await page.getByTestId('scenario-naive').count(), 0, 'no story switcher');
     assert.equal(await step(page), 12);
+    // The verdict and narration come with the player's bundle, a moment after the widget.
     for (const id of ['node-client', 'play-pause', 'verdict', 'narration']) {
+      await page.getByTestId(id).first().waitFor();
       assert.equal(await page.getByTestId(id).count(), 1, id);
     }
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -25,7 +25,12 @@ fn brute(scenario: &Scenario, bounds: Bounds) -> Arc<Report> {
         return Arc::clone(report);
     }
     let report = Arc::new(explore_brute(scenario, bounds));
-    Arc::clone(DONE.lock().expect("not poisoned").entry(key).or_insert(report))
+    Arc::clone(
+        DONE.lock()
+            .expect("not poisoned")
+            .entry(key)
+            .or_insert(report),
+    )
 }
 
 fn explore(id: &str, k: u32) -> idem_core::Report {

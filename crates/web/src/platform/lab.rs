@@ -1,6 +1,6 @@
 //! The page's shared state, as three narrow `Copy` contexts: the run on screen with its verdict
 //! ([`Lab`]), the playback clock ([`Clock`]), and the student's preferences ([`Prefs`]:
-//! language, layout, motion). A component takes the ones it reads (`use_lab`, `use_clock`,
+//! language, layout, motion, colour theme). A component takes the ones it reads (`use_lab`, `use_clock`,
 //! `use_prefs`) and changes the run only through [`Lab`]'s methods, which call the core (a
 //! change of the run also resets the clock, so the lab holds the clock, never the reverse).
 
@@ -11,11 +11,13 @@ use crate::platform::browser::{current_layout, media_matches};
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
 use idem_lesson::playback::{default_scenario, tick, Run};
+use idem_lesson::theme::Theme;
 
 /// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
 pub const SKIP_NOTE_MS: f64 = 2_000.0;
 
-/// The student's preferences: the page's language, the topology's layout, reduced motion.
+/// The student's preferences: the page's language, the topology's layout, reduced motion, the
+/// colour theme.
 #[derive(Clone, Copy)]
 pub struct Prefs {
     /// The language of the page.
@@ -28,6 +30,9 @@ pub struct Prefs {
     pub set_layout: WriteSignal<Layout>,
     /// The user asked for reduced motion.
     pub reduced_motion: ReadSignal<bool>,
+    /// The colour theme: the system's until the page's toggle, or a mounted widget's `theme`
+    /// option, picks one.
+    pub theme: RwSignal<Theme>,
 }
 
 impl Prefs {
@@ -42,6 +47,7 @@ impl Prefs {
             layout,
             set_layout,
             reduced_motion,
+            theme: RwSignal::new(Theme::Auto),
         }
     }
 

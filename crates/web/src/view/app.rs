@@ -22,7 +22,6 @@ use idem_lesson::anchors::PLAYER_ANCHOR;
 use idem_lesson::lang::choose;
 use idem_lesson::panels::glossary::TermLinks;
 use idem_lesson::playback::run_from_query;
-use idem_lesson::theme::Theme;
 
 /// The whole lesson page.
 ///
@@ -82,9 +81,9 @@ pub fn App(
     use_playback(lab);
     use_layout(prefs);
 
-    let (theme, set_theme) = signal(Theme::Auto);
+    let theme = prefs.theme;
     let system_dark = || media_matches("(prefers-color-scheme: dark)");
-    let cycle_theme = move |_| set_theme.update(|t| *t = t.next(system_dark()));
+    let cycle_theme = move |_| theme.update(|t| *t = t.next(system_dark()));
     let theme_label = move || {
         let key = if theme.get().is_dark(system_dark()) {
             "ui.theme_light"

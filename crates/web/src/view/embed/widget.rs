@@ -43,6 +43,7 @@ pub fn Widget(
     let lang = query_lang(&query);
     let lab = provide_lab(run, lang);
     let prefs = use_prefs();
+    prefs.theme.set(theme);
     let events = provide_events();
     use_run_events(lab, events);
     crate::view::panels::challenge::use_challenge_events(lab, events);
@@ -73,7 +74,7 @@ pub fn Widget(
             class="idem-lab embed"
             data-testid="embed"
             node_ref=events.root()
-            data-theme=theme.name()
+            data-theme=move || prefs.theme.get().name()
             lang=lang.catalog().tag
             tabindex="0"
             on:keydown=move |e| handle_key(lab, &e, full)

@@ -3,6 +3,8 @@
 // crate, the files form a graph by the paths their code names (`use crate::a::b::Item;`,
 // `super::Item`, `crate::a::Item` written inline), and that graph must have no cycle. Test
 // modules (`#[cfg(test)]` to the end of a file) are left out: a test may reach anything.
+// In the web crate the layers go one way too: `platform/` imports nothing of `view/`. (Between
+// crates Cargo sees to it: view -> platform -> idem-lesson -> idem-core.)
 //
 // A path names the deepest module file it reaches; a name a module re-exports (`pub use`) is
 // followed to where it is defined, so a facade (lib.rs's `pub use`) is not an edge of its own.
@@ -194,13 +196,28 @@ function check(crate) {
       console.log(`    ${name(f)} -> ${back.join(", ")}`);
     }
   }
-  return sccs.length;
+  // Layers: in the web crate, `view/` (components) may import `platform/` (the browser and
+  // the shared state), never the reverse.
+  let upward = 0;
+  if (crate === "web") {
+    const layer = (f) => relative(join(root, "crates", "web", "src"), f).split("/")[0].replace(/\.rs$/, "");
+    for (const [f, to] of edges) {
+      if (layer(f) !== "platform") continue;
+      for (const t of to) {
+        if (layer(t) === "view") {
+          console.log(`  layer: ${name(f)} (platform) imports ${name(t)} (view)`);
+          upward++;
+        }
+      }
+    }
+  }
+  return sccs.length + upward;
 }
 
-let cycles = 0;
-for (const crate of crates) cycles += check(crate);
-if (cycles > 0) {
-  console.log(`imports: ${cycles} cycle(s): a file imports one that imports it back`);
+let problems = 0;
+for (const crate of crates) problems += check(crate);
+if (problems > 0) {
+  console.log(`imports: ${problems} problem(s): a cycle (a file imports one that imports it back) or platform/ importing view/`);
   process.exit(1);
 }
-console.log("imports: no file imports one that imports it back");
+console.log("imports: no file imports one that imports it back; platform/ imports nothing of view/");

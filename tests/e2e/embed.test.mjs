@@ -314,6 +314,10 @@ test('try every failure: search, then replay a counter-example', async () => {
   const steps = Number(await result.getAttribute('data-steps'));
   assert.ok(states > 0 && steps > states, `${states} situations, ${steps} steps for ${runs} runs`);
   const summary = await result.innerText();
+  // What it means for the story comes first (#25 finding 14), the counts after it.
+  const lead = await page.getByTestId('explore-lead').innerText();
+  assert.ok(lead.includes(await page.getByTestId('scenario-naive').innerText().then((t) => t.replace(/^\s*\d+\s*·\s*/, '').trim())), lead);
+  assert.ok(summary.indexOf(lead.trim().slice(0, 20)) < summary.indexOf(`${runs.toLocaleString('en-US')} runs checked`), summary);
   // Counts are written grouped by threes, as English writes them.
   const en = (n) => n.toLocaleString('en-US');
   assert.match(summary, new RegExp(`${en(runs)} runs checked. The simulator played ${en(steps)} steps in all and remembered ${en(states)} distinct situations`));

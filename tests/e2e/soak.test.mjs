@@ -47,6 +47,8 @@ async function memory(page, cdp) {
 const stepWork = (page, n) =>
   page.evaluate(async (n) => {
     const $ = (id) => document.querySelector(`[data-testid=${id}]`);
+    // Yields one task so the page's own queued work (effects, the slice scheduler) runs
+    // between clicks: a task boundary, not a wait for time to pass.
     const settle = () => new Promise((ok) => setTimeout(ok, 0));
     const stories = ['naive', 'key', 'cas', 'counter-naive', 'counter', 'fully-protected'];
     let steps = 0;

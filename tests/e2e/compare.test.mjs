@@ -165,6 +165,11 @@ test('challenge: the fully protected design is proved unbreakable with 3 faults'
     const page = await lab.open(`challenge=fully-3&lang=${lang}`, viewport);
     const challenge = page.getByTestId('challenge');
     assert.equal(await challenge.getAttribute('data-status'), 'open');
+    // The proof is an event too (idem:challenge), as solving one is (events.test.mjs).
+    await page.evaluate(() => {
+      window.__challenge = [];
+      document.addEventListener('idem:challenge', (e) => window.__challenge.push(e.detail));
+    });
     await tryEveryFailure(page, 3);
     assert.equal(await page.getByTestId('explore-result').getAttribute('data-violations'), '0');
     // The claim covers the player's whole menu for this design (no Redis store: no eviction).
@@ -173,6 +178,8 @@ test('challenge: the fully protected design is proved unbreakable with 3 faults'
       ['drop', 'dup', 'delay', 'crash', 'pause', 'lose-ack', 'retry', 'clock'],
     );
     await page.locator('[data-testid=challenge][data-status=impossible]').waitFor();
+    await page.waitForFunction(() => window.__challenge.length > 0);
+    assert.deepEqual(await page.evaluate(() => window.__challenge), [{ id: 'fully-3', status: 'impossible' }]);
     const status = await page.getByTestId('challenge-status').innerText();
     assert.match(status, lang === 'en' ? /up to 3 faults.*a lost answer/s : /до 3 сбоев.*потерянный ответ/s);
     assert.equal(

@@ -340,7 +340,9 @@ test('transcript-copy: copies the HTTP transcript', async () => {
       const button = page.getByTestId('transcript-copy');
       const before = await button.innerText();
       await button.click();
-      assert.notEqual(await button.innerText(), before, 'the button says it copied');
+      // It says so once the browser has answered (the clipboard's write is a promise).
+      await page.waitForFunction((before) => document.querySelector('[data-testid=transcript-copy]').innerText !== before, before);
+      assert.match(await button.innerText(), /Copied/, 'the button says it copied');
       const copied = await page.evaluate(() => navigator.clipboard.readText());
       assert.match(copied, /POST \/charges HTTP\/1\.1/);
       assert.match(copied, /201 Created/);

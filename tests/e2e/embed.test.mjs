@@ -174,8 +174,8 @@ test('demo page: two mounted widgets and an iframe, independent of each other', 
   assert.equal(Number(await b.getByTestId('step-index').innerText()), 2);
   assert.equal(Number(await a.getByTestId('step-index').innerText()), aStep);
   await page.keyboard.press(' ');
-  assert.equal(await b.getByTestId('play-pause').getAttribute('aria-pressed'), 'true');
-  assert.equal(await a.getByTestId('play-pause').getAttribute('aria-pressed'), 'false');
+  assert.equal(await b.getByTestId('play-pause').getAttribute('data-playing'), 'true');
+  assert.equal(await a.getByTestId('play-pause').getAttribute('data-playing'), 'false');
   await b.getByTestId('play-pause').click();
   // The iframe shows the compact compare-and-set player.
   const frame = page.frameLocator('[data-testid=iframe-embed]');

@@ -146,3 +146,25 @@ for (const viewport of [DESKTOP, PHONE]) {
     await page.context().close();
   });
 }
+
+test('a digit or r typed into a list is the list\'s, not a shortcut', async () => {
+  const page = await lab.open('scenario=key');
+  // The explorer's k list: typing 3 picks k = 3 and leaves story 2 on screen.
+  const k = page.getByTestId('explore-k');
+  await k.focus();
+  await page.keyboard.press('3');
+  assert.equal(await k.inputValue(), '3');
+  assert.equal(await pressed(page, 'scenario-key'), 'true');
+  assert.equal(await pressed(page, 'scenario-cas'), 'false');
+  // The speed list: r does not retry.
+  const total = await page.getByTestId('step-total').innerText();
+  await page.getByTestId('speed').focus();
+  await page.keyboard.press('r');
+  assert.equal(await page.getByTestId('step-total').innerText(), total, 'nothing retried');
+  // Outside a list the same keys are shortcuts.
+  await page.getByTestId('narration').click();
+  await page.keyboard.press('3');
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-cas]')?.getAttribute('aria-pressed') === 'true');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

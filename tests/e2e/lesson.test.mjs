@@ -135,7 +135,7 @@ test('play animates packets in real time and reaches the end', async () => {
   await shot(page, 'desktop-playing');
   await page.waitForFunction(
     () => document.querySelector('[data-testid=statement-total]').textContent === '$100.00'
-      && document.querySelector('[data-testid=play-pause]').getAttribute('aria-pressed') === 'false',
+      && document.querySelector('[data-testid=play-pause]').getAttribute('data-playing') === 'false',
     null,
     { timeout: 20_000 },
   );

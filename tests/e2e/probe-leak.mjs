@@ -25,7 +25,7 @@ const work = (mode, n) => page.evaluate(async ([mode, n]) => {
       $('step-back').click();
       $('play-pause').click();
       await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-      if ($('play-pause').getAttribute('aria-pressed') === 'true') $('play-pause').click();
+      if ($('play-pause').getAttribute('data-playing') === 'true') $('play-pause').click();
     }
     if (mode === 'mixed' || mode === 'endswitch') { $('run-to-end').click(); $('restart').click(); }
     await settle();

@@ -64,7 +64,7 @@ const stepWork = (page, n) =>
       for (let i = 0; i < 5 && !$('step-back').disabled; i++, steps++) $('step-back').click();
       $('play-pause').click();
       await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-      if ($('play-pause').getAttribute('aria-pressed') === 'true') $('play-pause').click();
+      if ($('play-pause').getAttribute('data-playing') === 'true') $('play-pause').click();
       $('run-to-end').click();
       $('restart').click();
       steps += 3;

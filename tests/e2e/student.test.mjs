@@ -120,7 +120,7 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
         assert.equal(words(now), words(await page.getByTestId('narration').textContent()), 'the bar shows the narration');
         // It stops by itself at the lost answer: the bar stays stuck and says why.
         await page.waitForFunction(
-          () => document.querySelector('[data-testid=play-pause]').getAttribute('aria-pressed') === 'false',
+          () => document.querySelector('[data-testid=play-pause]').getAttribute('data-playing') === 'false',
           null,
           { timeout: 60_000 },
         );

@@ -205,7 +205,7 @@ test('keys pressed in a glossary box neither play nor step the run', async () =>
   await page.keyboard.press('Space');
   await page.getByTestId('term-pop').waitFor({ state: 'detached' });
   assert.equal(await page.getByTestId('step-index').innerText(), at, 'the run did not move');
-  assert.equal(await page.getByTestId('play-pause').getAttribute('aria-pressed'), 'false', 'not playing');
+  assert.equal(await page.getByTestId('play-pause').getAttribute('data-playing'), 'false', 'not playing');
   await page.context().close();
 });
 

@@ -107,9 +107,14 @@ pub fn use_run_events(lab: Lab, events: Events) {
         });
         if let Some(before) = before {
             if before != now {
+                // Both events are built before either is sent: a host's listener may unmount
+                // the widget (disposing `lab`) while it handles the first.
+                let verdict = now
+                    .at_end
+                    .then(|| lab.run.with_untracked(|r| LabEvent::verdict(r.world())));
                 events.emit(&LabEvent::step(&now.scenario, now.step, now.at_end));
-                if now.at_end {
-                    events.emit(&lab.run.with_untracked(|r| LabEvent::verdict(r.world())));
+                if let Some(verdict) = verdict {
+                    events.emit(&verdict);
                 }
             }
         }

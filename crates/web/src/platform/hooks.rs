@@ -125,10 +125,12 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
             event.prevent_default();
             lab.step_back();
         }
-        "r" | "R" if !is_text_field(event) => {
+        // Typed into a field or a list (a <select> picks an option by the key typed), a letter
+        // or a digit is the field's, not a shortcut.
+        "r" | "R" if !is_select(event) => {
             lab.act(idem_core::Action::RetryNow);
         }
-        "1" | "2" | "3" | "4" if stories && !is_text_field(event) => {
+        "1" | "2" | "3" | "4" if stories && !is_select(event) => {
             let id =
                 idem_core::Scenario::seed_ids()[key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
             lab.switch(id);
@@ -147,10 +149,6 @@ fn tag_of(event: &KeyboardEvent) -> String {
 
 fn is_select(event: &KeyboardEvent) -> bool {
     matches!(tag_of(event).as_str(), "select" | "input" | "textarea")
-}
-
-fn is_text_field(event: &KeyboardEvent) -> bool {
-    matches!(tag_of(event).as_str(), "input" | "textarea")
 }
 
 /// Switches between the wide and the stacked topology as the window is resized.

@@ -19,15 +19,22 @@ pub fn LangSwitch(
     // A language's files (the first screen's and the panels') are fetched the first time it is
     // chosen; the switch happens when they are there, and a file that cannot be loaded is
     // reported next to the switch.
+    // The language chosen last: files that arrive for an earlier choice do not switch to it.
     let failed = RwSignal::new(None::<String>);
+    let wanted = RwSignal::new(None::<Lang>);
     let choose = move |lang: Lang| {
+        wanted.set(Some(lang));
         if parts_loaded(lang, true) {
             failed.set(None);
             prefs.set_lang.set(lang);
             return;
         }
         leptos::task::spawn_local(async move {
-            match load_parts(lang, true).await {
+            let result = load_parts(lang, true).await;
+            if wanted.try_get_untracked() != Some(Some(lang)) {
+                return; // another language was chosen since (or the page is gone)
+            }
+            match result {
                 Ok(_) => {
                     failed.set(None);
                     prefs.set_lang.set(lang);

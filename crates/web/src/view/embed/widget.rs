@@ -73,6 +73,8 @@ pub fn Widget(
         <div
             class="idem-lab embed"
             data-testid="embed"
+            role="region"
+            aria-label=title
             node_ref=events.root()
             data-theme=move || prefs.theme.get().name()
             lang=lang.catalog().tag

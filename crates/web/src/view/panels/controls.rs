@@ -181,7 +181,9 @@ pub fn Controls() -> impl IntoView {
                         class="primary play"
                         data-testid="play-pause"
                         node_ref=play_ref
-                        aria-pressed=move || playing.get().to_string()
+                        // Its name says what a press does (Play or Pause), so no aria-pressed
+                        // (a screen reader would say "Pause, pressed"); the state is data.
+                        data-playing=move || playing.get().to_string()
                         on:click=move |_| {
                             lab.toggle_play();
                             if clock.playing.get_untracked() && prefs.layout.get_untracked() == Layout::Tall {

@@ -67,8 +67,11 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             sql_open.update(|open| *open = !*open);
         }
     };
+    // Untracked: the <details> opens and closes itself; redrawing it on the toggle would
+    // replace the focused <summary> (focus would fall to the page). The next step's detail is
+    // drawn open or closed as the student left it.
     let detail = move || {
-        let open = sql_open.get();
+        let open = sql_open.get_untracked();
         told.with(|(_, detail)| sql_detail_html(detail, open, prefs.catalog()))
     };
     let skipped = move || {

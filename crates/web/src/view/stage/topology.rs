@@ -218,7 +218,8 @@ fn packet(
     // no click, so it does not drop the packet.
     let drop = move || lab.act(Action::Drop(MsgId(id)));
     let on_key = move |e: leptos::ev::KeyboardEvent| {
-        if matches!(e.key().as_str(), "Enter" | "Delete" | "Backspace") {
+        // A role="button" answers Enter and Space; Delete and Backspace drop it too.
+        if matches!(e.key().as_str(), "Enter" | " " | "Delete" | "Backspace") {
             e.prevent_default();
             drop();
             let gone = lab.run.with_untracked(|r| {

@@ -9,20 +9,24 @@ use leptos::wasm_bindgen::JsCast;
 use crate::platform::lab::{use_lab, use_prefs};
 use idem_lesson::stage::transcript::transcript_html;
 
-/// Copies the text of `element` to the clipboard; where the Clipboard API is missing
-/// (insecure pages, old browsers) the text is selected so the student can copy it by hand.
-fn copy_text(element: &leptos::web_sys::HtmlElement) -> bool {
+/// Copies the text of `element` to the clipboard, and says whether it did once the browser
+/// has answered; where the Clipboard API is missing (insecure pages, old browsers) or refuses
+/// (no permission), the text is selected so the student can copy it by hand.
+async fn copy_text(element: leptos::web_sys::HtmlElement) -> bool {
     let text = element.inner_text();
     let navigator = window().navigator();
     let has_clipboard = leptos::web_sys::js_sys::Reflect::get(&navigator, &"clipboard".into())
         .is_ok_and(|c| !c.is_undefined() && !c.is_null());
     if has_clipboard {
-        let _ = navigator.clipboard().write_text(&text);
-        return true;
+        let written =
+            wasm_bindgen_futures::JsFuture::from(navigator.clipboard().write_text(&text)).await;
+        if written.is_ok() {
+            return true;
+        }
     }
     if let Ok(Some(selection)) = window().get_selection() {
         let _ = selection.remove_all_ranges();
-        let _ = selection.select_all_children(element);
+        let _ = selection.select_all_children(&element);
     }
     false
 }
@@ -44,7 +48,11 @@ pub fn Transcript() -> impl IntoView {
     };
     let copy = move |_| {
         if let Some(div) = log.get_untracked() {
-            set_copied.set(Some(copy_text(div.unchecked_ref())));
+            let div: leptos::web_sys::HtmlElement = div.unchecked_into();
+            leptos::task::spawn_local(async move {
+                let copied = copy_text(div).await;
+                set_copied.try_set(Some(copied));
+            });
         }
     };
     let copy_label = move || {

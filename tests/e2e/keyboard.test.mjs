@@ -165,6 +165,9 @@ test('a digit or r typed into a list is the list\'s, not a shortcut', async () =
   await page.getByTestId('narration').click();
   await page.keyboard.press('3');
   await page.waitForFunction(() => document.querySelector('[data-testid=scenario-cas]')?.getAttribute('aria-pressed') === 'true');
+  // 5 is the fifth chip, story 4b.
+  await page.keyboard.press('5');
+  await page.waitForFunction(() => document.querySelector('[data-testid=scenario-counter]')?.getAttribute('aria-pressed') === 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -146,10 +146,16 @@ pub fn packet_label(message: &Message, names: &ShortNames, catalog: &Catalog) ->
                 label.push_str(" · ");
                 label.push_str(&names.key_tail(key));
             }
+            if let Some((_, token)) = &charge.fence {
+                label.push_str(" · ");
+                label.push_str(&catalog.fill("packet.token", &[("n", token.to_string())]));
+            }
             label
         }
         Payload::ChargeReply(_, reply) => {
-            if reply.replayed {
+            if reply.fenced {
+                catalog.text("packet.fenced")
+            } else if reply.replayed {
                 format!("{} ↺", reply.payment_id)
             } else {
                 reply.payment_id.clone()
@@ -662,6 +668,35 @@ mod tests {
             .filter(|c| c.starts_with("found"))
             .collect();
         assert!(!found.is_empty(), "no read-only batch in fully-protected");
+    }
+
+    /// A student's review: the processor's refusal of a stale token was drawn as a bare "#22",
+    /// and the calls it judged did not show their tokens.
+    #[test]
+    fn a_fenced_call_shows_its_token_and_its_refusal_says_why() {
+        let world = end("lease-fencing");
+        let names = ShortNames::of(&world);
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let labels = |pick: fn(&Payload) -> bool| -> Vec<String> {
+                world
+                    .network()
+                    .messages()
+                    .iter()
+                    .filter(|m| pick(&m.payload))
+                    .map(|m| packet_label(m, &names, c))
+                    .collect()
+            };
+            let calls = labels(|p| matches!(p, Payload::Charge(..)));
+            assert!(calls.len() >= 2, "{calls:?}");
+            // The stalled holder's token 1 and the retry's token 2, whichever is sent first.
+            for token in [1, 2] {
+                let shown = c.fill("packet.token", &[("n", token.to_string())]);
+                assert!(calls.iter().any(|call| call.ends_with(&shown)), "{calls:?}");
+            }
+            let refused = labels(|p| matches!(p, Payload::ChargeReply(_, r) if r.fenced));
+            assert_eq!(refused, [c.text("packet.fenced")]);
+        }
     }
 
     #[test]

@@ -130,10 +130,11 @@ pub fn handle_key(lab: Lab, event: &KeyboardEvent, stories: bool) {
         "r" | "R" if !is_select(event) => {
             lab.act(idem_core::Action::RetryNow);
         }
-        "1" | "2" | "3" | "4" if stories && !is_select(event) => {
-            let id =
-                idem_core::Scenario::seed_ids()[key.parse::<usize>().unwrap_or(1).clamp(1, 4) - 1];
-            lab.switch(id);
+        // The stories' chips in order: 1, 2, 3, 4a and 4b.
+        "1" | "2" | "3" | "4" | "5" if stories && !is_select(event) => {
+            let stories = idem_core::Scenario::seed_ids();
+            let at = key.parse::<usize>().unwrap_or(1).clamp(1, stories.len()) - 1;
+            lab.switch(stories[at]);
         }
         _ => {}
     }

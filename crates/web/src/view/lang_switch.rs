@@ -21,9 +21,10 @@ pub fn LangSwitch(
     // reported next to the switch.
     // The language chosen last: files that arrive for an earlier choice do not switch to it.
     let failed = RwSignal::new(None::<String>);
-    let wanted = RwSignal::new(None::<Lang>);
+    let wanted = std::rc::Rc::new(std::cell::Cell::new(None::<Lang>));
     let choose = move |lang: Lang| {
         wanted.set(Some(lang));
+        let wanted = std::rc::Rc::clone(&wanted);
         if parts_loaded(lang, true) {
             failed.set(None);
             prefs.set_lang.set(lang);
@@ -31,8 +32,8 @@ pub fn LangSwitch(
         }
         leptos::task::spawn_local(async move {
             let result = load_parts(lang, true).await;
-            if wanted.try_get_untracked() != Some(Some(lang)) {
-                return; // another language was chosen since (or the page is gone)
+            if wanted.get() != Some(lang) {
+                return; // another language was chosen since
             }
             match result {
                 Ok(_) => {
@@ -51,6 +52,7 @@ pub fn LangSwitch(
         .into_iter()
         .map(|lang| {
             let tag = lang.tag();
+            let choose = choose.clone();
             view! {
                 <button
                     type="button"

@@ -221,6 +221,10 @@ pub fn mount(
     options: leptos::wasm_bindgen::JsValue,
 ) -> Result<MountHandle, leptos::wasm_bindgen::JsError> {
     use leptos::wasm_bindgen::JsCast;
+    // No enclosing reactive owner while mounting: `mount()` may be called from a host's
+    // listener of another widget's event, and those are sent from inside that widget's
+    // effects; a widget mounted under such an effect would be disposed when it runs again.
+    let _detached = Detached::new();
     let Ok(element) = element.dyn_into::<leptos::web_sys::HtmlElement>() else {
         return Err(leptos::wasm_bindgen::JsError::new(
             "Idempotency Lab: mount(element, options) needs an HTML element",
@@ -269,7 +273,7 @@ pub fn mount(
     // The widget's language files are usually there (the page's or another widget's); if not,
     // the widget appears once they are fetched, or a notice says why it could not be.
     if parts_loaded(lang, true) {
-        let view = mount_detached(element.clone(), widget);
+        let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
             id: register(element, Box::new(view), lab),
             ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
@@ -284,11 +288,8 @@ pub fn mount(
         }
         let shown = result.is_ok();
         let view: Box<dyn std::any::Any> = match result {
-            Ok(_) => Box::new(mount_detached(element, widget)),
-            Err(error) => Box::new(mount_detached(
-                element,
-                move || view! { <LoadFailed error/> },
-            )),
+            Ok(_) => Box::new(mount_to(element, widget)),
+            Err(error) => Box::new(mount_to(element, move || view! { <LoadFailed error/> })),
         };
         let old = MOUNTED.with_borrow_mut(|(_, all)| {
             all.iter_mut()
@@ -301,23 +302,25 @@ pub fn mount(
     Ok(MountHandle { id, ready })
 }
 
-/// Mounts `view` in `element` with no enclosing reactive owner. `mount()` may be called from a
-/// host's listener of another widget's event, and those are sent from inside that widget's
-/// effects: a widget mounted under such an effect would be disposed the next time it runs.
-fn mount_detached<F, N>(element: leptos::web_sys::HtmlElement, view: F) -> UnmountHandle<N::State>
-where
-    F: FnOnce() -> N + 'static,
-    N: IntoView,
-{
-    let current = Owner::current();
-    if let Some(current) = current.clone() {
-        current.unset();
+/// Unsets the current reactive owner until dropped, then sets it back.
+struct Detached(Option<Owner>);
+
+impl Detached {
+    fn new() -> Detached {
+        let current = Owner::current();
+        if let Some(current) = current.clone() {
+            current.unset();
+        }
+        Detached(current)
     }
-    let mounted = mount_to(element, view);
-    if let Some(current) = current {
-        current.set();
+}
+
+impl Drop for Detached {
+    fn drop(&mut self) {
+        if let Some(owner) = self.0.take() {
+            owner.set();
+        }
     }
-    mounted
 }
 
 /// Keeps a mounted widget (or a placeholder for one on its way) and gives its id.

@@ -52,7 +52,8 @@ if (($# > 0)); then
   modules=("$@")
 else
   modules=(processor store ledger api verdict client net world explore parts meaning outcome link
-    compare challenge chaos sql cost http scenario protections)
+    compare challenge chaos sql cost http scenario protections
+    record topology action note phase time message fingerprint json rng vecmap)
 fi
 SRC="${MUTANTS_SRC:-$ROOT}"
 OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"

@@ -11,7 +11,7 @@ use crate::i18n::Catalog;
 use crate::markup::{el, esc, wrap, SafeHtml};
 
 /// The terms, in the glossary's order.
-pub const TERMS: [&str; 18] = [
+pub const TERMS: [&str; 21] = [
     "ack",
     "set-nx",
     "nil",
@@ -30,6 +30,9 @@ pub const TERMS: [&str; 18] = [
     "422",
     "key",
     "if-match",
+    "lease",
+    "fencing-token",
+    "incr",
 ];
 
 /// Where a term's claim was checked: its entry in the sources list, if it has one (a status
@@ -42,6 +45,7 @@ pub fn term_source(id: &str) -> Option<&'static str> {
         "400" | "409" | "422" | "key" => "ietf-draft",
         "412" => "rfc9110-412",
         "if-match" => "rfc9110-if-match",
+        "lease" | "fencing-token" => "fencing",
         _ => return None,
     })
 }
@@ -206,6 +210,34 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use std::collections::BTreeSet;
+
+    /// A student's review: "lease", "fencing token" and INCR were used with no entry.
+    #[test]
+    fn the_lease_its_fencing_token_and_incr_are_terms_where_the_story_uses_them() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let ids = |key: &str| -> Vec<&str> {
+                let text = c.fill(key, &[("token", "2".into())]);
+                find_terms(&text, c, &[])
+                    .into_iter()
+                    .map(|(_, _, id)| id)
+                    .collect()
+            };
+            let first = ids("api.gets_token");
+            assert!(
+                first.contains(&"incr") && first.contains(&"fencing-token"),
+                "{first:?}"
+            );
+            let later = ids("api.gets_later_token");
+            assert!(
+                later.contains(&"lease") && later.contains(&"fencing-token"),
+                "{later:?}"
+            );
+            for id in ["lease", "fencing-token"] {
+                assert_eq!(term_source(id), Some("fencing"));
+            }
+        }
+    }
 
     fn linked(text: &str, lang: Lang) -> String {
         linked_lines(&[text.to_owned()], lang.catalog()).to_string()

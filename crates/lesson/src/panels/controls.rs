@@ -10,6 +10,17 @@ use crate::playback::Run;
 /// The labels of [`SPEEDS`], in the same order.
 pub const SPEED_LABELS: [&str; 5] = ["0.25×", "0.5×", "1×", "2×", "4×"];
 
+/// The label of the `i`-th speed as `catalog`'s language writes it: Russian writes a decimal
+/// comma (0,25×).
+pub fn speed_label(i: usize, catalog: &crate::i18n::Catalog) -> String {
+    let label = SPEED_LABELS[i.min(SPEED_LABELS.len() - 1)];
+    if catalog.tag == "ru" {
+        label.replace('.', ",")
+    } else {
+        label.to_owned()
+    }
+}
+
 /// SVG path of the restart icon (16 × 16).
 pub const ICON_RESTART: &str = "M3 3h2v10H3zM13 3v10L6 8z";
 
@@ -72,6 +83,10 @@ mod tests {
             }
         );
         assert_eq!(SPEED_LABELS.len(), SPEEDS.len());
+        use crate::i18n::Lang;
+        assert_eq!(speed_label(0, Lang::Ru.catalog()), "0,25×");
+        assert_eq!(speed_label(0, Lang::En.catalog()), "0.25×");
+        assert_eq!(speed_label(2, Lang::Ru.catalog()), "1×");
         assert_eq!(SPEED_LABELS[2], "1×");
         assert_eq!(SPEEDS[2], 1.0);
     }

@@ -13,8 +13,8 @@ use crate::platform::lab::{use_clock, use_lab, use_prefs, Lab};
 use idem_lesson::geometry::Layout;
 use idem_lesson::labels::clock_in;
 use idem_lesson::panels::controls::{
-    PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE, ICON_PLAY, ICON_RESTART,
-    SPEED_LABELS,
+    speed_label, PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE, ICON_PLAY,
+    ICON_RESTART, SPEED_LABELS,
 };
 use idem_lesson::playback::{Run, SPEEDS};
 use idem_lesson::stage::summary::narration_lines;
@@ -138,18 +138,11 @@ pub fn Controls() -> impl IntoView {
             clock.set_speed.set(*s);
         }
     };
-    let speeds = SPEED_LABELS
-        .iter()
-        .enumerate()
-        .map(|(i, label)| {
+    let speeds = (0..SPEED_LABELS.len())
+        .map(|i| {
             // The speed chosen stays chosen when the page is drawn again in another language.
             let chosen = clock.speed.get_untracked() == SPEEDS[i];
-            // Russian writes a decimal comma (0,25×).
-            let label = if prefs.catalog().tag == "ru" {
-                label.replace('.', ",")
-            } else {
-                (*label).to_owned()
-            };
+            let label = speed_label(i, prefs.catalog());
             view! { <option value=i.to_string() selected=chosen>{label}</option> }
         })
         .collect_view();

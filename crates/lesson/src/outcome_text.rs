@@ -6,7 +6,9 @@
 //! just watched.
 
 use idem_core::http::reason_phrase;
-use idem_core::{closing_protections, Ending, Fault, Figures, Outcome, Scenario, Story, World};
+use idem_core::{
+    closing_protections, Ending, Fault, Figures, Note, Outcome, Scenario, Story, World,
+};
 
 use crate::i18n::Catalog;
 use crate::labels::usd_in;
@@ -300,7 +302,26 @@ pub fn verdict_sentence(world: &World, outcome: &Outcome, catalog: &Catalog) -> 
                 .faults
                 .iter()
                 .any(|f| matches!(f, Fault::Duplicated | Fault::SecondRequest));
+        // ... and only when some part of the design recognised a copy: a run whose second
+        // copy was stopped by a crash, not by a check, was saved by luck (a student's review).
+        let recognised = world.steps().iter().any(|step| {
+            step.notes.iter().any(|n| {
+                matches!(
+                    n,
+                    Note::ApiReplays { .. }
+                        | Note::ApiKeyInProgress { .. }
+                        | Note::ApiLikeSkipped { .. }
+                        | Note::ApiReconciled { .. }
+                        | Note::ApiCasRejected { .. }
+                        | Note::ApiFenced { .. }
+                        | Note::ApiStatusFound { .. }
+                        | Note::ProcessorDeduplicated { .. }
+                        | Note::ProcessorFenced { .. }
+                )
+            })
+        });
         let once = repeated
+            && recognised
             && matches!(
                 b.key,
                 "verdict.charged_once" | "verdict.debited_once" | "verdict.liked_once"
@@ -459,6 +480,17 @@ mod tests {
         let story = end("key");
         let sentence = verdict_sentence(&story, &Outcome::of(&story), c);
         assert!(sentence.contains("deduplication"), "{sentence}");
+        // A student's review: a "Surprise me" run whose key was evicted, so the retry was
+        // treated as new, and only a crash before the processor call stopped a second charge.
+        let (mut lucky, errors) = crate::playback::run_from_query(
+            "scenario=key&base=1&faults=8.retry_11.crash.call-processor_12.evict_17.crash.call-processor",
+        );
+        assert!(errors.is_empty(), "{errors:?}");
+        lucky.run_to_end();
+        let world = lucky.world();
+        assert!(badge(world).ok, "charged once");
+        let sentence = verdict_sentence(world, &Outcome::of(world), c);
+        assert!(!sentence.contains("deduplication"), "{sentence}");
     }
 
     /// Review finding: story 1 with the Idempotency-Key ticked still said "with no key".

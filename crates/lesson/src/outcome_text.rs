@@ -309,14 +309,14 @@ pub fn verdict_sentence(world: &World, outcome: &Outcome, catalog: &Catalog) -> 
                 matches!(
                     n,
                     Note::ApiReplays { .. }
-                        | Note::ApiKeyInProgress { .. }
-                        | Note::ApiLikeSkipped { .. }
-                        | Note::ApiReconciled { .. }
-                        | Note::ApiCasRejected { .. }
-                        | Note::ApiFenced { .. }
-                        | Note::ApiStatusFound { .. }
+                        | Note::ApiKeyInProgress
+                        | Note::ApiLikeSkipped
+                        | Note::ApiReconciled
+                        | Note::ApiCasRejected
+                        | Note::ApiFenced
+                        | Note::ApiStatusFound
                         | Note::ProcessorDeduplicated { .. }
-                        | Note::ProcessorFenced { .. }
+                        | Note::ProcessorFenced
                 )
             })
         });

@@ -69,6 +69,12 @@ fn decimals_read_as_str_parse_reads_them() {
             (ours - std).abs() <= std.abs() * 1e-15,
             "{text}: {ours} vs {std}"
         );
+        // The sign too, zero's included (-0.0 == 0.0, so the check above cannot see it).
+        assert_eq!(
+            ours.is_sign_negative(),
+            std.is_sign_negative(),
+            "{text}: {ours} vs {std}"
+        );
     }
     for bad in [
         "", ".", "e3", "1e", "1e+", "abc", "1.2.3", "--1", "NaN", "inf", "1 2",

@@ -153,6 +153,23 @@ mod tests {
         }
     }
 
+    /// Every kind of value the views hash moves the fingerprint: byte strings (keys, bodies)
+    /// by their bytes and their length, small integers, and message ids outside a canonical
+    /// fingerprint.
+    #[test]
+    fn strings_small_integers_and_ids_all_count() {
+        fn f(value: impl Hash) -> u128 {
+            let mut f = Fingerprint::default();
+            value.hash(&mut f);
+            f.finish128()
+        }
+        assert_ne!(f("K1"), f("K2"));
+        // A str hashes its bytes with no length first: the tail's length must count.
+        assert_ne!(f("a"), f("a\0"), "a trailing zero byte counts");
+        assert_ne!(f(1u16), f(2u16));
+        assert_ne!(f(crate::MsgId(1)), f(crate::MsgId(2)));
+    }
+
     /// Times hash by their distance from now in a canonical fingerprint, message ids not at all.
     #[test]
     fn a_canonical_fingerprint_sees_times_from_now_and_no_message_ids() {

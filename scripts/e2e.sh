@@ -32,4 +32,6 @@ fi
 # playing in real time, a search, a frame), so on this 2-core machine two in parallel take
 # about 3/4 of the time of one after the other (373 s against 501 s, measured 2026-12-04).
 # Each file starts its own server and browser; no test depends on another file.
-exec node --test --test-concurrency="${E2E_JOBS:-2}" "${files[@]}"
+# No test may hang the suite: one that has not ended in 3 minutes fails (the longest takes
+# about 45 s).
+exec node --test --test-concurrency="${E2E_JOBS:-2}" --test-timeout="${E2E_TEST_TIMEOUT_MS:-180000}" "${files[@]}"

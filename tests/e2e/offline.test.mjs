@@ -93,6 +93,8 @@ test('a new build is picked up: its worker takes over and the next load is the n
     await page.evaluate(
       () =>
         new Promise((resolve, reject) => {
+          // A worker that never takes over fails the test instead of hanging the suite.
+          setTimeout(() => reject(new Error('no new service worker took over within 20 s')), 20_000);
           const sw = navigator.serviceWorker;
           sw.addEventListener(
             'controllerchange',

@@ -3,7 +3,7 @@
 # configure browser tests. Safe to source more than once. Used by setup.sh,
 # serve.sh and test.sh.
 
-# Where npm-installed tools live (binaryen's wasm-opt). Outside the repo, so a
+# Where npm-installed tools live (binaryen's wasm-opt, terser). Outside the repo, so a
 # fresh clone reuses them.
 export IDEM_TOOLS="${IDEM_TOOLS:-$HOME/.cache/idempotency-lab}"
 
@@ -14,6 +14,7 @@ _idem_path_prepend() {
   esac
 }
 _idem_path_prepend "$IDEM_TOOLS/binaryen/node_modules/.bin"
+_idem_path_prepend "$IDEM_TOOLS/terser/node_modules/.bin"
 _idem_path_prepend "${CARGO_HOME:-$HOME/.cargo}/bin"
 unset -f _idem_path_prepend
 export PATH

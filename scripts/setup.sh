@@ -7,6 +7,7 @@
 #   trunk ^0.21                                           (cargo install --locked)
 #   wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock (cargo install)
 #   binaryen@132 (wasm-opt)                               (npm, into $IDEM_TOOLS)
+#   terser@5.51.4 (minifies the first screen's scripts)   (npm, into $IDEM_TOOLS)
 #   wasm-split-cli (wasm_split_cli_support 0.2.4)          (cargo install --locked)
 #
 # Afterwards `. scripts/env.sh` puts them on PATH.
@@ -20,6 +21,7 @@ cd "$ROOT"
 
 TRUNK_SERIES="0.21"
 BINARYEN_VERSION="132"
+TERSER_VERSION="5.51.4"
 APT_PACKAGES=(chromium chromium-driver)
 
 ok() { printf 'ok %s (present)\n' "$*"; }
@@ -133,6 +135,18 @@ else
   "$wasm_opt" --version >/dev/null || die "wasm-opt did not install"
 fi
 
+# --- terser (minifies the first screen's scripts in a release build, scripts/post-build.sh) --
+terser_bin="$IDEM_TOOLS/terser/node_modules/.bin/terser"
+if [[ "$("$terser_bin" --version 2>/dev/null || true)" == "terser $TERSER_VERSION" ]]; then
+  ok "terser $TERSER_VERSION ($IDEM_TOOLS/terser)"
+else
+  installing "terser@$TERSER_VERSION (npm, into $IDEM_TOOLS/terser)"
+  mkdir -p "$IDEM_TOOLS/terser"
+  npm install --prefix "$IDEM_TOOLS/terser" --no-audit --no-fund --loglevel=error \
+    "terser@$TERSER_VERSION"
+  "$terser_bin" --version >/dev/null || die "terser did not install"
+fi
+
 # --- wasm-split-cli (cuts the release wasm into lazily loaded files, scripts/split.sh) --
 # The cutter that goes with the wasm_split_helpers crate Leptos's split points use.
 SPLIT_VERSION="0.2.4"
@@ -145,7 +159,7 @@ else
 fi
 
 # --- Final check ----------------------------------------------------------------
-for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt wasm-split-cli chromium; do
+for tool in trunk wasm-bindgen wasm-bindgen-test-runner wasm-opt terser wasm-split-cli chromium; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is not on PATH after setup"
 done
-echo "setup ok; PATH includes ${CARGO_HOME:-$HOME/.cargo}/bin and $IDEM_TOOLS/binaryen/node_modules/.bin (. scripts/env.sh)"
+echo "setup ok; PATH includes ${CARGO_HOME:-$HOME/.cargo}/bin and $IDEM_TOOLS/{binaryen,terser}/node_modules/.bin (. scripts/env.sh)"

@@ -77,16 +77,14 @@ for part in "$stage"/split_*.wasm "$stage"/chunk_*.wasm; do
   grep -q "\"\./$hashed\"" "$stage/__wasm_split.js" || { echo "split: $base.wasm is not named in __wasm_split.js" >&2; exit 1; }
 done
 
-# Play needs the first-screen module and the code the bundles share (chunk_*): both are
-# preloaded from index.html's head, at a low priority (the first screen's css, scripts and
-# catalog go first), so their download starts with the html instead of once boot.js has run
-# (the module) or the module has started (the chunk, asked for by the player's part). A
-# fetch() of the same URL (boot.js, __wasm_split.js) takes the preloaded response (#29).
+# Play needs the first-screen module and nothing else of the wasm: it is preloaded from
+# index.html's head, at a low priority (the first screen's css, scripts and catalog go first),
+# so its download starts with the html instead of once boot.js has run; boot.js's fetch() of
+# the same URL takes the preloaded response (#29). The code the bundles share (chunk_*) is
+# not preloaded: the player's bundle, the first to need it, is asked for once the page is
+# drawn, and a preloaded chunk would take its bytes from the link before Play (measured
+# 2026-12-05: the chunk arrived before the module and was not used until after the first step).
 links="<link rel=\"preload\" href=\"./${name}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin fetchpriority=\"low\">"
-for chunk in "$stage"/chunk_*.wasm; do
-  [[ -f "$chunk" ]] || continue
-  links+="<link rel=\"preload\" href=\"./$(basename "$chunk")\" as=\"fetch\" type=\"application/wasm\" crossorigin fetchpriority=\"low\">"
-done
 grep -q '</head>' "$stage/index.html" || { echo "split: index.html has no </head>" >&2; exit 1; }
 sed -i "s#</head>#$links</head>#" "$stage/index.html"
 

@@ -108,7 +108,7 @@ try {
       for (const [id, url] of urls) if (wire.has(id)) bytes.set(url, wire.get(id));
       const name = (url) => new URL(url).pathname.split('/').pop() || 'index.html';
       const rows = [{ at: nav, what: 'index.html', bytes: bytes.get([...urls.values()][0]) ?? 0 }];
-      for (const r of resources) rows.push({ at: r.end, what: name(r.name), bytes: bytes.get(r.name) ?? 0 });
+      for (const r of resources) rows.push({ at: r.end, from: r.start, what: name(r.name), bytes: bytes.get(r.name) ?? 0 });
       if (raft) {
         rows.push({ at: t.step, what: '— the five servers drawn (RaftScope answers)' });
       } else {
@@ -120,7 +120,8 @@ try {
       const until = raft ? t.step : t.play;
       const before = rows.filter((r) => r.bytes && r.at <= until).reduce((n, r) => n + r.bytes, 0);
       console.log(`\n${lang}, round ${round} (${raft ? 'RaftScope' : `?${query}`}):`);
-      for (const r of rows) console.log(`  ${fmt(r.at)}  ${r.what}${r.bytes ? `  ${(r.bytes / 1000).toFixed(1)} KB` : ''}`);
+      for (const r of rows) console.log(`  ${fmt(r.at)}  ${r.what}${r.bytes ? `  ${(r.bytes / 1000).toFixed(1)} KB` : ''}` +
+          `${r.from !== undefined ? ` (asked at ${fmt(r.from).trim()})` : ''}`);
       console.log(`  bytes before ${raft ? 'the servers' : 'Play'}: ${(before / 1000).toFixed(1)} KB on the wire`);
       firstSteps.push(t.step);
       await context.close();

@@ -34,24 +34,45 @@ const observe = () => {
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 };
 
+/** A request gate: `hold` for page.route, open once `release()` is called. */
+function gate() {
+  let release;
+  const open = new Promise((ok) => (release = ok));
+  return {
+    release,
+    hold: async (route) => {
+      await open;
+      return route.continue();
+    },
+  };
+}
+
 /**
  * Opens the page with the wasm request held back until `release()` is called (or failed at
- * once with `fail`), so the first screen can be read as a student on a slow link sees it.
+ * once with `fail`), so the first screen can be read as a student on a slow link sees it; with
+ * `holdPlayer`, the player's bundle (the story picker's code, later.rs) too, until
+ * `releasePlayer()`.
  */
-async function openHeld(query, viewport, options = {}, fail = false) {
+async function openHeld(query, viewport, options = {}, fail = false, holdPlayer = false) {
   const context = await lab.browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   page.errors = watchErrors(page);
   await page.addInitScript(observe);
-  let release;
-  const gate = new Promise((ok) => (release = ok));
-  await page.route('**/idem-web_bg.wasm', async (route) => {
-    if (fail) return route.abort('failed');
-    await gate;
-    return route.continue();
-  });
+  const wasm = gate();
+  const player = gate();
+  await page.route('**/idem-web_bg.wasm', (route) => (fail ? route.abort('failed') : wasm.hold(route)));
+  if (holdPlayer) await page.route('**/split_player-*.wasm', player.hold);
   await page.goto(lab.site.url + (query ? `?${query}` : ''));
-  return { page, release };
+  return { page, release: wasm.release, releasePlayer: player.release };
+}
+
+/** The layout shifts recorded so far, two frames after now. */
+async function shiftsSoFar(page) {
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  return page.evaluate(() => {
+    window.takeShifts();
+    return window.shifts;
+  });
 }
 
 for (const [lang, how, query, options] of [
@@ -132,14 +153,47 @@ for (const [name, viewport] of [
     await ready(page);
     // Two frames painted after the last slice (a shift it caused is recorded with the frame
     // that paints it), then the observer's pending entries.
-    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
-    const { shifts, lcp } = await page.evaluate(() => {
-      window.takeShifts();
-      return { shifts: window.shifts, lcp: window.lcp };
-    });
+    const shifts = await shiftsSoFar(page);
     const total = shifts.reduce((a, b) => a + b, 0);
     assert.ok(total < 0.01, `layout shift ${total} (${shifts.join(', ')})`);
+    const lcp = await page.evaluate(() => window.lcp);
     assert.ok(lcp.at(-1).inShell, `the largest paint is the first screen's (${JSON.stringify(lcp)})`);
+    await page.context().close();
+  });
+}
+
+// The stories' code comes with the player's bundle, after the first screen's module (#29): the
+// mounted page keeps the first screen's box in their place, so Play works before they come and
+// their coming moves nothing (the Russian box is taller on a narrow phone, style.css).
+for (const [name, viewport, lang] of [
+  ['360 px', PHONE, 'en'],
+  ['360 px', PHONE, 'ru'],
+  ['1280 px', DESKTOP, 'en'],
+]) {
+  test(`at ${name} in ${lang}, Play works before the stories come, and their coming moves nothing`, async () => {
+    const { page, release, releasePlayer } = await openHeld(`lang=${lang}`, viewport, {}, false, true);
+    await page.locator(`#idem-shell-${lang}`).waitFor();
+    release();
+    const play = page.getByTestId('play-pause');
+    await play.waitFor();
+    const box = page.locator('.idem-lab:not(.idem-shell) .scenarios.shell-picker');
+    assert.equal(await box.count(), 1, "the first screen's box holds the stories' place");
+    assert.equal(await box.getAttribute('aria-hidden'), 'true');
+    assert.equal(await page.getByTestId('scenario-naive').count(), 0, 'the stories have not come');
+    const before = await page.getByTestId('step-index').innerText();
+    await play.click();
+    await page.waitForFunction((was) => document.querySelector('[data-testid="step-index"]')?.textContent !== was, before);
+    await play.click(); // paused again, so the stage stays as it is
+    const early = (await shiftsSoFar(page)).reduce((a, b) => a + b, 0);
+    assert.ok(early < 0.01, `layout shift before the stories came: ${early}`);
+    releasePlayer();
+    await page.getByTestId('scenario-naive').waitFor();
+    assert.equal(await box.count(), 0, 'the box gave way to the stories');
+    await ready(page);
+    const shifts = await shiftsSoFar(page);
+    const total = shifts.reduce((a, b) => a + b, 0);
+    assert.ok(total < 0.01, `layout shift ${total} (${shifts.join(', ')})`);
+    assert.deepEqual(page.errors, []);
     await page.context().close();
   });
 }

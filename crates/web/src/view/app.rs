@@ -14,7 +14,7 @@ use crate::platform::progress::{provide_progress, Stored};
 use crate::view::lang_switch::LangSwitch;
 use crate::view::later::{later_here, Code, LaterPart};
 use crate::view::panels::explorer::LastSearch;
-use crate::view::panels::path::{StoryPicker, Welcome};
+use crate::view::panels::path::Welcome;
 use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
 use crate::view::stage::compare::CompareStage;
 use crate::view::stage::{LinkNotice, Stage};
@@ -92,7 +92,8 @@ pub fn App(
         };
         prefs.t(key)
     };
-    // The masthead, the definition and the stories are drawn in the mounting task; the player
+    // The masthead and the definition are drawn in the mounting task (the stories once the
+    // player's bundle is here, in the first screen's box meanwhile); the player
     // and then the parts below the fold follow in later tasks, one slice per frame, so no task
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
@@ -142,7 +143,9 @@ pub fn App(
             }
             view! {
                 <Welcome/>
-                <StoryPicker/>
+                // The stories come with the player's bundle (requested above): Play needs none
+                // of them, and the first screen's module is 9 KB (gzip) smaller without (#29).
+                {later_here(LaterPart::Picker)}
                 // A challenge's goal comes with the lesson's code: Play needs none of it.
                 {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
                 // The first screen's box stands in for the player until it is drawn.

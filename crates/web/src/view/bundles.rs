@@ -9,7 +9,7 @@ use leptos::wasm_split::SplitLoaderError;
 
 use crate::platform::lab::use_prefs;
 use crate::view::embed::share::EmbedButton;
-use crate::view::later::{BundleCode, Bundles, Draw, LaterPart};
+use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
 use crate::view::panels::calculator::Calculator;
 use crate::view::panels::challenge::{ChallengeGoal, Challenges};
 use crate::view::panels::controls::ProtectionBar;
@@ -78,8 +78,8 @@ macro_rules! split_bundles {
     };
 }
 
-// The two bundles: the player's later parts, requested as the page starts, and the rest of the
-// lesson, requested once the player is drawn.
+// The two bundles: the player's later parts and the page's story picker, requested as the page
+// starts, and the rest of the lesson, requested once the player is drawn.
 split_bundles! {
     player [
         Summary => view! { <Summary/> };
@@ -87,6 +87,7 @@ split_bundles! {
             <Summary><Recap anchor=PREDICT_ANCHOR/></Summary>
         };
         Recap => view! { <Recap/> };
+        Picker => view! { <StoryPicker/> };
     ]
     lesson [
         Faults => view! { <Faults/> };
@@ -119,7 +120,9 @@ split_bundles! {
             <footer class="keys">{use_prefs().t("ui.keys")}</footer>
         };
         WidgetRest => view! {
-            <StoryPicker/>
+            // From the player's bundle, which the widget has by now (its summary): the
+            // picker's code is then in that file only, not in one both bundles share.
+            {later_here(LaterPart::Picker)}
             <ProtectionBar/>
             <Faults/>
             <TryEveryFailure/>
@@ -137,10 +140,14 @@ mod tests {
     #[test]
     fn the_player_bundle_holds_the_players_parts_and_the_lesson_bundle_the_rest() {
         for part in LaterPart::ALL {
-            // The verdict and the prediction; the fault buttons come with the panels.
+            // The verdict, the prediction and the page's story picker; the fault buttons come
+            // with the panels.
             let player = matches!(
                 part,
-                LaterPart::Summary | LaterPart::LessonSummary | LaterPart::Recap
+                LaterPart::Summary
+                    | LaterPart::LessonSummary
+                    | LaterPart::Recap
+                    | LaterPart::Picker
             );
             assert_eq!(
                 bundle(part),

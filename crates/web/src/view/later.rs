@@ -3,9 +3,9 @@
 //! The parts come in two bundles, each a split point of the wasm (the table is `bundles.rs`,
 //! the one file that names the components in them). Built with the `split` feature (the release
 //! bundle: `scripts/split.sh` cuts it), the code that only a bundle uses leaves
-//! `idem-web_bg.wasm` for a file of its own next to it: the player's (verdict, prediction),
-//! requested as the page starts, and the lesson's (the fault buttons and every panel below the
-//! player), requested once the player is drawn, so the student's first download holds the
+//! `idem-web_bg.wasm` for a file of its own next to it: the player's (verdict, prediction and
+//! story picker), requested as the page starts, and the lesson's (the fault buttons and every
+//! panel below the player), requested once the player is drawn, so the student's first download holds the
 //! player and no more (#10). Without the feature (native and browser tests) the code is in the
 //! one module and [`Code`] has it at the first poll.
 //!
@@ -38,8 +38,9 @@ pub struct Bundles {
 }
 
 /// The parts drawn after the first screen. Their code comes in two files of the release bundle:
-/// the player's (its verdict and prediction, requested as the page starts) and the rest of
-/// the lesson's (the fault buttons and the panels, requested once the player is drawn).
+/// the player's (its verdict and prediction, and the story picker, requested as the page
+/// starts) and the rest of the lesson's (the fault buttons and the panels, requested once the
+/// player is drawn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaterPart {
     /// What the run taught, the protections and the comparison picker.
@@ -69,11 +70,14 @@ pub enum LaterPart {
     Goal,
     /// The masthead's "Embed" button (a course author's tool: Play needs none of it).
     Share,
+    /// The story picker (the page's, and a full widget's), in the player's bundle: Play needs
+    /// none of it, and the first screen's module is smaller by its code (#29).
+    Picker,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 13] = [
+    pub const ALL: [LaterPart; 14] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -87,6 +91,7 @@ impl LaterPart {
         LaterPart::TermPop,
         LaterPart::Goal,
         LaterPart::Share,
+        LaterPart::Picker,
     ];
 
     /// The part's place in [`LaterPart::ALL`].
@@ -94,11 +99,18 @@ impl LaterPart {
         self as usize
     }
 
-    /// What holds the part's place until it is drawn: the verdict's column keeps its size.
+    /// What holds the part's place until it is drawn: the verdict's column and the story
+    /// picker keep their sizes (the picker's box is the first screen's, index.html).
     pub fn placeholder(self) -> Option<AnyView> {
-        matches!(self, LaterPart::Summary | LaterPart::LessonSummary).then(|| {
-            view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any()
-        })
+        match self {
+            LaterPart::Summary | LaterPart::LessonSummary => Some(
+                view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any(),
+            ),
+            LaterPart::Picker => Some(
+                view! { <div class="scenarios shell-picker" aria-hidden="true"></div> }.into_any(),
+            ),
+            _ => None,
+        }
     }
 }
 
@@ -325,7 +337,10 @@ mod tests {
     /// rest), whose code is here at once, drawing nothing.
     const TWO_BUNDLES: Bundles = Bundles {
         bundle: |part| match part {
-            LaterPart::Summary | LaterPart::LessonSummary | LaterPart::Recap => "player",
+            LaterPart::Summary
+            | LaterPart::LessonSummary
+            | LaterPart::Recap
+            | LaterPart::Picker => "player",
             _ => "lesson",
         },
         code: |part| {

@@ -19,16 +19,18 @@ cd "$ROOT"
 # language plus about 1.5 KB, so that any real growth fails: RU 288.4 KB, EN 285.5 KB on
 # 2026-12-04 (the challenge's goal and its words came out of the first screen into the
 # lesson's bundle; the mechanics' written summaries into the panels' texts). How the first
-# screen got here is in git log -- scripts/size.sh. Only moves down.
+# screen got here is in git log -- scripts/size.sh. RU 286.9 KB, EN 284.0 KB on 2026-12-05
+# (#29: the first screen's scripts minified, the compare mode's stages into the lesson's
+# bundle). Only moves down.
 GOAL_KB=130
-BUDGET_KB=290
+BUDGET_KB=288
 # The bytes before Play (#29): the first screen without the player's bundle; RU 259.3 KB, EN
 # 256.4 KB on 2026-12-04 (after the first screen's scripts lost their comment lines), plus
 # about 0.7 KB; RU 258.8, EN 255.9 KB (first screen 289.2 / 286.3) on 2026-12-05, after the
-# three stylesheets became one (post-build.sh); RU 246.3, EN 243.4 KB (first screen 289.9 /
-# 287.0) on 2026-12-05, after the story picker moved into the player's bundle and the first
-# screen's scripts were minified (post-build.sh). Only moves down.
-PLAY_BUDGET_KB=247
+# three stylesheets became one (post-build.sh); RU 241.6, EN 238.7 KB on 2026-12-05, after
+# the story picker moved into the player's bundle, the compare mode's stages into the
+# lesson's, and the first screen's scripts were minified (post-build.sh). Only moves down.
+PLAY_BUDGET_KB=242
 LANGS=(en ru)
 
 dist=dist

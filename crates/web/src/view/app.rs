@@ -16,7 +16,6 @@ use crate::view::later::{later_here, Code, LaterPart};
 use crate::view::panels::explorer::LastSearch;
 use crate::view::panels::path::Welcome;
 use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
-use crate::view::stage::compare::CompareStage;
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::anchors::PLAYER_ANCHOR;
 use idem_lesson::lang::choose;
@@ -68,7 +67,7 @@ pub fn App(
     });
     // The right side's view of the lab lives as long as the page, and so does the layout both
     // sides are drawn in.
-    let right = lab.side(1);
+    provide_context(crate::view::stage::compare::CompareRight(lab.side(1)));
     provide_context(crate::view::stage::compare::CompareLayout(
         signal(idem_lesson::geometry::Layout::Tall).0,
     ));
@@ -131,12 +130,12 @@ pub fn App(
         let lesson = move || {
             if comparing.get() {
                 // The compare stage's texts are the panels': it waits for the first slice
-                // drawn with them.
+                // drawn with them, and its code comes with theirs (the lesson's bundle).
                 if !later.drawn(FIRST_SCREEN) {
                     return view! { <div class="shell-box shell-stage"></div> }.into_any();
                 }
                 return view! {
-                    <CompareStage id=PLAYER_ANCHOR right=right/>
+                    {later_here(LaterPart::Compare)}
                     {later_here(LaterPart::Faults)}
                 }
                 .into_any();

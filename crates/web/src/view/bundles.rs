@@ -20,7 +20,7 @@ use crate::view::panels::path::{AfterRunPanel, StoryPicker};
 use crate::view::panels::recap::Recap;
 use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
-use crate::view::stage::compare::CompareWith;
+use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
@@ -119,6 +119,9 @@ split_bundles! {
             <Sources/>
             <footer class="keys">{use_prefs().t("ui.keys")}</footer>
         };
+        Compare => use_context::<CompareRight>().map(|CompareRight(right)| {
+            view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
+        });
         WidgetRest => view! {
             // From the player's bundle, which the widget has by now (its summary): the
             // picker's code is then in that file only, not in one both bundles share.

@@ -73,11 +73,14 @@ pub enum LaterPart {
     /// The story picker (the page's, and a full widget's), in the player's bundle: Play needs
     /// none of it, and the first screen's module is smaller by its code (#29).
     Picker,
+    /// The page's compare mode: the two stages and their playback bar (drawn with the panels,
+    /// whose texts it uses: the lesson's bundle).
+    Compare,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 14] = [
+    pub const ALL: [LaterPart; 15] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -92,6 +95,7 @@ impl LaterPart {
         LaterPart::Goal,
         LaterPart::Share,
         LaterPart::Picker,
+        LaterPart::Compare,
     ];
 
     /// The part's place in [`LaterPart::ALL`].
@@ -99,8 +103,9 @@ impl LaterPart {
         self as usize
     }
 
-    /// What holds the part's place until it is drawn: the verdict's column and the story
-    /// picker keep their sizes (the picker's box is the first screen's, index.html).
+    /// What holds the part's place until it is drawn: the verdict's column, the story picker
+    /// and the compare mode's stage keep their sizes (the picker's and the stage's boxes are the
+    /// first screen's, index.html).
     pub fn placeholder(self) -> Option<AnyView> {
         match self {
             LaterPart::Summary | LaterPart::LessonSummary => Some(
@@ -108,6 +113,9 @@ impl LaterPart {
             ),
             LaterPart::Picker => Some(
                 view! { <div class="scenarios shell-picker" aria-hidden="true"></div> }.into_any(),
+            ),
+            LaterPart::Compare => Some(
+                view! { <div class="shell-box shell-stage" aria-hidden="true"></div> }.into_any(),
             ),
             _ => None,
         }

@@ -46,10 +46,9 @@ pub fn Stage(
     #[prop(optional)] lesson: bool,
 ) -> impl IntoView {
     use crate::view::later::{later_here, LaterPart};
-    // On the page, the playback bar comes a frame after the drawing (drawn in one task, they
-    // made it long, #10); the summary comes in a later slice too, once the player's bundle of
-    // code is here, and the faults with the panels, from the lesson's (bundles.rs); the
-    // summary's column keeps its place meanwhile.
+    // On the page, the summary comes in a slice after the drawing and its playback bar, once
+    // the player's bundle of code is here, and the faults with the panels, from the lesson's
+    // (bundles.rs); the summary's column keeps its place meanwhile.
     let summary = move || {
         let part = if lesson {
             LaterPart::LessonSummary
@@ -66,7 +65,7 @@ pub fn Stage(
         <section class="stage" id=id tabindex="-1">
             <div class="stage-main">
                 <Topology/>
-                {crate::view::slices::with_slice(crate::view::slices::Slice::Controls, || view! { <Controls/> }.into_any())}
+                <Controls/>
                 // The fault buttons come with the panels (their code is in the lesson's
                 // bundle): Play needs none of them.
                 {move || {

@@ -21,6 +21,12 @@ use idem_lesson::stage::compare::difference_line;
 #[derive(Clone, Copy)]
 pub struct CompareLayout(pub ReadSignal<idem_lesson::geometry::Layout>);
 
+/// The lab seen from the right side of a comparison ([`Lab::side`]), made by the page so it
+/// outlives a change of mode; the page's compare stage (a part drawn later, bundles.rs) takes it
+/// from here.
+#[derive(Clone, Copy)]
+pub struct CompareRight(pub Lab);
+
 /// One side: its scenario's title, its topology, and its verdict and money.
 #[component]
 fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {

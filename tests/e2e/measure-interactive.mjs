@@ -3,12 +3,14 @@
 // round trip, 1.6 Mbps down, 750 kbps up, cache off) and the files served gzip-compressed as a
 // static host would, it measures from the navigation until pressing `play-pause` first moves
 // `step-index`, and prints the timeline: the html, each script, stylesheet, wasm file and
-// catalog arriving (with its bytes on the wire), the page's root drawn (mount), the Play button
-// usable, the first step shown, and the bytes that came before Play. The press is made by the
-// page itself, as soon as the button is there and enabled (checked every animation frame).
+// catalog arriving (with its bytes on the wire, and when the browser asked for it), the page's
+// root drawn (mount), the Play button usable, the first step shown, and the bytes that came
+// before Play. The press is made by the page itself, as soon as the button is there and
+// enabled (checked every animation frame).
 //
 // node tests/e2e/measure-interactive.mjs [rounds] [query]   (after a release build in dist/)
 // LANGS=en,ru (default) picks the languages; each round is a fresh browser context.
+// DIST=<folder> (relative to the repository; default dist) measures another build.
 // RAFTSCOPE=<folder> (a checkout of github.com/ongardie/raftscope with its two submodules) also
 // measures RaftScope the same way, in the same run, until its five servers are drawn (from
 // then on it answers), for #29's comparison.

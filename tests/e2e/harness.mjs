@@ -104,8 +104,8 @@ export function labForFile() {
   return lab;
 }
 
-/** Waits until the lesson page has drawn all its parts: the first screen (stage, stories)
- * comes first, the panels below the fold in later tasks; `data-ready` on the root marks the
+/** Waits until the lesson page has drawn all its parts: the first screen (masthead, stage)
+ * comes first, the stories with the player's code, the panels below the fold in later tasks; `data-ready` on the root marks the
  * end (the page's one readiness signal). */
 export const ready = (page) => page.locator('.idem-lab[data-ready="true"]').waitFor();
 

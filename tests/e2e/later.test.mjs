@@ -102,3 +102,28 @@ for (const [lang, bundle, missing, after] of [
     await context.close();
   });
 }
+
+test("in compare mode the stages are the lesson bundle's: a file that cannot be loaded is said in their place, and Try again draws them", async () => {
+  const words = catalog('en');
+  const context = await lab.browser.newContext({ viewport: DESKTOP, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  let fail = true;
+  await context.route(/\/split_lesson-[0-9a-f]+\.wasm$/, (route) => (fail ? route.abort('failed') : route.continue()));
+  await page.goto(`${lab.site.url}?scenario=naive&compare=key&lang=en`);
+  await ready(page);
+  // The panels after the run asked for the file first, but compare mode does not draw them:
+  // the stages say it instead of leaving the page blank.
+  const notice = page.getByTestId('part-failed');
+  assert.equal(await notice.count(), 1, 'said once, where the stages would be');
+  assert.equal(await notice.locator('p').innerText(), words.get('part.failed'));
+  assert.equal(await page.getByTestId('compare-left').count(), 0);
+  assert.ok(errors.length >= 1 && errors.every((e) => /split_|Failed to fetch|failed/i.test(e)), errors.join('\n'));
+  fail = false;
+  await page.getByTestId('part-retry').click();
+  await page.getByTestId('compare-left').waitFor();
+  await page.getByTestId('compare-right').waitFor();
+  assert.equal(await page.getByTestId('part-failed').count(), 0, 'the notice is gone');
+  assert.deepEqual(await audit(page), [], 'axe with the stages drawn after Try again');
+  await context.close();
+});

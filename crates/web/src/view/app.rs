@@ -14,7 +14,7 @@ use crate::platform::progress::{provide_progress, Stored};
 use crate::view::lang_switch::LangSwitch;
 use crate::view::later::{later_here, Code, LaterPart};
 use crate::view::panels::explorer::LastSearch;
-use crate::view::panels::path::Welcome;
+use crate::view::panels::path::{StoriesBox, Welcome};
 use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::anchors::PLAYER_ANCHOR;
@@ -92,7 +92,7 @@ pub fn App(
         prefs.t(key)
     };
     // The masthead and the definition are drawn in the mounting task (the stories once the
-    // player's bundle is here, in the first screen's box meanwhile); the player
+    // player's bundle is here, a box laid out as they are meanwhile); the player
     // and then the parts below the fold follow in later tasks, one slice per frame, so no task
     // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
@@ -144,6 +144,12 @@ pub fn App(
                 <Welcome/>
                 // The stories come with the player's bundle (requested above): Play needs none
                 // of them, and the first screen's module is 9 KB (gzip) smaller without (#29).
+                // Until then (and if that file cannot be loaded) their box, laid out as they
+                // are from the catalog's words, holds their place, so their coming moves nothing.
+                {move || {
+                    (!matches!(code.get(LaterPart::Picker), Some(Ok(_))))
+                        .then(|| view! { <StoriesBox/> })
+                }}
                 {later_here(LaterPart::Picker)}
                 // A challenge's goal comes with the lesson's code: Play needs none of it.
                 {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
@@ -187,10 +193,23 @@ pub fn App(
                         {theme_label}
                     </button>
                     // A course author's tool, drawn with the panels (its code is in the lesson's
-                    // bundle), again in the new language when it changes.
+                    // bundle), again in the new language when it changes. Until then its button's
+                    // place is kept (hidden), so the masthead's rows do not grow when it comes
+                    // (on a narrow phone the Russian tools take one row more with it).
                     {move || {
                         prefs.lang.track();
-                        drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Share))
+                        if drawn(FIRST_SCREEN) {
+                            later_here(LaterPart::Share).into_any()
+                        } else {
+                            view! {
+                                <div class="embed-share share-slot" aria-hidden="true">
+                                    <button type="button" class="secondary" disabled tabindex="-1">
+                                        {prefs.t("ui.embed")}
+                                    </button>
+                                </div>
+                            }
+                            .into_any()
+                        }
                     }}
                 </div>
             </header>

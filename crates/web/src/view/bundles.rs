@@ -119,11 +119,14 @@ split_bundles! {
             <Sources/>
             <footer class="keys">{use_prefs().t("ui.keys")}</footer>
         };
-        Compare => use_context::<CompareRight>().map(|CompareRight(right)| {
-            view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
-        });
+        Compare => {
+            let right = use_context::<CompareRight>();
+            debug_assert!(right.is_some(), "the compare stage drawn outside the page");
+            right.map(|CompareRight(right)| view! { <CompareStage id=PLAYER_ANCHOR right=right/> })
+        };
         WidgetRest => view! {
-            // From the player's bundle, which the widget has by now (its summary): the
+            // From the player's bundle (asked for with the widget's summary, at the same time
+            // as this one; the picker's box holds its place if this file comes first): the
             // picker's code is then in that file only, not in one both bundles share.
             {later_here(LaterPart::Picker)}
             <ProtectionBar/>
@@ -143,8 +146,8 @@ mod tests {
     #[test]
     fn the_player_bundle_holds_the_players_parts_and_the_lesson_bundle_the_rest() {
         for part in LaterPart::ALL {
-            // The verdict, the prediction and the page's story picker; the fault buttons come
-            // with the panels.
+            // The verdict, the prediction and the story picker; the fault buttons come with
+            // the panels.
             let player = matches!(
                 part,
                 LaterPart::Summary

@@ -98,21 +98,25 @@ impl LaterPart {
         LaterPart::Compare,
     ];
 
+    /// Whether the part says its file could not be loaded also when another part asked for
+    /// that file first: the compare mode's stages are the whole page in that mode, where the
+    /// part that asks for the lesson's bundle first (the panels after the run) is not drawn.
+    pub fn says_its_failure(self) -> bool {
+        self == LaterPart::Compare
+    }
+
     /// The part's place in [`LaterPart::ALL`].
     pub fn index(self) -> usize {
         self as usize
     }
 
-    /// What holds the part's place until it is drawn: the verdict's column, the story picker
-    /// and the compare mode's stage keep their sizes (the picker's and the stage's boxes are the
-    /// first screen's, index.html).
+    /// What holds the part's place until it is drawn: the verdict's column and the compare
+    /// mode's stage keep their sizes (the stage's box is the first screen's, index.html). (The
+    /// page draws the stories' box itself, app.rs: it is laid out from the catalog's words.)
     pub fn placeholder(self) -> Option<AnyView> {
         match self {
             LaterPart::Summary | LaterPart::LessonSummary => Some(
                 view! { <div class="shell-box shell-summary" aria-hidden="true"></div> }.into_any(),
-            ),
-            LaterPart::Picker => Some(
-                view! { <div class="scenarios shell-picker" aria-hidden="true"></div> }.into_any(),
             ),
             LaterPart::Compare => Some(
                 view! { <div class="shell-box shell-stage" aria-hidden="true"></div> }.into_any(),
@@ -269,11 +273,13 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
                     drawn
                 }
             }
-            Err(()) if code.first_failed(part) => {
+            Err(()) if code.first_failed(part) || part.says_its_failure() => {
                 noticed.set_value(true);
                 view! { <PartFailed code=code part=part/> }.into_any()
             }
-            Err(()) => ().into_any(),
+            // Said by another part: this one keeps its place (nothing jumps meanwhile, and
+            // "Try again" there draws it where it belongs).
+            Err(()) => part.placeholder().into_any(),
         })
     }
 }
@@ -341,8 +347,8 @@ fn PartFailed(code: Code, part: LaterPart) -> impl IntoView {
 mod tests {
     use super::*;
 
-    /// A table of two bundles, "player" (the summaries and the prediction) and "lesson" (the
-    /// rest), whose code is here at once, drawing nothing.
+    /// A table of two bundles, "player" (the summaries, the prediction and the picker) and
+    /// "lesson" (the rest), whose code is here at once, drawing nothing.
     const TWO_BUNDLES: Bundles = Bundles {
         bundle: |part| match part {
             LaterPart::Summary

@@ -137,6 +137,56 @@ fn show_in_row(chip: &leptos::web_sys::HtmlButtonElement) {
     }
 }
 
+/// The stories' place on the page until the picker's code is here (the player's bundle): the
+/// picker's frame, heading, progress line, story titles and folded mechanics, with the picker's
+/// own classes, so it has the picker's size at every width and in both languages, and nothing
+/// moves when the picker takes its place. Nothing in it can be pressed (`inert`, disabled) or
+/// is read out (`aria-hidden`): the picker itself comes a moment later.
+#[component]
+pub fn StoriesBox() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let progress = use_progress();
+    // In a challenge no story is on screen (as in the picker).
+    let current = lab.run.with_untracked(|r| {
+        if r.challenge().is_some() {
+            String::new()
+        } else {
+            r.scenario().id.clone()
+        }
+    });
+    let done = |id: &str| progress.is_some_and(|p| p.is_done(id));
+    let line = progress.map_or_else(
+        || progress_text(&BTreeSet::new(), prefs.catalog()),
+        |p| p.done.with_untracked(|d| progress_text(d, prefs.catalog())),
+    );
+    let stories = Scenario::seed_ids()
+        .iter()
+        .map(|id| {
+            view! {
+                <button type="button" class="chip" disabled aria-pressed=(current == *id).to_string()>
+                    <span class="done-mark">{if done(id) { "✓ " } else { "" }}</span>
+                    {prefs.t(&format!("scenario.{id}.title"))}
+                </button>
+            }
+        })
+        .collect_view();
+    view! {
+        <nav class="scenarios path shell-stories" aria-hidden="true" inert data-testid="stories-box">
+            <div class="group">
+                <div class="path-head">
+                    <h2 class="group-title">{prefs.t("group.stories")}</h2>
+                    <p class="lesson-progress">{line}</p>
+                </div>
+                <div class="chips stories">{stories}</div>
+            </div>
+            <details class="group more">
+                <summary class="group-title">{prefs.t("group.mechanics")}</summary>
+            </details>
+        </nav>
+    }
+}
+
 /// The scenario picker: the stories in order, then the other mechanics by theme, folded
 /// as "advanced" (open while one of them is on screen).
 #[component]
@@ -159,7 +209,8 @@ pub fn StoryPicker() -> impl IntoView {
         .map(|id| pick(lab, prefs, current, id))
         .collect_view();
     // The folded mechanics come with the page's `Summary` slice (slices.rs), unless they are open
-    // at once: drawn in the mounting task, their chips would lengthen it while hidden (#10).
+    // at once: drawn with the rest of the picker, their chips would lengthen its task while
+    // hidden (#10).
     let open_at_start = untrack(is_mechanic);
     let themes = move || {
         (open_at_start || crate::view::slices::drawn(crate::view::slices::Slice::Summary)).then(|| {

@@ -121,6 +121,15 @@ else
   fast_install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION"
 fi
 
+# npm_tool DIR PACKAGE@VERSION BIN: installs an npm package into $IDEM_TOOLS/DIR (outside the
+# repo, so a fresh clone reuses it) and checks that BIN, one of its commands, runs.
+npm_tool() {
+  installing "$2 (npm, into $IDEM_TOOLS/$1)"
+  mkdir -p "$IDEM_TOOLS/$1"
+  npm install --prefix "$IDEM_TOOLS/$1" --no-audit --no-fund --loglevel=error "$2"
+  "$3" --version >/dev/null || die "$(basename "$3") did not install"
+}
+
 # --- binaryen (wasm-opt) from npm -------------------------------------------------
 # Debian's binaryen is too old for current wasm-bindgen output.
 wasm_opt="$IDEM_TOOLS/binaryen/node_modules/.bin/wasm-opt"
@@ -128,11 +137,7 @@ wo_version="$("$wasm_opt" --version 2>/dev/null || true)"
 if [[ "$wo_version" == *"version $BINARYEN_VERSION "* || "$wo_version" == *"(version_$BINARYEN_VERSION)"* ]]; then
   ok "wasm-opt $BINARYEN_VERSION (binaryen, $IDEM_TOOLS/binaryen)"
 else
-  installing "binaryen@$BINARYEN_VERSION (npm, into $IDEM_TOOLS/binaryen)"
-  mkdir -p "$IDEM_TOOLS/binaryen"
-  npm install --prefix "$IDEM_TOOLS/binaryen" --no-audit --no-fund --loglevel=error \
-    "binaryen@$BINARYEN_VERSION"
-  "$wasm_opt" --version >/dev/null || die "wasm-opt did not install"
+  npm_tool binaryen "binaryen@$BINARYEN_VERSION" "$wasm_opt"
 fi
 
 # --- terser (minifies the first screen's scripts in a release build, scripts/post-build.sh) --
@@ -140,11 +145,7 @@ terser_bin="$IDEM_TOOLS/terser/node_modules/.bin/terser"
 if [[ "$("$terser_bin" --version 2>/dev/null || true)" == "terser $TERSER_VERSION" ]]; then
   ok "terser $TERSER_VERSION ($IDEM_TOOLS/terser)"
 else
-  installing "terser@$TERSER_VERSION (npm, into $IDEM_TOOLS/terser)"
-  mkdir -p "$IDEM_TOOLS/terser"
-  npm install --prefix "$IDEM_TOOLS/terser" --no-audit --no-fund --loglevel=error \
-    "terser@$TERSER_VERSION"
-  "$terser_bin" --version >/dev/null || die "terser did not install"
+  npm_tool terser "terser@$TERSER_VERSION" "$terser_bin"
 fi
 
 # --- wasm-split-cli (cuts the release wasm into lazily loaded files, scripts/split.sh) --

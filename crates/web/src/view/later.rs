@@ -5,8 +5,8 @@
 //! bundle: `scripts/split.sh` cuts it), the code that only a bundle uses leaves
 //! `idem-web_bg.wasm` for a file of its own next to it: the player's (verdict, prediction and
 //! story picker), requested as the page starts, and the lesson's (the fault buttons and every
-//! panel below the player), requested once the player is drawn, so the student's first download holds the
-//! player and no more (#10). Without the feature (native and browser tests) the code is in the
+//! panel below the player), requested once the player is drawn, so the student's first
+//! download holds the player and no more (#10). Without the feature (native and browser tests) the code is in the
 //! one module and [`Code`] has it at the first poll.
 //!
 //! A part whose file cannot be loaded (offline, a file missing on the site) shows a notice in

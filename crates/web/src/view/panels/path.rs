@@ -12,8 +12,10 @@ use idem_core::Scenario;
 use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
-use crate::platform::progress::use_progress;
+use crate::platform::progress::{use_progress, Progress};
 use idem_lesson::anchors::{start_anchor, PLAYER_ANCHOR};
+use idem_lesson::i18n::Catalog;
+use idem_lesson::playback::Run;
 use idem_lesson::progress::{
     after_run, first_unfinished, progress_text, stories, stories_done, story_number, AfterRun,
     LEARNED, THEMES,
@@ -27,12 +29,7 @@ fn ProgressLine() -> impl IntoView {
     let progress = use_progress();
     let count = move || progress.map_or(0, |p| p.done.with(stories_done));
     let total = stories().len();
-    let text = move || {
-        progress.map_or_else(
-            || progress_text(&BTreeSet::new(), prefs.catalog()),
-            |p| p.done.with(|d| progress_text(d, prefs.catalog())),
-        )
-    };
+    let text = move || progress_line(progress, prefs.catalog());
     let unkept = move || progress.is_some_and(|p| p.refused.get());
     view! {
         <p class="lesson-progress" data-testid="lesson-progress" data-done=move || count().to_string() data-total=total>
@@ -41,6 +38,23 @@ fn ProgressLine() -> impl IntoView {
         <Show when=unkept>
             <p class="storage-notice" data-testid="storage-notice">{prefs.t("path.no_storage")}</p>
         </Show>
+    }
+}
+
+/// "Stories done: n of 4" for the stored progress (none kept: none done).
+fn progress_line(progress: Option<Progress>, catalog: &Catalog) -> String {
+    progress.map_or_else(
+        || progress_text(&BTreeSet::new(), catalog),
+        |p| p.done.with(|d| progress_text(d, catalog)),
+    )
+}
+
+/// The story the picker marks as on screen: none in a challenge, which has its own goal.
+fn story_on_screen(run: &Run) -> String {
+    if run.challenge().is_some() {
+        String::new()
+    } else {
+        run.scenario().id.clone()
     }
 }
 
@@ -147,19 +161,9 @@ pub fn StoriesBox() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     let progress = use_progress();
-    // In a challenge no story is on screen (as in the picker).
-    let current = lab.run.with_untracked(|r| {
-        if r.challenge().is_some() {
-            String::new()
-        } else {
-            r.scenario().id.clone()
-        }
-    });
+    let current = lab.run.with_untracked(story_on_screen);
     let done = |id: &str| progress.is_some_and(|p| p.is_done(id));
-    let line = progress.map_or_else(
-        || progress_text(&BTreeSet::new(), prefs.catalog()),
-        |p| p.done.with_untracked(|d| progress_text(d, prefs.catalog())),
-    );
+    let line = progress_line(progress, prefs.catalog());
     let stories = Scenario::seed_ids()
         .iter()
         .map(|id| {
@@ -193,16 +197,7 @@ pub fn StoriesBox() -> impl IntoView {
 pub fn StoryPicker() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    // In a challenge no story of the path is "on screen": the challenge has its own goal.
-    let current = Memo::new(move |_| {
-        lab.run.with(|r| {
-            if r.challenge().is_some() {
-                String::new()
-            } else {
-                r.scenario().id.clone()
-            }
-        })
-    });
+    let current = Memo::new(move |_| lab.run.with(story_on_screen));
     let is_mechanic = move || current.with(|id| !id.is_empty() && !Scenario::is_seed(id));
     let stories = Scenario::seed_ids()
         .iter()

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, ActionError};
+use crate::client::Told;
 use crate::explore::CounterExample;
 use crate::outcome::{Ending, Outcome};
 use crate::scenario::Scenario;
@@ -151,8 +152,11 @@ pub struct Gist {
     pub effects: usize,
     /// Some answer came from the stored response (a replay, not a second effect).
     pub replayed: bool,
-    /// Some operation ended on an error screen.
+    /// Some operation ended telling its user it failed (an error screen, or "we couldn't
+    /// confirm"), by [`crate::Told`].
     pub error: bool,
+    /// Some operation ended showing the current state (the balance a 412 carries).
+    pub shown_state: bool,
 }
 
 impl Gist {
@@ -170,7 +174,8 @@ impl Gist {
             error: outcome
                 .ops
                 .iter()
-                .any(|o| matches!(o.ending, Ending::Error { .. })),
+                .any(|o| matches!(o.told, Told::Failed | Told::Unconfirmed)),
+            shown_state: outcome.ops.iter().any(|o| o.told == Told::State),
         }
     }
 

@@ -65,9 +65,10 @@ mod topology;
 mod world;
 
 // Internal paths the modules use for one another (`crate::store`, `crate::explore`, …).
-pub(crate) use check::{explore, meaning, outcome, verdict};
+pub(crate) use check::{explore, meaning, outcome, placed, verdict};
 
 pub use base::rng;
+pub use nodes::client::Told;
 pub use nodes::{api, client, ledger, message, processor, store};
 
 pub use action::{Action, ActionError, OpKind, OpSpec};
@@ -83,6 +84,7 @@ pub use link::{DeepLink, LinkError};
 pub use note::Note;
 pub use outcome::{closing_protections, Ending, Fault, Figures, OpOutcome, Outcome};
 pub use phase::Phase;
+pub use placed::{Hit, PlacedBy, PlacedFault};
 pub use protections::{Protection, Protections};
 pub use scenario::{Scenario, ScenarioError, Scripted, Story};
 pub use time::SimTime;

@@ -229,6 +229,7 @@ fn invariants_have_stable_distinct_names() {
             "likes-match-operations",
             "no-cross-user-replay",
             "success-means-done",
+            "user-told-the-truth",
         ]
     );
 }

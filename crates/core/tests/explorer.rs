@@ -153,11 +153,32 @@ fn the_seed_key_design_breaks_with_a_crash_in_the_window() {
 }
 
 #[test]
-fn every_protection_survives_every_schedule_up_to_three_faults() {
+fn every_protection_keeps_the_money_right_in_every_schedule_up_to_three_faults() {
     let report = explore("fully-protected", 3);
     assert!(report.runs > 10_000, "a real search: {} runs", report.runs);
     assert_eq!(report.cut_off, 0);
-    assert_eq!(report.violating_runs, 0, "{:?}", report.shortest);
+    for invariant in Invariant::ALL {
+        if invariant != Invariant::UserToldTheTruth {
+            assert_eq!(report.violations_of(invariant), 0, "{invariant:?}");
+        }
+    }
+    // What the user is told is checked too (issue 41), and no design can promise it: the
+    // outcome check asks once, so its answer lost after hours offline leaves "we couldn't
+    // confirm" for a payment that went through, and a payment still in progress (a stalled
+    // handler) reads as not found.
+    assert!(report.violating_runs > 0);
+    assert!(report
+        .shortest
+        .iter()
+        .all(|cx| cx.invariant == Invariant::UserToldTheTruth));
+    assert!(report
+        .shortest
+        .iter()
+        .any(|cx| cx.signature() == ["clock", "drop"]));
+    assert!(report
+        .shortest
+        .iter()
+        .any(|cx| cx.signature().contains(&"pause") && !cx.signature().contains(&"clock")));
 }
 
 #[test]

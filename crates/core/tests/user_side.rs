@@ -6,7 +6,7 @@ mod support;
 
 use idem_core::client::UserView;
 use idem_core::SimTime;
-use idem_core::{Action, Note, RunEnd, World};
+use idem_core::{Action, Invariant, Note, RunEnd, World};
 use support::{requests, scenario, STEP_BOUND};
 
 /// Every protection on (status check as given), the first answer lost (or, with
@@ -46,7 +46,9 @@ fn noted(world: &World, note: &Note) -> bool {
 fn without_the_status_check_the_phone_gives_up_on_a_payment_that_went_through() {
     let world = offline_after_the_lost_answer(false, false);
     let verdict = world.verdict();
-    assert!(verdict.ok(), "the money is right: {verdict:?}");
+    // The money is right; only what the user is told is wrong (issue 41's invariant).
+    let broken: Vec<Invariant> = verdict.violations().map(|(i, _)| i).collect();
+    assert_eq!(broken, vec![Invariant::UserToldTheTruth], "{verdict:?}");
     assert_eq!(verdict.money.statement_cents, 10_000);
     assert_eq!(world.client().ops()[0].view, UserView::GaveUp);
     assert_eq!(verdict.error_but_done.len(), 1, "the screen is wrong");

@@ -14,6 +14,7 @@
 
 pub mod anchors;
 pub mod events;
+pub mod fault_record;
 pub mod geometry;
 pub mod i18n;
 pub mod labels;

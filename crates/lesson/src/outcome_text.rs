@@ -77,6 +77,13 @@ pub fn composed(world: &World, catalog: &Catalog) -> Vec<String> {
         world.scenario().story,
         catalog,
     )];
+    if outcome.quiescent {
+        out.extend(crate::fault_record::missed_sentence(
+            &outcome.placed,
+            world.scenario().story,
+            catalog,
+        ));
+    }
     for op in outcome.ops.iter().take(3) {
         out.push(catalog.fill(
             "sum.op",
@@ -173,6 +180,10 @@ fn fault_phrase(fault: Fault, story: Story, catalog: &Catalog) -> String {
         Fault::Delayed => catalog.text("fact.delayed"),
         Fault::Crashed(phase) => catalog.fill(
             "fact.crashed",
+            &[("phase", crate::labels::phase_in(phase, story, catalog))],
+        ),
+        Fault::Paused(phase) => catalog.fill(
+            "fact.paused",
             &[("phase", crate::labels::phase_in(phase, story, catalog))],
         ),
         Fault::Evicted => catalog.text("fact.evicted"),

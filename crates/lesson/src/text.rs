@@ -62,6 +62,11 @@ pub fn badge_for(world: &World, verdict: &idem_core::Verdict) -> Badge {
             (Invariant::LikesMatchOperations, _) => bad("verdict.likes_wrong", 0),
             (Invariant::BalanceMatchesDebits, _) => bad("verdict.balance_wrong", 0),
             (Invariant::LedgerMatchesProcessor, _) => bad("verdict.mismatch", 0),
+            (_, Violation::FalseFailure { op, .. }) => match kind_of(world, *op) {
+                OpKind::Charge => bad("verdict.told_failed", 1),
+                OpKind::Debit => bad("verdict.told_failed.debit", 1),
+                OpKind::Like => bad("verdict.told_failed.like", 1),
+            },
             _ => bad("verdict.false_success", 0),
         };
     }

@@ -10,16 +10,15 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
-use crate::client::UserView;
+use crate::client::{Told, UserView};
 use crate::http::{RequestBody, ResponseBody};
-use crate::nodes::message::DropReason;
-use crate::note::Note;
 use crate::phase::Phase;
+use crate::placed::PlacedFault;
 use crate::protections::{Protection, Protections};
 use crate::scenario::Scenario;
 use crate::topology::{OpId, UserId};
 use crate::verdict::Invariant;
-use crate::world::{Cause, World};
+use crate::world::World;
 
 /// A fault that took effect (not merely armed): something the run actually suffered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -34,6 +33,8 @@ pub enum Fault {
     Delayed,
     /// The API crashed before this phase.
     Crashed(Phase),
+    /// A handler stalled before this phase (a long GC pause, a slow call), then carried on.
+    Paused(Phase),
     /// Redis lost keys (eviction).
     Evicted,
     /// Stored keys reached their TTL while still needed.
@@ -87,6 +88,8 @@ pub struct OpOutcome {
     pub effects: usize,
     /// What the user was left with.
     pub ending: Ending,
+    /// What that screen tells the user (the one definition the verdict checks).
+    pub told: Told,
 }
 
 /// The figures of a run's story.
@@ -122,8 +125,12 @@ pub enum Figures {
 /// Everything the closing sentences of a run may say.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Outcome {
-    /// Faults that took effect, in the order they did (repeats kept: two lost answers are two).
+    /// Faults that took effect, in the order they did (repeats kept: two lost answers are two),
+    /// as [`Outcome::placed`] records them, with the keys that expired.
     pub faults: Vec<Fault>,
+    /// Every fault placed on the run, by whom, and where it took effect or that it found
+    /// nothing to hit.
+    pub placed: Vec<PlacedFault>,
     /// The logical operations, in start order.
     pub ops: Vec<OpOutcome>,
     /// The story's figures.
@@ -137,41 +144,7 @@ pub struct Outcome {
 impl Outcome {
     /// The facts of `world` as it stands (its step log must be kept, as the page does).
     pub fn of(world: &World) -> Outcome {
-        let mut faults = Vec::new();
-        for step in world.steps() {
-            match &step.cause {
-                Cause::Injected(a) | Cause::Scripted(a) => match a {
-                    Action::RetryNow => faults.push(Fault::RetryPressed),
-                    Action::ConcurrentDuplicate => faults.push(Fault::SecondRequest),
-                    Action::ReuseKeyOtherBody => faults.push(Fault::KeyReused),
-                    Action::OtherUserSameKey => faults.push(Fault::OtherUser),
-                    _ => {}
-                },
-                _ => {}
-            }
-            for note in &step.notes {
-                let fault = match note {
-                    Note::MessageLost {
-                        reason: DropReason::LostAck,
-                        ..
-                    } => Fault::AnswerLost,
-                    Note::MessageLost {
-                        reason: DropReason::Dropped,
-                        ..
-                    } => Fault::Dropped,
-                    Note::MessageDuplicated { .. } => Fault::Duplicated,
-                    Note::MessageDelayed { .. } => Fault::Delayed,
-                    Note::ApiCrashed { phase } => Fault::Crashed(*phase),
-                    // The world writes these only when at least one key went (an eviction
-                    // with nothing to evict is `NothingToDo`).
-                    Note::KeysEvicted { .. } => Fault::Evicted,
-                    Note::KeysExpired { .. } => Fault::Expired,
-                    Note::ClockAdvanced { .. } => Fault::Offline,
-                    _ => continue,
-                };
-                faults.push(fault);
-            }
-        }
+        let (placed, faults) = crate::placed::record(world);
         let verdict = world.verdict();
         let effects = |op: OpId| {
             verdict
@@ -201,6 +174,7 @@ impl Outcome {
                     attempts: o.attempts,
                     effects: effects(o.op),
                     ending,
+                    told: o.view.told(),
                 }
             })
             .collect();
@@ -238,6 +212,7 @@ impl Outcome {
         };
         Outcome {
             faults,
+            placed,
             ops,
             figures,
             broken: verdict.violations().map(|(i, _)| i).collect(),
@@ -429,8 +404,8 @@ mod tests {
     /// is for (not computed by the replay under test): the key closes the naive POST; the
     /// op_id needs its unique index; a version closes the blind debit; the fingerprint closes a
     /// reused key; the lock or the processor's own dedup closes a concurrent copy; only the
-    /// client's deadline closes a retry after the key's 24 h (the processor forgets the key at
-    /// 24 h too); the key in PostgreSQL's transaction or forwarding closes an eviction and the
+    /// client's deadline with the outcome check closes a retry after the key's 24 h (the
+    /// processor forgets the key at 24 h too); the key in PostgreSQL's transaction or forwarding closes an eviction and the
     /// crash window; with the key already in the transaction, only forwarding closes a crash
     /// before the ledger write.
     #[test]
@@ -442,7 +417,9 @@ mod tests {
             ("counter-no-index", &[&["unique-index"]]),
             ("key-reuse-no-fingerprint", &[&["fingerprint"]]),
             ("concurrent-no-lock", &[&["lock"], &["forward"]]),
-            ("ttl", &[&["deadline"]]),
+            // The deadline alone leaves the user told "we couldn't confirm" for a payment that
+            // went through (`UserToldTheTruth`); with the outcome check they are told.
+            ("ttl", &[&["deadline", "status-check"]]),
             ("scope-off", &[&["scope"]]),
             ("evict", &[&["same-tx"], &["forward"]]),
             ("crash-window", &[&["same-tx"], &["forward"]]),
@@ -543,17 +520,18 @@ mod tests {
     }
 
     #[test]
-    fn a_retry_the_deadline_takes_away_counts_as_closed_by_the_deadline() {
+    fn a_retry_the_deadline_takes_away_is_not_closed_by_the_deadline_alone() {
         // The phone sleeps past the key's TTL and the user presses Retry on waking: with the
-        // client's one-hour deadline there is no Retry to press (the client gave up and asks
-        // the user to check), so the deadline prevents this run.
+        // client's one-hour deadline there is no Retry to press, but the client gives up with
+        // "we couldn't confirm" on a payment that went through, which breaks
+        // `UserToldTheTruth` (issue 41): the deadline alone is not credited.
         let (base, shortest) = counterexamples("naive");
         let cx = shortest
             .iter()
             .find(|cx| cx.signature() == ["clock", "retry"])
             .expect("found");
         let fixes = closing_protections(&base, &cx.injected);
-        assert!(fixes.contains(&vec!["deadline"]), "{fixes:?}");
+        assert!(!fixes.contains(&vec!["deadline"]), "{fixes:?}");
     }
 
     /// The run of `base` with `protections` on too and the faults `planned` replayed by

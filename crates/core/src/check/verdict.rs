@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::base::vecmap::VecMap;
-use crate::client::UserView;
+use crate::client::{Told, UserView};
 use crate::http::{RequestBody, ResponseBody};
 use crate::topology::{OpId, UserId};
 use crate::world::World;
@@ -25,17 +25,23 @@ pub enum Invariant {
     NoCrossUserReplay,
     /// Every success the user saw corresponds to exactly one effect of that very operation.
     SuccessMeansDone,
+    /// No user is told that an operation which was done failed, or left with "we couldn't
+    /// confirm" for it (judged by [`Told::contradicts`] on [`UserView::told`]): believing the
+    /// screen, they would do it again. A success screen is [`Invariant::SuccessMeansDone`]'s
+    /// to judge, so one false screen breaks one invariant.
+    UserToldTheTruth,
 }
 
 impl Invariant {
     /// All invariants, in display order.
-    pub const ALL: [Invariant; 6] = [
+    pub const ALL: [Invariant; 7] = [
         Invariant::AtMostOnce,
         Invariant::LedgerMatchesProcessor,
         Invariant::BalanceMatchesDebits,
         Invariant::LikesMatchOperations,
         Invariant::NoCrossUserReplay,
         Invariant::SuccessMeansDone,
+        Invariant::UserToldTheTruth,
     ];
 
     /// A stable name (catalog key suffix, test ids).
@@ -47,6 +53,7 @@ impl Invariant {
             Invariant::LikesMatchOperations => "likes-match-operations",
             Invariant::NoCrossUserReplay => "no-cross-user-replay",
             Invariant::SuccessMeansDone => "success-means-done",
+            Invariant::UserToldTheTruth => "user-told-the-truth",
         }
     }
 }
@@ -100,6 +107,15 @@ pub enum Violation {
         /// Its effects (0 or more than 1).
         effects: usize,
     },
+    /// The user was told `told` about `op`, which was done `effects` times.
+    FalseFailure {
+        /// The operation.
+        op: OpId,
+        /// What the screen said (failed, or could not be confirmed).
+        told: Told,
+        /// Its effects (at least 1).
+        effects: usize,
+    },
 }
 
 /// The money as three parties see it.
@@ -128,7 +144,8 @@ pub struct Verdict {
     pub quiescent: bool,
     /// The operations whose user is shown an error (or "we couldn't confirm") although the
     /// operation took effect: the money is right, the user's screen is not, and a user who
-    /// believes it may pay again with a new key.
+    /// believes it may pay again with a new key. Exactly the operations that break
+    /// [`Invariant::UserToldTheTruth`]; a 412 that shows the current balance is not one.
     pub error_but_done: Vec<OpId>,
 }
 
@@ -190,6 +207,34 @@ impl World {
             Invariant::SuccessMeansDone,
             success_means_done(self, &effects),
         ));
+        let error_but_done: Vec<OpId> = self
+            .client()
+            .ops()
+            .iter()
+            .filter(|o| o.view.told() != Told::Done)
+            .filter(|o| {
+                o.view
+                    .told()
+                    .contradicts(effects.get(&o.op).copied().unwrap_or(0))
+            })
+            .map(|o| o.op)
+            .collect();
+        checks.push((
+            Invariant::UserToldTheTruth,
+            match error_but_done.first() {
+                Some(op) => Status::Violated(Violation::FalseFailure {
+                    op: *op,
+                    told: self
+                        .client()
+                        .ops()
+                        .iter()
+                        .find(|o| o.op == *op)
+                        .map_or(Told::Failed, |o| o.view.told()),
+                    effects: effects.get(op).copied().unwrap_or(0),
+                }),
+                None => Status::Holds,
+            },
+        ));
 
         let first_user = self.client().ops().first().map_or(UserId(1), |o| o.user);
         let ledger = self.ledger();
@@ -199,14 +244,6 @@ impl World {
             ledger_rows: ledger.charges.len(),
             ledger_cents: ledger.charges.iter().map(|c| c.amount_cents).sum(),
         };
-        let error_but_done = self
-            .client()
-            .ops()
-            .iter()
-            .filter(|o| matches!(o.view, UserView::Failed(_) | UserView::GaveUp))
-            .filter(|o| effects.get(&o.op).is_some_and(|n| *n > 0))
-            .map(|o| o.op)
-            .collect();
         Verdict {
             checks,
             effects: effects.iter().map(|(op, n)| (*op, *n)).collect(),

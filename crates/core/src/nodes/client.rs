@@ -63,6 +63,53 @@ impl UserView {
     pub fn is_settled(&self) -> bool {
         matches!(self, UserView::Succeeded(_) | UserView::Failed(_))
     }
+
+    /// What this screen tells the user about their operation: the one definition that the
+    /// verdict's [`crate::Invariant::UserToldTheTruth`], the summary, the compare line, the
+    /// phone panel and the narration all read, so they cannot disagree.
+    pub fn told(&self) -> Told {
+        match self {
+            UserView::Waiting => Told::Nothing,
+            UserView::Succeeded(_) => Told::Done,
+            UserView::Failed(r) => match r.body {
+                ResponseBody::PreconditionFailed { .. } => Told::State,
+                _ => Told::Failed,
+            },
+            UserView::GaveUp => Told::Unconfirmed,
+        }
+    }
+}
+
+/// What the user is told, at the end of a run, about one operation. Judged against what
+/// happened by [`Told::contradicts`]: a screen is a lie when a user who believes it would act
+/// wrongly (pay again for a payment that went through, or trust one that never did).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Told {
+    /// Nothing either way yet: a spinner.
+    Nothing,
+    /// A success screen: it was done.
+    Done,
+    /// An error screen: it was not done.
+    Failed,
+    /// "We couldn't confirm your payment": no answer at all. A user reads it as "it did not go
+    /// through" and may pay again, so it counts as told failed when the operation was done.
+    Unconfirmed,
+    /// The state as it is now (the balance and version a 412 carries), shown instead of a
+    /// verdict on the operation: true whether or not this very operation went through.
+    State,
+}
+
+impl Told {
+    /// Whether this screen is false for an operation that took effect `effects` times: told it
+    /// failed (or could not be confirmed) although it was done, or told it was done although
+    /// it never was. Repeats (done twice) are `AtMostOnce`'s to judge, not the screen's.
+    pub fn contradicts(self, effects: usize) -> bool {
+        match self {
+            Told::Failed | Told::Unconfirmed => effects > 0,
+            Told::Done => effects == 0,
+            Told::Nothing | Told::State => false,
+        }
+    }
 }
 
 /// What the client is waiting for.

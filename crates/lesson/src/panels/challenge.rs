@@ -197,7 +197,14 @@ mod tests {
 
     #[test]
     fn the_verdict_and_the_explorer_decide() {
-        let c = Challenge::by_id("fully-3").expect("challenge");
+        // "Everything on" keeps the money right with 3 faults, but what the user is told can
+        // be wrong (issue 41: a lost outcome check), so `fully-3` as listed can be won; the
+        // same design judged on charging twice is what the explorer proves impossible here.
+        let fully = Challenge::by_id("fully-3").expect("challenge");
+        let c = Challenge {
+            breaks: Some(idem_core::Invariant::AtMostOnce),
+            ..fully
+        };
         let design = c.design().expect("design");
         let world = World::new(&design);
         assert_eq!(standing(&c, &world, None), Standing::Open);
@@ -207,6 +214,10 @@ mod tests {
         assert_eq!(
             standing(&c, &world, Some(&(design.clone(), 3, report.clone()))),
             Standing::Impossible
+        );
+        assert_eq!(
+            standing(&fully, &world, Some(&(design.clone(), 3, report.clone()))),
+            Standing::Open
         );
         assert_eq!(
             standing(&c, &world, Some(&(design, 2, report))),

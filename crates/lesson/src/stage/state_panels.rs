@@ -2,7 +2,7 @@
 //! hold at the current step, with live countdowns: each panel as markup, a pure function of
 //! the world (the web crate's `StatePanels` shows them).
 
-use idem_core::client::{UserView, Wait};
+use idem_core::client::{Told, UserView, Wait};
 use idem_core::http::RequestBody;
 use idem_core::record::KeyStatus;
 use idem_core::{Node, SimTime, World};
@@ -72,31 +72,23 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
             ),
             Wait::Nothing => "—".to_owned(),
         };
-        let (sees, class) = match &op.view {
-            UserView::Waiting => (catalog.text("panel.sees_waiting"), "busy"),
-            UserView::Succeeded(r) => (
-                catalog.fill(
-                    "panel.sees_success",
-                    &[("answer", response_label(r, catalog))],
-                ),
-                "ok",
-            ),
+        // Worded from what the screen tells the user (`UserView::told`, the definition the
+        // verdict checks), so the panel, the compare line and the verdict cannot disagree.
+        let answer =
+            |r: &idem_core::http::HttpResponse| vec![("answer", response_label(r, catalog))];
+        let (sees, class) = match (op.view.told(), &op.view) {
+            (Told::Done, UserView::Succeeded(r)) => {
+                (catalog.fill("panel.sees_success", &answer(r)), "ok")
+            }
             // 412 carries the current state: the app shows it instead of reporting a failure.
-            UserView::Failed(r) if r.status == 412 => (
-                catalog.fill(
-                    "panel.sees_current_state",
-                    &[("answer", response_label(r, catalog))],
-                ),
-                "ok",
-            ),
-            UserView::Failed(r) => (
-                catalog.fill(
-                    "panel.sees_error",
-                    &[("answer", response_label(r, catalog))],
-                ),
-                "warn",
-            ),
-            UserView::GaveUp => (catalog.text("panel.sees_gave_up"), "warn"),
+            (Told::State, UserView::Failed(r)) => {
+                (catalog.fill("panel.sees_current_state", &answer(r)), "ok")
+            }
+            (Told::Failed, UserView::Failed(r)) => {
+                (catalog.fill("panel.sees_error", &answer(r)), "warn")
+            }
+            (Told::Unconfirmed, _) => (catalog.text("panel.sees_gave_up"), "warn"),
+            _ => (catalog.text("panel.sees_waiting"), "busy"),
         };
         let user = if op.user.0 == 1 {
             SafeHtml::default()

@@ -134,19 +134,26 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             if api.down_until().is_some() {
                 return (catalog.text("node.crashed"), "bad");
             }
+            // At the end of a run an armed crash or pause that is still armed found nothing
+            // to hit (the core's record says the same): it is not shown as about to fire.
+            let over = world.is_quiescent();
             if let Some(phase) = api.crash_armed() {
                 let phase = crate::labels::phase_in(phase, world.scenario().story, catalog);
-                return (
-                    catalog.fill("node.crash_armed", &[("phase", phase)]),
-                    "warn",
-                );
+                let key = if over {
+                    "node.crash_unused"
+                } else {
+                    "node.crash_armed"
+                };
+                return (catalog.fill(key, &[("phase", phase)]), "warn");
             }
             if let Some(phase) = api.pause_armed() {
                 let phase = crate::labels::phase_in(phase, world.scenario().story, catalog);
-                return (
-                    catalog.fill("node.pause_armed", &[("phase", phase)]),
-                    "warn",
-                );
+                let key = if over {
+                    "node.pause_unused"
+                } else {
+                    "node.pause_armed"
+                };
+                return (catalog.fill(key, &[("phase", phase)]), "warn");
             }
             match api.handlers().next() {
                 Some((_, h)) => {

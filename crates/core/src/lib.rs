@@ -70,7 +70,7 @@ pub(crate) use check::{explore, meaning, outcome, verdict};
 pub use base::rng;
 pub use nodes::{api, client, ledger, message, processor, store};
 
-pub use action::{Action, ActionError, OpKind, OpSpec};
+pub use action::{Action, ActionError, FaultKind, KindCounts, KindSet, OpKind, OpSpec};
 pub use challenge::{Attempt, Challenge, Standing};
 #[cfg(feature = "oracle")]
 pub use check::explore_brute::explore_brute;

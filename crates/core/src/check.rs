@@ -9,4 +9,5 @@ pub(crate) mod explore_brute;
 pub(crate) mod meaning;
 pub(crate) mod outcome;
 pub(crate) mod parts;
+pub(crate) mod prevention;
 pub(crate) mod verdict;

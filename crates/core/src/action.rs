@@ -71,26 +71,233 @@ pub enum Action {
     OtherUserSameKey,
 }
 
-impl Action {
-    /// Faults (and early retries) as opposed to the operations a story is about: the explorer
-    /// strips these from a scenario's script and injects its own.
-    /// A short stable name of the action's kind (URL spelling).
-    pub fn kind_name(&self) -> &'static str {
+/// What kind of thing an injected action does to a run, apart from its packet, phase or
+/// duration: what the fault menu offers, what a search's claim names ("with up to 2 faults of
+/// kinds drop and crash") and what a counter-example's class is made of. One type instead of
+/// the URL spellings, so a kind the explorer counts, the lesson words and the page's buttons
+/// cannot drift apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FaultKind {
+    /// Drop a packet on the phone's link.
+    Drop,
+    /// The network delivers a packet twice.
+    Dup,
+    /// Hold a packet up.
+    Delay,
+    /// Crash the API before a phase.
+    Crash,
+    /// Stall a handler before a phase past its lease.
+    Pause,
+    /// Lose the API's next answer.
+    LoseAck,
+    /// Evict the store's keys.
+    Evict,
+    /// The user presses Retry early.
+    Retry,
+    /// The phone offline past the key's TTL.
+    Clock,
+    /// A second request with the same key (a scenario's input, not searched).
+    Concurrent,
+    /// A new operation reusing a key with another body (a scenario's input, not searched).
+    ReuseKey,
+    /// Another user's request with the same key (a scenario's input, not searched).
+    OtherUser,
+}
+
+impl FaultKind {
+    /// Every kind, in the player's menu order: the explorer's kinds first ([`FaultKind::SEARCHED`]),
+    /// then the scenario-shaping inputs.
+    pub const ALL: [FaultKind; 12] = [
+        FaultKind::Drop,
+        FaultKind::Dup,
+        FaultKind::Delay,
+        FaultKind::Crash,
+        FaultKind::Pause,
+        FaultKind::LoseAck,
+        FaultKind::Evict,
+        FaultKind::Retry,
+        FaultKind::Clock,
+        FaultKind::Concurrent,
+        FaultKind::ReuseKey,
+        FaultKind::OtherUser,
+    ];
+
+    /// The kinds "Try every failure" injects, in menu order (the others shape a scenario and
+    /// stay its own).
+    pub const SEARCHED: [FaultKind; 9] = [
+        FaultKind::Drop,
+        FaultKind::Dup,
+        FaultKind::Delay,
+        FaultKind::Crash,
+        FaultKind::Pause,
+        FaultKind::LoseAck,
+        FaultKind::Evict,
+        FaultKind::Retry,
+        FaultKind::Clock,
+    ];
+
+    /// The URL spelling (links, catalog keys `kind.<name>`, test ids).
+    pub const fn name(self) -> &'static str {
         match self {
-            Action::Start(_) => "start",
-            Action::RetryNow => "retry",
-            Action::Drop(_) => "drop",
-            Action::LoseNextAck => "lose-ack",
-            Action::Duplicate(_) => "dup",
-            Action::Delay(..) => "delay",
-            Action::Crash(_) => "crash",
-            Action::Pause(_) => "pause",
-            Action::EvictKeys => "evict",
-            Action::AdvanceClock(_) => "clock",
-            Action::ConcurrentDuplicate => "concurrent",
-            Action::ReuseKeyOtherBody => "reuse-key",
-            Action::OtherUserSameKey => "other-user",
+            FaultKind::Drop => "drop",
+            FaultKind::Dup => "dup",
+            FaultKind::Delay => "delay",
+            FaultKind::Crash => "crash",
+            FaultKind::Pause => "pause",
+            FaultKind::LoseAck => "lose-ack",
+            FaultKind::Evict => "evict",
+            FaultKind::Retry => "retry",
+            FaultKind::Clock => "clock",
+            FaultKind::Concurrent => "concurrent",
+            FaultKind::ReuseKey => "reuse-key",
+            FaultKind::OtherUser => "other-user",
         }
+    }
+
+    /// The kind spelled `name` ([`FaultKind::name`]).
+    pub fn from_name(name: &str) -> Option<FaultKind> {
+        FaultKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Its place in [`FaultKind::ALL`] (an index into [`KindCounts`], a bit of a kind set).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Whether "Try every failure" injects this kind.
+    pub const fn is_searched(self) -> bool {
+        self.index() < FaultKind::SEARCHED.len()
+    }
+}
+
+/// How many faults of each kind a schedule holds (a counter-example's class is its invariant
+/// and these counts). A run has far fewer than 256 faults of one kind: the search's bound is at
+/// most 4.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KindCounts([u8; FaultKind::ALL.len()]);
+
+impl KindCounts {
+    /// No fault.
+    pub const NONE: KindCounts = KindCounts([0; FaultKind::ALL.len()]);
+
+    /// One fault of `kind`.
+    pub fn one(kind: FaultKind) -> KindCounts {
+        KindCounts::NONE.with(kind)
+    }
+
+    /// These counts and one more fault of `kind`.
+    #[must_use]
+    pub fn with(mut self, kind: FaultKind) -> KindCounts {
+        self.0[kind.index()] = self.0[kind.index()].saturating_add(1);
+        self
+    }
+
+    /// These counts with one fault of `kind` fewer (none stays none).
+    #[must_use]
+    pub fn without(mut self, kind: FaultKind) -> KindCounts {
+        self.0[kind.index()] = self.0[kind.index()].saturating_sub(1);
+        self
+    }
+
+    /// The counts of both.
+    #[must_use]
+    pub fn plus(mut self, other: KindCounts) -> KindCounts {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a = a.saturating_add(b);
+        }
+        self
+    }
+
+    /// How many faults of `kind`.
+    pub fn count(&self, kind: FaultKind) -> u8 {
+        self.0[kind.index()]
+    }
+
+    /// How many faults in all.
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|n| u32::from(*n)).sum()
+    }
+
+    /// The kinds present, in menu order (each once).
+    pub fn kinds(&self) -> impl Iterator<Item = FaultKind> + '_ {
+        FaultKind::ALL.into_iter().filter(|k| self.0[k.index()] > 0)
+    }
+
+    /// The counts of `actions`' kinds (the operations they start count for nothing).
+    pub fn of<'a>(actions: impl IntoIterator<Item = &'a Action>) -> KindCounts {
+        actions
+            .into_iter()
+            .filter_map(Action::kind)
+            .fold(KindCounts::NONE, KindCounts::with)
+    }
+}
+
+/// A set of fault kinds: which kinds a search may inject ([`crate::Bounds::kinds`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KindSet(u16);
+
+impl KindSet {
+    /// Every kind.
+    pub const ALL: KindSet = KindSet((1 << FaultKind::ALL.len()) - 1);
+    /// No kind.
+    pub const NONE: KindSet = KindSet(0);
+
+    /// The set of `kinds`.
+    pub fn of(kinds: impl IntoIterator<Item = FaultKind>) -> KindSet {
+        kinds.into_iter().fold(KindSet::NONE, |set, k| set.with(k))
+    }
+
+    /// This set and `kind`.
+    #[must_use]
+    pub const fn with(self, kind: FaultKind) -> KindSet {
+        KindSet(self.0 | 1 << kind.index())
+    }
+
+    /// Whether `kind` is in it.
+    pub const fn contains(self, kind: FaultKind) -> bool {
+        self.0 & (1 << kind.index()) != 0
+    }
+
+    /// Its kinds, in menu order.
+    pub fn kinds(self) -> impl Iterator<Item = FaultKind> {
+        FaultKind::ALL
+            .into_iter()
+            .filter(move |k| self.contains(*k))
+    }
+}
+
+impl Default for KindSet {
+    /// A search's default: the whole menu.
+    fn default() -> KindSet {
+        KindSet::ALL
+    }
+}
+
+impl Action {
+    /// The kind of fault or input this is; `None` for the start of an operation, which is what
+    /// a story is about rather than something done to it.
+    pub fn kind(&self) -> Option<FaultKind> {
+        Some(match self {
+            Action::Start(_) => return None,
+            Action::RetryNow => FaultKind::Retry,
+            Action::Drop(_) => FaultKind::Drop,
+            Action::LoseNextAck => FaultKind::LoseAck,
+            Action::Duplicate(_) => FaultKind::Dup,
+            Action::Delay(..) => FaultKind::Delay,
+            Action::Crash(_) => FaultKind::Crash,
+            Action::Pause(_) => FaultKind::Pause,
+            Action::EvictKeys => FaultKind::Evict,
+            Action::AdvanceClock(_) => FaultKind::Clock,
+            Action::ConcurrentDuplicate => FaultKind::Concurrent,
+            Action::ReuseKeyOtherBody => FaultKind::ReuseKey,
+            Action::OtherUserSameKey => FaultKind::OtherUser,
+        })
+    }
+
+    /// A short stable name of the action's kind (URL spelling): [`FaultKind::name`], or
+    /// "start" for the start of an operation.
+    pub fn kind_name(&self) -> &'static str {
+        self.kind().map_or("start", FaultKind::name)
     }
 
     /// Faults (and early retries) as opposed to what a story is about: the explorer strips
@@ -128,4 +335,50 @@ pub enum ActionError {
     NothingOnItsWay,
     /// This design's handler has no such phase (an accounts API calls no card processor).
     NoSuchPhase(Phase),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_named_once_and_read_back() {
+        for (i, kind) in FaultKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.index(), i, "{kind:?}");
+            assert_eq!(FaultKind::from_name(kind.name()), Some(kind));
+            assert_eq!(kind.is_searched(), FaultKind::SEARCHED.contains(&kind));
+        }
+        assert_eq!(FaultKind::from_name("start"), None);
+        assert_eq!(
+            Action::Start(OpSpec {
+                user: UserId(1),
+                kind: OpKind::Like { post: 1 },
+            })
+            .kind_name(),
+            "start"
+        );
+        assert_eq!(Action::Pause(Phase::Respond).kind(), Some(FaultKind::Pause));
+    }
+
+    #[test]
+    fn counts_add_and_remove_one_kind_at_a_time() {
+        let two = KindCounts::one(FaultKind::Drop).with(FaultKind::Drop);
+        let mixed = two.with(FaultKind::Crash);
+        assert_eq!(mixed.count(FaultKind::Drop), 2);
+        assert_eq!(mixed.total(), 3);
+        assert_eq!(mixed.without(FaultKind::Crash), two);
+        assert_ne!(two, KindCounts::one(FaultKind::Drop));
+        assert_eq!(
+            mixed.kinds().collect::<Vec<_>>(),
+            [FaultKind::Drop, FaultKind::Crash]
+        );
+        assert_eq!(KindCounts::NONE.without(FaultKind::Drop), KindCounts::NONE);
+        let set = KindSet::of([FaultKind::Retry, FaultKind::Pause]);
+        assert!(set.contains(FaultKind::Pause) && !set.contains(FaultKind::Drop));
+        assert_eq!(
+            set.kinds().collect::<Vec<_>>(),
+            [FaultKind::Pause, FaultKind::Retry]
+        );
+        assert!(FaultKind::ALL.into_iter().all(|k| KindSet::ALL.contains(k)));
+    }
 }

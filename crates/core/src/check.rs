@@ -10,4 +10,5 @@ pub(crate) mod meaning;
 pub(crate) mod outcome;
 pub(crate) mod parts;
 pub(crate) mod placed;
+pub(crate) mod prevention;
 pub(crate) mod verdict;

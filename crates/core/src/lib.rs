@@ -71,13 +71,16 @@ pub use base::rng;
 pub use nodes::client::Told;
 pub use nodes::{api, client, ledger, message, processor, store};
 
-pub use action::{Action, ActionError, OpKind, OpSpec};
+pub use action::{Action, ActionError, FaultKind, KindCounts, KindSet, OpKind, OpSpec};
 pub use challenge::{Attempt, Challenge, Standing};
 #[cfg(feature = "oracle")]
 pub use check::explore_brute::explore_brute;
 #[cfg(not(target_arch = "wasm32"))]
 pub use check::parts::explore_parallel;
 pub use check::parts::{Merged, Part, Plan, UnitOutcome, Wanted};
+pub use check::prevention::{
+    check_prevention, run_faults, Claim, ClaimAnswer, ClaimScope, Prevention, MAX_SEARCHED,
+};
 pub use compare::{class_diff, class_of, Class, ClassDiff, Gist, Pair, Sides};
 pub use explore::{Bounds, CounterExample, Explorer, Report};
 pub use link::{DeepLink, LinkError};

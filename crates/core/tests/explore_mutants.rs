@@ -229,7 +229,8 @@ fn the_default_bounds_are_k_faults_and_300_steps() {
         Bounds::faults(3),
         Bounds {
             max_faults: 3,
-            max_steps: 300
+            max_steps: 300,
+            kinds: idem_core::KindSet::ALL,
         }
     );
 }

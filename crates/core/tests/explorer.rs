@@ -367,6 +367,7 @@ fn merging_respects_the_step_bound() {
         let bounds = Bounds {
             max_faults: 2,
             max_steps,
+            kinds: idem_core::KindSet::ALL,
         };
         let (report, _) = agrees_within(id, &scenario(id), bounds);
         assert!(report.cut_off > 0, "{id}: the bound cuts runs off");
@@ -465,6 +466,7 @@ fn partial_totals_only_grow_to_the_final_ones() {
     let bounds = Bounds {
         max_faults: 2,
         max_steps: 20,
+        kinds: idem_core::KindSet::ALL,
     };
     let whole = Explorer::new(&scenario, bounds).run_to_end().clone();
     assert!(whole.cut_off > 0 && whole.violating_runs > 0, "{whole:?}");
@@ -501,4 +503,35 @@ fn partial_totals_only_grow_to_the_final_ones() {
         );
     }
     assert_eq!(totals(sliced.report()), last);
+}
+
+/// A search over a smaller menu (the run's own fault kinds, for "would have prevented it")
+/// is still exact: it agrees with the oracle over the same menu, injects only those kinds,
+/// and finds less than the whole menu where another kind was needed.
+#[test]
+fn a_search_over_some_kinds_agrees_with_the_oracle_and_injects_only_them() {
+    use idem_core::{FaultKind, KindSet};
+    let cases = [
+        ("key", [FaultKind::Crash, FaultKind::Drop]),
+        ("lease-expiry", [FaultKind::Pause, FaultKind::Retry]),
+        ("naive", [FaultKind::Dup, FaultKind::Clock]),
+    ];
+    for (id, kinds) in cases {
+        let s = scenario(id);
+        let bounds = Bounds::faults(2).of_kinds(KindSet::of(kinds));
+        let (report, _) = agrees_within(id, &s, bounds);
+        assert!(
+            report.kinds_tried().iter().all(|k| kinds.contains(k)),
+            "{id}: {:?}",
+            report.kinds_tried()
+        );
+        for c in &report.shortest {
+            assert!(c.kinds().kinds().all(|k| kinds.contains(&k)), "{id}: {c:?}");
+        }
+        let whole = Explorer::new(&s, Bounds::faults(2)).run_to_end().clone();
+        assert!(
+            whole.runs > report.runs,
+            "{id}: the smaller menu has fewer runs"
+        );
+    }
 }

@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, OpKind, OpSpec};
+use crate::action::{Action, FaultKind, KindCounts, KindSet, OpKind, OpSpec};
 use crate::phase::Phase;
 use crate::scenario::Scenario;
 use crate::time::{HOUR, SECOND};
@@ -41,15 +41,26 @@ pub struct Bounds {
     pub max_faults: u32,
     /// A run that takes more steps than this is cut off and counted in `cut_off`.
     pub max_steps: u32,
+    /// The fault kinds it may inject (the whole menu unless told): a claim about a run's own
+    /// fault kinds searches a smaller menu. (Missing when read back: the whole menu.)
+    #[serde(default)]
+    pub kinds: KindSet,
 }
 
 impl Bounds {
-    /// `k` faults, 300 steps.
+    /// `k` faults of every kind, 300 steps.
     pub fn faults(k: u32) -> Bounds {
         Bounds {
             max_faults: k,
             max_steps: 300,
+            kinds: KindSet::ALL,
         }
+    }
+
+    /// The same bounds, injecting only faults of `kinds`.
+    #[must_use]
+    pub fn of_kinds(self, kinds: KindSet) -> Bounds {
+        Bounds { kinds, ..self }
     }
 }
 
@@ -70,8 +81,13 @@ impl CounterExample {
         self.injected.len()
     }
 
-    /// The kinds of its faults, sorted: counter-examples are kept per invariant and kind set,
-    /// so the student sees each distinct way to break an invariant.
+    /// How many faults of each kind it holds: with its invariant, its class.
+    pub fn kinds(&self) -> KindCounts {
+        KindCounts::of(self.injected.iter().map(|(_, a)| a))
+    }
+
+    /// The kinds of its faults, sorted by name: counter-examples are kept per invariant and
+    /// kind set, so the student sees each distinct way to break an invariant.
     pub fn signature(&self) -> Vec<&'static str> {
         let mut kinds: Vec<&'static str> =
             self.injected.iter().map(|(_, a)| a.kind_name()).collect();
@@ -84,6 +100,11 @@ impl CounterExample {
     /// challenges' judge.)
     pub fn uses(&self, kind: &str) -> bool {
         self.injected.iter().any(|(_, a)| a.kind_name() == kind)
+    }
+
+    /// Whether one of its faults is of `kind`.
+    pub fn uses_kind(&self, kind: FaultKind) -> bool {
+        self.injected.iter().any(|(_, a)| a.kind() == Some(kind))
     }
 }
 
@@ -116,8 +137,8 @@ pub struct Report {
     pub shortest: Vec<CounterExample>,
     /// Whether the search has finished.
     pub done: bool,
-    /// The fault kinds the search offered somewhere, as bits of their codes (see
-    /// [`Report::tried_kinds`]).
+    /// The fault kinds the search offered somewhere, as bits of their places in
+    /// [`FaultKind::ALL`] (see [`Report::kinds_tried`]).
     pub tried: u32,
 }
 
@@ -143,10 +164,17 @@ impl Report {
     /// The fault kinds the search tried (offered at one situation at least), as URL names in
     /// menu order: what a claim about this search covers.
     pub fn tried_kinds(&self) -> Vec<&'static str> {
-        MENU_ORDER
+        self.kinds_tried()
             .into_iter()
-            .filter(|(code, _)| self.tried & (1 << code) != 0)
-            .map(|(_, name)| name)
+            .map(FaultKind::name)
+            .collect()
+    }
+
+    /// The fault kinds the search tried, in menu order.
+    pub fn kinds_tried(&self) -> Vec<FaultKind> {
+        FaultKind::ALL
+            .into_iter()
+            .filter(|k| self.tried & (1 << k.index()) != 0)
             .collect()
     }
 
@@ -222,7 +250,7 @@ pub struct Explorer {
     top: Summary,
     /// While running: the shortest counter-example per (invariant, kinds) among the runs
     /// simulated so far, shown if the search is stopped early.
-    found: Vec<(u8, u128, CounterExample)>,
+    found: Vec<(u8, KindCounts, CounterExample)>,
     /// Whether `found` changed since the report last listed it.
     found_changed: bool,
     /// Whether the final counter-examples were rebuilt.
@@ -271,7 +299,7 @@ struct Carry {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Edge {
     pub(crate) choice: u32,
-    pub(crate) kind: Option<u8>,
+    pub(crate) kind: Option<FaultKind>,
 }
 
 /// The choice "take the next step" (faults are numbered by their place in [`faults`]).
@@ -298,7 +326,7 @@ pub(crate) struct Summary {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Best {
     pub(crate) invariant: u8,
-    pub(crate) kinds: u128,
+    pub(crate) kinds: KindCounts,
     pub(crate) steps: u32,
     pub(crate) choice: u32,
 }
@@ -365,50 +393,13 @@ fn worth_recording(world: &World) -> bool {
             .is_some_and(|s| s.sent.is_empty() || s.cause == crate::world::Cause::ClientWake)
 }
 
-/// Each kind of action its own number: a set of fault kinds (with repeats) is kept as counts
-/// packed in a `u128`, eight bits per kind.
-pub(crate) fn kind_code(action: &Action) -> u8 {
-    match action {
-        Action::Drop(_) => 0,
-        Action::Duplicate(_) => 1,
-        Action::Crash(_) => 2,
-        Action::RetryNow => 3,
-        Action::ConcurrentDuplicate => 4,
-        Action::AdvanceClock(_) => 5,
-        Action::Delay(..) => 6,
-        Action::LoseNextAck => 7,
-        Action::EvictKeys => 8,
-        Action::ReuseKeyOtherBody => 9,
-        Action::OtherUserSameKey => 10,
-        Action::Start(_) => 11,
-        Action::Pause(_) => 12,
-    }
-}
-
-/// The kinds of the explorer's menu, by code, in the player's menu order.
-const MENU_ORDER: [(u8, &str); 9] = [
-    (0, "drop"),
-    (1, "dup"),
-    (6, "delay"),
-    (2, "crash"),
-    (12, "pause"),
-    (7, "lose-ack"),
-    (8, "evict"),
-    (3, "retry"),
-    (5, "clock"),
-];
-
 /// Marks the kinds of `faults` as tried in `report`.
 pub(crate) fn note_tried(report: &mut Report, faults: &[Action]) {
     for action in faults {
-        report.tried |= 1 << kind_code(action);
+        if let Some(kind) = action.kind() {
+            report.tried |= 1 << kind.index();
+        }
     }
-}
-
-/// One fault of kind `kind`, as packed counts (a run has far fewer than 256 of one kind: the
-/// bound is `max_faults`, which the page keeps at 4).
-pub(crate) fn one(kind: u8) -> u128 {
-    1u128 << (8 * u32::from(kind))
 }
 
 impl Summary {
@@ -423,7 +414,7 @@ impl Summary {
             summary.by_invariant[i] += 1;
             summary.best.push(Best {
                 invariant: i as u8,
-                kinds: 0,
+                kinds: KindCounts::NONE,
                 steps: 0,
                 choice: END,
             });
@@ -450,9 +441,9 @@ impl Summary {
             *a += b;
         }
         self.longest = self.longest.max(child.longest + step);
-        let extra = edge.kind.map_or(0, one);
         for b in &child.best {
-            let (kinds, steps) = (b.kinds + extra, b.steps + step);
+            let kinds = edge.kind.map_or(b.kinds, |k| b.kinds.with(k));
+            let steps = b.steps + step;
             match self
                 .best
                 .iter_mut()
@@ -479,7 +470,7 @@ impl Summary {
         self.cut_off += u64::from(run.cut);
         self.violating += u64::from(run.broken != 0);
         self.longest = self.longest.max(run.steps + 1);
-        let kinds = edge.kind.map_or(0, one);
+        let kinds = edge.kind.map_or(KindCounts::NONE, KindCounts::one);
         for i in 0..Invariant::ALL.len() {
             if run.broken & (1 << i) == 0 {
                 continue;
@@ -632,7 +623,7 @@ impl Explorer {
                 let remaining = frame.key.1 - 1;
                 let edge = Edge {
                     choice: choice as u32,
-                    kind: Some(kind_code(&action)),
+                    kind: action.kind(),
                 };
                 if let Some(carried) = frame.carry.iter().find(|c| c.action == action) {
                     let run = carried.run;
@@ -763,7 +754,7 @@ impl Explorer {
         // Met before but too close to the step bound to reuse: explored again, not counted
         // again.
         self.report.states += u64::from(known.is_none());
-        let faults = faults(&world);
+        let faults = faults_of(&world, self.bounds.kinds);
         note_tried(&mut self.report, &faults);
         self.stack.push(Frame {
             world: Some(world),
@@ -886,11 +877,7 @@ impl Explorer {
 
     /// Keeps a run simulated to its end as a counter-example found so far.
     fn note_found(&mut self, world: &World, broken: impl Iterator<Item = u8>) {
-        let kinds: u128 = world
-            .injected()
-            .iter()
-            .map(|(_, a)| one(kind_code(a)))
-            .sum();
+        let kinds = KindCounts::of(world.injected().iter().map(|(_, a)| a));
         for i in broken {
             let before = self.found.len();
             let Some(invariant) = Invariant::ALL.get(usize::from(i)) else {
@@ -1017,9 +1004,11 @@ pub(crate) fn rebuild(
             }
             END => break,
             choice => {
-                let action = *faults(&world).get(choice as usize)?;
+                let action = *faults_of(&world, bounds.kinds).get(choice as usize)?;
                 world.apply(action).ok()?;
-                kinds -= one(kind_code(&action));
+                if let Some(kind) = action.kind() {
+                    kinds = kinds.without(kind);
+                }
                 remaining -= 1;
             }
         }
@@ -1047,6 +1036,19 @@ pub(crate) fn root(scenario: &Scenario) -> World {
 /// store holds something, and the client's Retry and going offline only while an operation is
 /// open.
 pub(crate) fn faults(world: &World) -> Vec<Action> {
+    faults_of(world, KindSet::ALL)
+}
+
+/// [`faults`] of the kinds in `kinds` only, in the same order.
+pub(crate) fn faults_of(world: &World, kinds: KindSet) -> Vec<Action> {
+    let mut out = faults_all(world);
+    if kinds != KindSet::ALL {
+        out.retain(|a| a.kind().is_some_and(|k| kinds.contains(k)));
+    }
+    out
+}
+
+fn faults_all(world: &World) -> Vec<Action> {
     let mut out = Vec::new();
     let just_sent = world
         .steps()
@@ -1087,16 +1089,16 @@ pub(crate) fn faults(world: &World) -> Vec<Action> {
     out
 }
 
-/// The kinds of fault the explorer's menu holds for `scenario` (URL names, in menu order): what
+/// The kinds of fault the explorer's menu holds for `scenario` (in menu order): what
 /// a search of it tries wherever they apply. A kind whose precondition the design never meets
 /// (an eviction without a Redis store) is left out.
-pub(crate) fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
+pub(crate) fn menu(scenario: &Scenario) -> Vec<FaultKind> {
     let p = scenario.protections;
-    let mut kinds = vec!["drop", "dup", "delay"];
+    let mut kinds = vec![FaultKind::Drop, FaultKind::Dup, FaultKind::Delay];
     if !phases(scenario).is_empty() {
-        kinds.extend(["crash", "pause"]);
+        kinds.extend([FaultKind::Crash, FaultKind::Pause]);
     }
-    kinds.push("lose-ack");
+    kinds.push(FaultKind::LoseAck);
     let redis = p.idempotency_key && !p.key_in_ledger_tx && !scenario.client_omits_key;
     if redis
         && scenario
@@ -1104,9 +1106,9 @@ pub(crate) fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
             .nodes()
             .contains(&crate::topology::Node::Store)
     {
-        kinds.push("evict");
+        kinds.push(FaultKind::Evict);
     }
-    kinds.extend(["retry", "clock"]);
+    kinds.extend([FaultKind::Retry, FaultKind::Clock]);
     kinds
 }
 
@@ -1145,7 +1147,12 @@ impl Explorer {
 
     /// The kinds of fault a search of `scenario` tries (URL names, in menu order).
     pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
-        menu_kinds(scenario)
+        menu(scenario).into_iter().map(FaultKind::name).collect()
+    }
+
+    /// The kinds of fault a search of `scenario` tries, in menu order.
+    pub fn menu(scenario: &Scenario) -> Vec<FaultKind> {
+        menu(scenario)
     }
 
     /// The phases a handler of `scenario` can reach (where a crash or a pause can be armed).

@@ -3,7 +3,7 @@
 //! to check it: both must find the same runs, the same violations and the same shortest
 //! counter-example per (invariant, fault kinds).
 
-use crate::explore::{faults, root, Bounds, CounterExample, Report};
+use crate::explore::{root, Bounds, CounterExample, Report};
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
 use crate::world::World;
@@ -29,7 +29,7 @@ pub fn explore_brute(scenario: &Scenario, bounds: Bounds) -> Report {
             continue;
         }
         if used < bounds.max_faults {
-            let menu = faults(&world);
+            let menu = crate::explore::faults_of(&world, bounds.kinds);
             crate::explore::note_tried(&mut report, &menu);
             for action in menu {
                 let mut branch = world.clone();

@@ -18,10 +18,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::Action;
+use crate::action::{Action, KindCounts};
 use crate::check::explore::{
-    kind_code, note_tried, one, rebuild, root, Best, Bounds, CounterExample, Edge, Explorer, Maps,
-    Report, Summary, END, STEP,
+    note_tried, rebuild, root, Best, Bounds, CounterExample, Edge, Explorer, Maps, Report, Summary,
+    END, STEP,
 };
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
@@ -67,8 +67,8 @@ pub struct UnitOutcome {
     summary: UnitSummary,
 }
 
-/// A [`Summary`] that crosses a thread or a worker: fault kinds as four `u32` (JavaScript has
-/// no 128-bit integers).
+/// A [`Summary`] that crosses a thread or a worker (fault kinds as their counts, small numbers
+/// JavaScript holds exactly).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct UnitSummary {
     applied: bool,
@@ -78,7 +78,7 @@ struct UnitSummary {
     by_invariant: Vec<u64>,
     longest: u32,
     at_step: u32,
-    best: Vec<(u8, [u32; 4], u32)>,
+    best: Vec<(u8, KindCounts, u32)>,
 }
 
 /// A counter-example the merge picked, to be rebuilt where it was found.
@@ -87,7 +87,7 @@ pub struct Wanted {
     /// The unit it is in.
     pub unit: u32,
     invariant: u8,
-    kinds: [u32; 4],
+    kinds: KindCounts,
 }
 
 /// The merge of every unit: the report without its counter-examples, and which to rebuild (in
@@ -100,18 +100,6 @@ pub struct Merged {
     pub wanted: Vec<Wanted>,
     /// Where each rebuilt counter-example and each of the report's own goes, in order.
     order: Vec<Option<usize>>,
-}
-
-/// Fault kinds as four `u32`: JavaScript numbers hold integers up to 2^53 exactly.
-fn pack(kinds: u128) -> [u32; 4] {
-    [0, 1, 2, 3].map(|i| (kinds >> (32 * i)) as u32)
-}
-
-fn unpack(kinds: [u32; 4]) -> u128 {
-    kinds
-        .iter()
-        .enumerate()
-        .fold(0, |acc, (i, k)| acc | (u128::from(*k) << (32 * i)))
 }
 
 impl Plan {
@@ -133,7 +121,7 @@ impl Plan {
                 // No branching at all: the whole search is one straight run, a single unit.
                 break Summary::default();
             }
-            let faults = crate::explore::faults(&world);
+            let faults = crate::explore::faults_of(&world, bounds.kinds);
             note_tried(&mut tried, &faults);
             let at = spine.len() as u32;
             units.extend((0..faults.len() as u32).map(|choice| (at, choice)));
@@ -205,7 +193,7 @@ impl Plan {
                 }
                 let edge = Edge {
                     choice: choice as u32,
-                    kind: Some(kind_code(action)),
+                    kind: action.kind(),
                 };
                 acc.absorb(&outcome.summary.to_summary(), edge, 1);
             }
@@ -266,11 +254,13 @@ impl Plan {
                         let first = self.units.partition_point(|(a, _)| (*a as usize) < at);
                         let u = first + choice as usize;
                         let action = self.spine[at].faults[choice as usize];
-                        kinds -= one(kind_code(&action));
+                        if let Some(kind) = action.kind() {
+                            kinds = kinds.without(kind);
+                        }
                         break Some(Some(Wanted {
                             unit: u as u32,
                             invariant: best.invariant,
-                            kinds: pack(kinds),
+                            kinds,
                         }));
                     }
                 }
@@ -335,7 +325,7 @@ impl UnitSummary {
             best: summary
                 .best
                 .iter()
-                .map(|b| (b.invariant, pack(b.kinds), b.steps))
+                .map(|b| (b.invariant, b.kinds, b.steps))
                 .collect(),
         }
     }
@@ -370,7 +360,7 @@ impl UnitSummary {
                 .iter()
                 .map(|(invariant, kinds, steps)| Best {
                     invariant: *invariant,
-                    kinds: unpack(*kinds),
+                    kinds: *kinds,
                     steps: *steps,
                     // Not followed: a part rebuilds inside its unit from its own memory.
                     choice: END,
@@ -484,7 +474,7 @@ impl Part {
         };
         let best = Best {
             invariant: wanted.invariant,
-            kinds: unpack(wanted.kinds),
+            kinds: wanted.kinds,
             steps: 0,
             choice: END,
         };

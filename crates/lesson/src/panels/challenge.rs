@@ -100,7 +100,7 @@ pub fn status_text(
         (Standing::Impossible, _) => {
             let kinds = challenge
                 .design()
-                .map(|d| idem_core::Explorer::menu_kinds(&d))
+                .map(|d| idem_core::Explorer::menu(&d))
                 .unwrap_or_default();
             let kinds = crate::panels::explorer::kinds_text(&kinds, catalog);
             catalog.fill("challenge.impossible", &[("k", budget), ("kinds", kinds)])

@@ -14,7 +14,7 @@
 use idem_core::Invariant;
 use idem_core::{class_diff, class_of, Class};
 use idem_core::{
-    Action, CounterExample, DeepLink, MsgId, Protections, Report, Scenario, Story, World,
+    Action, CounterExample, DeepLink, FaultKind, MsgId, Protections, Report, Scenario, Story, World,
 };
 
 use crate::i18n::{Catalog, Lang};
@@ -160,21 +160,10 @@ pub struct ResultView {
 }
 
 /// The fault kinds a claim covers, in words: "dropped packets, a lost answer, …".
-pub fn kinds_text(kinds: &[&str], catalog: &Catalog) -> String {
+pub fn kinds_text(kinds: &[FaultKind], catalog: &Catalog) -> String {
     kinds
         .iter()
-        .map(|k| match *k {
-            "drop" => catalog.text("kind.drop"),
-            "dup" => catalog.text("kind.dup"),
-            "delay" => catalog.text("kind.delay"),
-            "crash" => catalog.text("kind.crash"),
-            "pause" => catalog.text("kind.pause"),
-            "lose-ack" => catalog.text("kind.lose-ack"),
-            "evict" => catalog.text("kind.evict"),
-            "retry" => catalog.text("kind.retry"),
-            "clock" => catalog.text("kind.clock"),
-            other => other.to_owned(),
-        })
+        .map(|k| catalog.text(&format!("kind.{}", k.name())))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -220,10 +209,10 @@ pub fn lead_text(
 /// shortest counter-examples with different faults ("crash the API before “write the ledger”;
 /// or the phone offline 25 h, then Retry").
 fn examples(report: &Report, base: &Scenario, catalog: &Catalog) -> String {
-    let mut seen: Vec<Vec<&'static str>> = Vec::new();
+    let mut seen: Vec<idem_core::KindCounts> = Vec::new();
     let mut said = Vec::new();
     for cx in &report.shortest {
-        let kinds = cx.signature();
+        let kinds = cx.kinds();
         if seen.contains(&kinds) {
             continue;
         }
@@ -343,7 +332,7 @@ pub fn result_view(
                     "ui.explore_none",
                     &[
                         ("k", k.to_string()),
-                        ("kinds", kinds_text(&report.tried_kinds(), catalog)),
+                        ("kinds", kinds_text(&report.kinds_tried(), catalog)),
                     ],
                 ),
             );

@@ -7,29 +7,29 @@
 //! menu's buttons (one handler given each button's action name).
 
 use idem_core::SimTime;
-use idem_core::{Action, MsgId, Phase, World};
+use idem_core::{Action, FaultKind, MsgId, Phase, World};
 
 use crate::labels::{msg_tag, packet_label, ShortNames};
 
-/// The fault menu's buttons, row by row: (action name for [`menu_action`], test id, label key).
+/// The fault menu's buttons, row by row: (the kind for [`menu_action`], test id, label key).
 /// The phase choice (the phases this design's handler has) sits before the second row's
 /// buttons, crash and pause.
-pub const MENU: [&[(&str, &str, &str)]; 3] = [
+pub const MENU: [&[(FaultKind, &str, &str)]; 3] = [
     &[
-        ("drop", "fault-drop", "ui.drop"),
-        ("dup", "fault-duplicate", "ui.duplicate"),
-        ("delay", "fault-delay", "ui.delay"),
+        (FaultKind::Drop, "fault-drop", "ui.drop"),
+        (FaultKind::Dup, "fault-duplicate", "ui.duplicate"),
+        (FaultKind::Delay, "fault-delay", "ui.delay"),
     ],
     &[
-        ("crash", "fault-crash", "ui.crash"),
-        ("pause", "fault-pause", "ui.pause"),
+        (FaultKind::Crash, "fault-crash", "ui.crash"),
+        (FaultKind::Pause, "fault-pause", "ui.pause"),
     ],
     &[
-        ("evict", "fault-evict", "ui.evict"),
-        ("clock", "fault-clock", "ui.clock"),
-        ("concurrent", "fault-concurrent", "ui.concurrent"),
-        ("reuse-key", "fault-reuse-key", "ui.reuse_key"),
-        ("other-user", "fault-other-user", "ui.other_user"),
+        (FaultKind::Evict, "fault-evict", "ui.evict"),
+        (FaultKind::Clock, "fault-clock", "ui.clock"),
+        (FaultKind::Concurrent, "fault-concurrent", "ui.concurrent"),
+        (FaultKind::ReuseKey, "fault-reuse-key", "ui.reuse_key"),
+        (FaultKind::OtherUser, "fault-other-user", "ui.other_user"),
     ],
 ];
 
@@ -49,21 +49,23 @@ pub fn packet_choices(world: &World, catalog: &crate::i18n::Catalog) -> Vec<(u32
         .collect()
 }
 
-/// The action a menu button asks for, given the chosen packet and phase.
-pub fn menu_action(act: &str, packet: Option<MsgId>, phase: &str) -> Option<Action> {
+/// The action a menu button of `kind` asks for, given the chosen packet and phase (none when
+/// it needs a packet or a phase that is not there).
+pub fn menu_action(kind: FaultKind, packet: Option<MsgId>, phase: &str) -> Option<Action> {
     let packet_action = |f: fn(MsgId) -> Action| packet.map(f);
-    match act {
-        "drop" => packet_action(Action::Drop),
-        "dup" => packet_action(Action::Duplicate),
-        "delay" => packet.map(|id| Action::Delay(id, SimTime::SECOND)),
-        "crash" => Phase::from_name(phase).map(Action::Crash),
-        "pause" => Phase::from_name(phase).map(Action::Pause),
-        "evict" => Some(Action::EvictKeys),
-        "clock" => Some(Action::AdvanceClock(25 * SimTime::HOUR)),
-        "concurrent" => Some(Action::ConcurrentDuplicate),
-        "reuse-key" => Some(Action::ReuseKeyOtherBody),
-        "other-user" => Some(Action::OtherUserSameKey),
-        _ => None,
+    match kind {
+        FaultKind::Drop => packet_action(Action::Drop),
+        FaultKind::Dup => packet_action(Action::Duplicate),
+        FaultKind::Delay => packet.map(|id| Action::Delay(id, SimTime::SECOND)),
+        FaultKind::Crash => Phase::from_name(phase).map(Action::Crash),
+        FaultKind::Pause => Phase::from_name(phase).map(Action::Pause),
+        FaultKind::LoseAck => Some(Action::LoseNextAck),
+        FaultKind::Evict => Some(Action::EvictKeys),
+        FaultKind::Retry => Some(Action::RetryNow),
+        FaultKind::Clock => Some(Action::AdvanceClock(25 * SimTime::HOUR)),
+        FaultKind::Concurrent => Some(Action::ConcurrentDuplicate),
+        FaultKind::ReuseKey => Some(Action::ReuseKeyOtherBody),
+        FaultKind::OtherUser => Some(Action::OtherUserSameKey),
     }
 }
 
@@ -88,18 +90,19 @@ mod tests {
         let buttons: Vec<_> = MENU.iter().flat_map(|row| row.iter()).collect();
         assert_eq!(buttons.len(), 10);
         for (act, id, key) in buttons {
-            let action = menu_action(act, Some(MsgId(3)), "respond");
-            assert!(action.is_some(), "{act}");
+            let action = menu_action(*act, Some(MsgId(3)), "respond");
+            assert!(action.is_some(), "{act:?}");
+            assert_eq!(action.and_then(|a| a.kind()), Some(*act), "{act:?}");
             assert!(id.starts_with("fault-"), "{id}");
             assert_ne!(Lang::En.catalog().text(key), *key, "{key} has a label");
         }
-        assert_eq!(menu_action("drop", None, ""), None);
+        assert_eq!(menu_action(FaultKind::Drop, None, ""), None);
         assert_eq!(
-            menu_action("crash", None, "respond"),
+            menu_action(FaultKind::Crash, None, "respond"),
             Some(Action::Crash(Phase::Respond))
         );
         assert_eq!(
-            menu_action("pause", None, "call-processor"),
+            menu_action(FaultKind::Pause, None, "call-processor"),
             Some(Action::Pause(Phase::CallProcessor))
         );
     }

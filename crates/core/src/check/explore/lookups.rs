@@ -346,7 +346,7 @@ fn a_parent_counts_its_longest_run_from_where_it_stands() {
 fn of_equally_short_counter_examples_the_first_found_is_kept() {
     let found = Best {
         invariant: 0,
-        kinds: 0,
+        kinds: KindCounts::NONE,
         steps: 3,
         choice: END,
     };

@@ -4,7 +4,7 @@
 //!
 //! The main buttons and the packet list are elements with their own handlers (the list is
 //! keyed by packet, so a chosen packet stays chosen while the run moves), and so are the
-//! menu's buttons (one handler given each button's action name).
+//! menu's buttons (one handler given each button's fault kind).
 
 use idem_core::{Action, DeepLink, MsgId};
 use leptos::html::Select;
@@ -94,8 +94,8 @@ pub fn Faults() -> impl IntoView {
             keep_in_view(&p);
         }
     });
-    // One handler for every menu button (one closure type, not nine), given its action name.
-    let fire = move |act: &'static str| {
+    // One handler for every menu button (one closure type, not nine), given its fault kind.
+    let fire = move |kind: idem_core::FaultKind| {
         from_menu.set(true);
         let chosen: Option<u32> = packet_select
             .get_untracked()
@@ -112,17 +112,17 @@ pub fn Faults() -> impl IntoView {
             .get_untracked()
             .map(|s| s.value())
             .unwrap_or_default();
-        match menu_action(act, packet, &phase) {
+        match menu_action(kind, packet, &phase) {
             Some(action) => act_in_view(lab, action),
             None => lab.say("ui.no_packet"),
         }
     };
-    let row = move |buttons: &'static [(&'static str, &'static str, &'static str)]| {
+    let row = move |buttons: &'static [(idem_core::FaultKind, &'static str, &'static str)]| {
         buttons
             .iter()
-            .map(|&(act, id, key)| {
+            .map(|&(kind, id, key)| {
                 view! {
-                    <button type="button" data-testid=id on:click=move |_| fire(act)>
+                    <button type="button" data-testid=id on:click=move |_| fire(kind)>
                         {prefs.t(key)}
                     </button>
                 }

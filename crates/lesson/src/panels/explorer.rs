@@ -346,7 +346,7 @@ pub fn result_view(
                         ("kinds", kinds_text(&report.tried_kinds(), catalog)),
                     ],
                 ),
-            );
+            ) + crate::panels::assumptions::assumptions_html(catalog);
         }
     } else {
         // The counter-examples themselves follow as buttons ([`counterexample_text`]).

@@ -116,7 +116,7 @@ test('only the page language is fetched, without waiting for the wasm; the other
   // Both Russian files at once, before the switch (in either order).
   assert.deepEqual(catalogRequests(page).slice(0, 2), ['en.txt', 'en-panels.txt']);
   assert.deepEqual(catalogRequests(page).slice(2).sort(), ['ru-panels.txt', 'ru.txt']);
-  assert.equal(await page.locator('#glossary-title').innerText(), 'Словарь', 'the panels switch too');
+  assert.equal(await page.locator('#glossary-title').innerText(), 'Глоссарий', 'the panels switch too');
   // The reading sections: their texts arrive when one is first opened, once.
   const when = page.getByTestId('when-not');
   await when.locator('summary').click();

@@ -42,9 +42,12 @@ test('the calculator: per hour is requests × 3600 × record size, and the windo
   assert.match(await text(page, 'calc-per-hour'), /^900(\.0)?\s?MB$/);
   await fill('calc-ttl', '24');
   await fill('calc-window', '30');
-  await page.getByText(en.get('calc.uncovered')).waitFor();
+  await page.locator('[data-testid="calc-window-note"].bad').waitFor();
+  await fill('calc-window', '24');
+  await page.locator('[data-testid="calc-window-note"].bad').waitFor(); // TTL = window does not outlast it
   await fill('calc-window', '12');
-  await page.getByText(en.get('calc.covered')).waitFor();
+  await page.locator('[data-testid="calc-window-note"].ok').waitFor();
+  assert.match(await text(page, 'calc-window-note'), /\b12 h\b/);
   await page.context().close();
 });
 

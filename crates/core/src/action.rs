@@ -14,7 +14,8 @@ pub enum OpKind {
         /// Cents.
         amount_cents: u64,
     },
-    /// `POST /debit` of this many dollars, by a client that read the account at `read_version`.
+    /// `PATCH /accounts/1` taking this many dollars, by a client that read the account at
+    /// `read_version`.
     Debit {
         /// Dollars.
         amount: i64,

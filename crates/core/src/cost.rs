@@ -80,7 +80,9 @@ pub struct CostOutput {
     pub live_records: f64,
     /// Their memory in bytes.
     pub memory_bytes: f64,
-    /// Whether the TTL outlasts every retry (else late retries duplicate again).
+    /// Whether the TTL outlasts every retry: strictly longer than the retry window, since a
+    /// retry sent at the window's last moment reaches the store a little later still, when a
+    /// key kept exactly that long is already gone (else late retries duplicate again).
     pub window_covered: bool,
     /// Extra memory for each additional hour of TTL, in bytes.
     pub bytes_per_hour: f64,
@@ -195,7 +197,7 @@ pub fn estimate(input: &CostInput) -> Result<CostOutput, CostError> {
     Ok(CostOutput {
         live_records,
         memory_bytes: live_records * input.record_bytes,
-        window_covered: input.ttl_hours >= input.retry_window_hours,
+        window_covered: input.ttl_hours > input.retry_window_hours,
         bytes_per_hour: input.rps * 3_600.0 * input.record_bytes,
     })
 }
@@ -233,6 +235,21 @@ mod tests {
             ..CostInput::default()
         };
         assert!(!estimate(&input).expect("valid").window_covered);
+    }
+
+    #[test]
+    fn a_ttl_equal_to_the_retry_window_does_not_outlast_it() {
+        let equal = CostInput {
+            ttl_hours: 12.0,
+            retry_window_hours: 12.0,
+            ..CostInput::default()
+        };
+        assert!(!estimate(&equal).expect("valid").window_covered);
+        let longer = CostInput {
+            ttl_hours: 12.5,
+            ..equal
+        };
+        assert!(estimate(&longer).expect("valid").window_covered);
     }
 
     #[test]

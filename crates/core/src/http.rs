@@ -14,7 +14,8 @@ pub const IDEMPOTENT_REPLAYED: &str = "Idempotent-Replayed";
 /// The precondition header of a compare-and-set debit: the version read, as an entity tag.
 pub const IF_MATCH: &str = "If-Match";
 
-/// What a request asks the API to do. Every variant is a mutating POST.
+/// What a request asks the API to do. Every variant is a mutating request: a POST, or a
+/// PATCH of the account for a debit ([`RequestBody::method`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RequestBody {
     /// `POST /charges`: take money from the user's card.
@@ -24,7 +25,8 @@ pub enum RequestBody {
         /// ISO currency code, lowercase as Stripe writes it.
         currency: String,
     },
-    /// `POST /debit`: take money from an account balance, optionally only at a known version.
+    /// `PATCH /accounts/{account}`: take money from an account balance, optionally only at a
+    /// known version.
     Debit {
         /// The account's id.
         account: u32,
@@ -46,11 +48,22 @@ pub enum RequestBody {
 }
 
 impl RequestBody {
+    /// The request method. A debit changes the account itself, so it is a `PATCH` of the
+    /// account: its `If-Match` precondition is evaluated against the request's target
+    /// (RFC 9110 §13.1.1), and the version it names is the account's. A `POST /debit` would
+    /// make the precondition speak of a `/debit` resource that has no version.
+    pub fn method(&self) -> &'static str {
+        match self {
+            RequestBody::Debit { .. } => "PATCH",
+            RequestBody::Charge { .. } | RequestBody::Like { .. } => "POST",
+        }
+    }
+
     /// The request path.
     pub fn path(&self) -> String {
         match self {
             RequestBody::Charge { .. } => "/charges".to_owned(),
-            RequestBody::Debit { .. } => "/debit".to_owned(),
+            RequestBody::Debit { account, .. } => format!("/accounts/{account}"),
             RequestBody::Like { post, .. } => format!("/posts/{post}/likes"),
         }
     }
@@ -163,7 +176,7 @@ impl HttpRequest {
         if self.status_query {
             return format!("GET {} HTTP/1.1", self.status_target());
         }
-        format!("POST {} HTTP/1.1", self.body.path())
+        format!("{} {} HTTP/1.1", self.body.method(), self.body.path())
     }
 
     /// What a status check asks about: the path and the amount of the payment

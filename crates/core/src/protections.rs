@@ -117,6 +117,15 @@ impl Protections {
         names
     };
 
+    /// Whether the fencing switch does anything in this design: its tokens come from the
+    /// counter beside the key's claim in Redis, so it needs the key and the atomic claim on
+    /// and the key kept in Redis. With the key in PostgreSQL ("Everything on") a takeover
+    /// happens on the key's row and no token is issued: the page says so rather than let the
+    /// switch look as if it guarded anything there.
+    pub const fn fencing_acts(&self) -> bool {
+        self.fencing && self.idempotency_key && self.lock && !self.key_in_ledger_tx
+    }
+
     /// Whether `switch` is on.
     pub fn is_on(&self, switch: Protection) -> bool {
         let mut copy = *self;
@@ -292,5 +301,22 @@ mod tests {
         assert_eq!(Protections::NONE.on().count(), 0);
         assert_eq!(Protections::NAMES[5], "same-tx");
         assert_eq!(Protection::from_name("Key"), None);
+    }
+
+    #[test]
+    fn fencing_acts_only_beside_the_claim_in_redis() {
+        let redis = Protections {
+            lock: true,
+            fencing: true,
+            ..Protections::SEED_KEY
+        };
+        assert!(redis.fencing_acts());
+        assert!(!Protections::ALL.fencing_acts(), "the key in PostgreSQL");
+        assert!(!Protections {
+            lock: false,
+            ..redis
+        }
+        .fencing_acts());
+        assert!(!Protections::SEED_KEY.fencing_acts(), "switched off");
     }
 }

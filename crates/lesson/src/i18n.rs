@@ -429,6 +429,8 @@ pub fn fill_plural(template: &str, args: &[(&str, String)], rule: fn(u64) -> usi
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod check;
+#[cfg(test)]
+mod review;
 
 #[cfg(test)]
 mod tests {

@@ -169,12 +169,13 @@ fn request_label(request: &HttpRequest, names: &ShortNames) -> String {
         _ if request.status_query => format!("GET {}", idem_core::http::STATUS_PATH),
         RequestBody::Charge { .. } => "POST /charges".to_owned(),
         RequestBody::Debit {
+            account,
             amount,
             expected_version,
             ..
         } => match expected_version {
-            Some(v) => format!("POST /debit −{amount} v{v}"),
-            None => format!("POST /debit −{amount}"),
+            Some(v) => format!("PATCH /accounts/{account} −{amount} v{v}"),
+            None => format!("PATCH /accounts/{account} −{amount}"),
         },
         RequestBody::Like { post, op_id } => match op_id {
             Some(id) => format!("POST /posts/{post}/likes · {}", names.shorten(id)),
@@ -725,7 +726,7 @@ mod tests {
         let first = &world.network().messages()[0];
         assert_eq!(
             packet_label(first, &names, Lang::En.catalog()),
-            "POST /debit −20 v5"
+            "PATCH /accounts/1 −20 v5"
         );
     }
 

@@ -144,7 +144,10 @@ pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     }
     catalog.fill(
         "ui.explore_fix",
-        &[("protections", alternatives(fixes, " / ", catalog))],
+        &[(
+            "protections",
+            alternatives(fixes, &catalog.text("sum.or"), catalog),
+        )],
     )
 }
 

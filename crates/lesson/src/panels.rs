@@ -1,6 +1,7 @@
 //! The pure half of the lesson's parts around the player (`idem-web`'s `view/panels/`): what
 //! each part shows, as view models, sentences and escaped markup, tested natively.
 
+pub mod assumptions;
 pub mod calculator;
 pub mod challenge;
 pub mod controls;

@@ -165,12 +165,15 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
 }
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
-/// tell: which store the claim runs in, whether a 412's debit went through or lost a race,
+/// tell: which store the claim runs in, whether a like is counted or only tried, whether a 412's debit went through or lost a race,
 /// whose payment a foreign success was, whether a lost answer was a refusal, whether
 /// a lost answer was already armed.
 fn note_key(note: &Note, world: &World) -> &'static str {
     match note {
         Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
+        // A deduplicated like may yet be skipped: say what the transaction will try, not that
+        // the like is counted (story 4b's retry said "counts the like", then skipped it).
+        Note::ApiLikes { dedup: true } => "api.likes_dedup",
         Note::ClientGotAnswer {
             op, status: 412, ..
         } => {
@@ -240,13 +243,16 @@ fn op_args(
             format!("POST /charges {}", usd_in(*amount_cents, catalog))
         }
         RequestBody::Debit {
+            account,
             amount,
             expected_version: Some(v),
             ..
         } => {
-            format!("POST /debit −{amount} (If-Match: \"{v}\")")
+            format!("PATCH /accounts/{account} −{amount} (If-Match: \"{v}\")")
         }
-        RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
+        RequestBody::Debit {
+            account, amount, ..
+        } => format!("PATCH /accounts/{account} −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
     };
     args.push(("what", what));

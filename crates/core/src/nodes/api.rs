@@ -941,9 +941,10 @@ impl Api {
     }
 }
 
-/// Fencing tokens come from the Redis claim's counter: with the lock in Redis.
+/// Fencing tokens come from the Redis claim's counter: with the lock in Redis
+/// ([`Protections::fencing_acts`]).
 fn fencing_applies(p: &Protections) -> bool {
-    p.fencing && p.idempotency_key && p.lock && !p.key_in_ledger_tx
+    p.fencing_acts()
 }
 
 /// The counter that issues a key's fencing tokens (`fence:idem:user_1:<uuid>`).

@@ -52,6 +52,7 @@ pub fn generated_keys() -> Vec<String> {
     for name in Protections::NAMES {
         keys.push(format!("protect.{name}"));
         keys.push(format!("protect.{name}.hint"));
+        keys.push(format!("limit.{name}"));
     }
     for source in crate::panels::sources::SOURCES {
         keys.push(format!("src.{}", source.id));

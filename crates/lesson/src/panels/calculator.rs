@@ -109,8 +109,9 @@ pub fn error_text(error: &CostError, catalog: &Catalog) -> String {
     )
 }
 
-/// The figures as a definition list.
-pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> SafeHtml {
+/// The figures as a definition list, then whether the TTL outlasts the retry window, in the
+/// fields' own numbers (the window is the student's, not a fixed 1 h).
+pub fn figures_html(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> SafeHtml {
     let item = |key: &str, test_id: &str, value: String| {
         wrap(
             "div",
@@ -119,15 +120,20 @@ pub fn figures_html(out: &CostOutput, catalog: &Catalog) -> SafeHtml {
                 + el("dd", &format!("data-testid=\"{test_id}\""), &value)),
         )
     };
-    let covered = if out.window_covered {
-        el("p", "class=\"calc-note ok\"", &catalog.text("calc.covered"))
+    let hours = [
+        ("ttl", decimal(input.ttl_hours, 2, catalog)),
+        ("window", decimal(input.retry_window_hours, 2, catalog)),
+    ];
+    let (class, key) = if out.window_covered {
+        ("ok", "calc.covered")
     } else {
-        el(
-            "p",
-            "class=\"calc-note bad\"",
-            &catalog.text("calc.uncovered"),
-        )
+        ("bad", "calc.uncovered")
     };
+    let covered = el(
+        "p",
+        &format!("class=\"calc-note {class}\" data-testid=\"calc-window-note\""),
+        &catalog.fill(key, &hours),
+    );
     let figures = [
         item(
             "calc.records",
@@ -403,7 +409,31 @@ mod tests {
         assert!(svg.contains("late retries duplicate"));
         assert!(svg.contains("<circle class=\"chosen\""));
         assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
-        let html = figures_html(&out, en);
+        let html = figures_html(&input, &out, en);
         assert!(html.contains("calc-note bad"), "{html}");
+    }
+
+    /// Issue 41: the note named a fixed "Client retry deadline (1 h)" whatever the window
+    /// field said, and a TTL equal to the window counted as outlasting it.
+    #[test]
+    fn the_window_note_speaks_of_the_fields_own_hours() {
+        let en = Lang::En.catalog();
+        let input = CostInput {
+            ttl_hours: 24.0,
+            retry_window_hours: 12.0,
+            ..CostInput::default()
+        };
+        let html = figures_html(&input, &estimate(&input).expect("valid"), en);
+        assert!(html.contains("calc-note ok"), "{html}");
+        assert!(html.contains("12 h") && !html.contains("(1 h)"), "{html}");
+        let equal = CostInput {
+            retry_window_hours: 24.0,
+            ..input
+        };
+        let html = figures_html(&equal, &estimate(&equal).expect("valid"), en);
+        assert!(html.contains("calc-note bad"), "{html}");
+        let ru = Lang::Ru.catalog();
+        let html = figures_html(&input, &estimate(&input).expect("valid"), ru);
+        assert!(html.contains("12 ч"), "{html}");
     }
 }

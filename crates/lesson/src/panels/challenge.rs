@@ -3,7 +3,7 @@
 //! browser refuses storage). The core judges: its verdict decides a break, and a finished
 //! "Try every failure" search within the budget that found nothing proves the design holds.
 
-use idem_core::{Attempt, Challenge, Report, Scenario, Standing, World};
+use idem_core::{Attempt, Challenge, Invariant, Report, Scenario, Standing, World};
 use std::collections::BTreeMap;
 
 use crate::i18n::Catalog;
@@ -64,20 +64,33 @@ pub fn shown(stored: Option<Standing>, now: Standing) -> Standing {
     }
 }
 
-/// How the challenge stands, in words.
+/// The invariant the run on screen breaks that the challenge counts (its own, or the first
+/// the verdict names when any counts), so a solve can name it.
+pub fn broke(challenge: &Challenge, world: &World) -> Option<Invariant> {
+    let verdict = world.verdict();
+    let found = verdict
+        .violations()
+        .map(|(i, _)| i)
+        .find(|i| challenge.breaks.is_none_or(|b| b == *i));
+    found
+}
+
+/// How the challenge stands, in words; `broke` is what the run on screen breaks ([`broke`]).
 pub fn status_text(
     challenge: &Challenge,
     standing: Standing,
     attempt: Attempt,
     used: usize,
+    broke: Option<Invariant>,
     catalog: &Catalog,
 ) -> String {
     let budget = challenge.budget.to_string();
     match (standing, attempt) {
         // Solved by the run on screen: what broke and with how many faults (review finding
-        // 15: "the verdict says it broke" said nothing).
+        // 15: "the verdict says it broke" said nothing), by name even when any invariant
+        // counts (issue 41: "the run breaks an invariant").
         (Standing::Solved, Attempt::Broken) => {
-            let broke = match challenge.breaks {
+            let broke = match broke.or(challenge.breaks) {
                 Some(invariant) => catalog.fill(
                     "sum.quote",
                     &[(
@@ -96,7 +109,22 @@ pub fn status_text(
                 ],
             )
         }
-        (Standing::Solved, _) => catalog.text("challenge.solved"),
+        // A solve kept from earlier above a run that did not break it (issue 41: "Solved: the
+        // verdict says it broke" sat above a run that held): say it was earlier, and how the
+        // run on screen stands.
+        (Standing::Solved, attempt) => {
+            let now = match attempt {
+                Attempt::Holds => catalog.text("challenge.holds"),
+                Attempt::OverBudget => catalog.fill("challenge.over", &[("budget", budget)]),
+                _ => String::new(),
+            };
+            let before = catalog.text("challenge.solved_before");
+            if now.is_empty() {
+                before
+            } else {
+                format!("{before} {now}")
+            }
+        }
         (Standing::Impossible, _) => {
             let kinds = challenge
                 .design()
@@ -118,10 +146,11 @@ pub fn detail_html(
     standing: Standing,
     attempt: Attempt,
     used: usize,
+    broke: Option<Invariant>,
     catalog: &Catalog,
 ) -> SafeHtml {
     let budget = challenge.budget.to_string();
-    let message = status_text(challenge, standing, attempt, used, catalog);
+    let message = status_text(challenge, standing, attempt, used, broke, catalog);
     let task = catalog.text(&format!("challenge.{}", challenge.id));
     wrap("p", "class=\"challenge-task\"", &el("strong", "", &task))
         + el(
@@ -137,6 +166,11 @@ pub fn detail_html(
             "class=\"challenge-status\" data-testid=\"challenge-status\"",
             &message,
         )
+        + if standing == Standing::Impossible {
+            crate::panels::assumptions::assumptions_html(catalog)
+        } else {
+            SafeHtml::default()
+        }
 }
 
 #[cfg(test)]
@@ -169,11 +203,11 @@ mod tests {
     fn the_detail_says_how_the_challenge_stands() {
         let c = Challenge::by_id("redis-2").expect("challenge");
         let en = crate::i18n::Lang::En.catalog();
-        let html = detail_html(&c, Standing::Open, Attempt::OverBudget, 3, en);
+        let html = detail_html(&c, Standing::Open, Attempt::OverBudget, 3, None, en);
         assert!(html.contains("Faults used: 3 of 2."), "{html}");
         assert!(html.contains("restart and use at most 2 faults"), "{html}");
         // Review finding 15: a solve says what broke and with how many faults.
-        let html = detail_html(&c, Standing::Solved, Attempt::Broken, 1, en);
+        let html = detail_html(&c, Standing::Solved, Attempt::Broken, 1, None, en);
         let broke = match c.breaks {
             Some(i) => en.text(&format!("invariant.{}", i.name())),
             None => en.text("challenge.any_invariant"),
@@ -181,17 +215,41 @@ mod tests {
         assert!(html.contains(&broke), "{html}");
         assert!(html.contains("1 of 2"), "{html}");
         // A success kept from an earlier visit, with another run on screen, says only that.
-        let html = detail_html(&c, Standing::Solved, Attempt::Holds, 0, en);
-        assert!(html.contains(&en.text("challenge.solved")), "{html}");
+        // Issue 41: it no longer reads "the verdict says it broke" above a run that held.
+        let html = detail_html(&c, Standing::Solved, Attempt::Holds, 0, None, en);
+        assert!(html.contains(&en.text("challenge.solved_before")), "{html}");
+        assert!(html.contains(&en.text("challenge.holds")), "{html}");
+        assert!(!html.contains("says it broke"), "{html}");
         let ru = crate::i18n::Lang::Ru.catalog();
-        let html = detail_html(&c, Standing::Impossible, Attempt::Holds, 0, ru);
+        let html = detail_html(&c, Standing::Impossible, Attempt::Holds, 0, None, ru);
         assert!(
-            html.contains("Доказано: ни одно расписание до 2 сбоев"),
+            html.contains("Доказано: её не ломает ни одно расписание, где сбоев не больше 2"),
             "{html}"
         );
         assert!(
             html.starts_with("<p class=\"challenge-task\"><strong>Сломайте"),
             "{html}"
+        );
+    }
+
+    /// Issue 41: a challenge where any invariant counts named none ("the run breaks an
+    /// invariant"); the solve names the one the run broke.
+    #[test]
+    fn a_solve_names_the_invariant_the_run_broke() {
+        let c = Challenge::by_id("fully-3").expect("challenge");
+        assert_eq!(c.breaks, None, "a challenge where any invariant counts");
+        let mut run = crate::playback::Run::new(Scenario::by_id("naive").expect("naive"));
+        run.run_to_end();
+        let broke = broke(&c, run.world()).expect("naive breaks something");
+        let en = crate::i18n::Lang::En.catalog();
+        let text = status_text(&c, Standing::Solved, Attempt::Broken, 3, Some(broke), en);
+        assert!(
+            text.contains(&en.text(&format!("invariant.{}", broke.name()))),
+            "{text}"
+        );
+        assert!(
+            !text.contains(&en.text("challenge.any_invariant")),
+            "{text}"
         );
     }
 

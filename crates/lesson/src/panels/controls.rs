@@ -1,11 +1,33 @@
 //! The control surface: the protections that matter for the scenario (each with a line on
-//! what it prevents) and the playback bar (play/pause, step back and forward, restart, run to end, speed).
+//! what it prevents and one on what it does not) and the playback bar (play/pause, step back and forward, restart, run to end, speed).
 //!
 //! Every control is an element that lives as long as the page (or, for toggles, as long as
 //! the story) with its handler as a closure; only its pressed, checked or disabled state and
 //! its text are reactive.
 
+use crate::i18n::Catalog;
 use crate::playback::Run;
+use idem_core::{Protection, Protections};
+
+/// The catalog key of what `switch` does not do (`limit.<name>`): one entry per protection,
+/// so no hint can praise a protection without saying where it stops.
+pub fn limit_key(switch: Protection) -> String {
+    format!("limit.{}", switch.name())
+}
+
+/// The limit shown under `switch`'s hint, in `catalog`'s language: its `limit.<name>`, and,
+/// where the design on screen has the switch on although it cannot act there (fencing with
+/// the key in PostgreSQL, as in "Everything on"), what it does there: nothing, and what
+/// stops a stalled holder instead. Whether it acts is the core's fact
+/// ([`Protections::fencing_acts`]), not a rule of the text.
+pub fn limit_text(switch: Protection, design: &Protections, catalog: &Catalog) -> String {
+    let mut text = catalog.text(&limit_key(switch));
+    if switch == Protection::Fencing && design.fencing && !design.fencing_acts() {
+        text.push(' ');
+        text.push_str(&catalog.text("limit.fencing.idle"));
+    }
+    text
+}
 
 /// The labels of [`SPEEDS`], in the same order.
 pub const SPEED_LABELS: [&str; 5] = ["0.25×", "0.5×", "1×", "2×", "4×"];
@@ -61,8 +83,54 @@ impl PlaybackState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::Lang;
     use crate::playback::SPEEDS;
     use idem_core::Scenario;
+
+    #[test]
+    fn every_protection_states_its_limit_in_both_languages() {
+        for lang in [Lang::En, Lang::Ru] {
+            let c = lang.catalog();
+            for switch in Protection::ALL {
+                let limit = c.get(&limit_key(switch));
+                assert!(limit.is_some_and(|t| t.len() > 40), "{lang:?} {switch:?}");
+            }
+            assert!(c.get("ui.limit").is_some(), "{lang:?}");
+        }
+        // The limits the review asked for (issue 41, item 4), in English.
+        let en = Lang::En.catalog();
+        let limit = |s: Protection| limit_text(s, &Protections::NONE, en);
+        assert!(limit(Protection::Lock).contains("lease of 5 s"));
+        assert!(limit(Protection::SameTx).contains("outside it"));
+        assert!(limit(Protection::Deadline).contains("cannot tell whether"));
+        assert!(limit(Protection::Fencing).contains("a real card processor cannot check ours"));
+        assert!(limit(Protection::Fencing).contains("Kleppmann"));
+        assert!(limit(Protection::Forward).contains("at least 24 h"));
+        assert!(limit(Protection::StatusCheck).contains("It asks once"));
+        assert!(!en
+            .text("protect.fencing.hint")
+            .contains("it applies to the lock in Redis"));
+        let ru = Lang::Ru.catalog();
+        assert!(limit_text(Protection::Lock, &Protections::NONE, ru).contains("аренда на 5 с"));
+    }
+
+    #[test]
+    fn everything_on_says_fencing_does_nothing_there() {
+        for lang in [Lang::En, Lang::Ru] {
+            let c = lang.catalog();
+            let idle = c.text("limit.fencing.idle");
+            let everything = Scenario::by_id("fully-protected").expect("scenario");
+            assert!(everything.protections.fencing);
+            assert!(limit_text(Protection::Fencing, &everything.protections, c).ends_with(&idle));
+            // Where fencing acts (the key claimed in Redis), the idle note is not shown.
+            let redis = Protections {
+                fencing: true,
+                ..Protections::SEED_KEY
+            };
+            assert!(!limit_text(Protection::Fencing, &redis, c).contains(&idle));
+            assert!(!limit_text(Protection::Lock, &everything.protections, c).contains(&idle));
+        }
+    }
 
     #[test]
     fn buttons_disable_at_the_ends() {
@@ -83,7 +151,6 @@ mod tests {
             }
         );
         assert_eq!(SPEED_LABELS.len(), SPEEDS.len());
-        use crate::i18n::Lang;
         assert_eq!(speed_label(0, Lang::Ru.catalog()), "0,25×");
         assert_eq!(speed_label(0, Lang::En.catalog()), "0.25×");
         assert_eq!(speed_label(2, Lang::Ru.catalog()), "1×");

@@ -335,7 +335,7 @@ pub fn result_view(
                         ("kinds", kinds_text(&report.kinds_tried(), catalog)),
                     ],
                 ),
-            );
+            ) + crate::panels::assumptions::assumptions_html(catalog);
         }
     } else {
         // The counter-examples themselves follow as buttons ([`counterexample_text`]).

@@ -164,4 +164,23 @@ mod tests {
         assert!(html.contains("DELETE") && html.contains("Flink"));
         assert!(exactly_html(Lang::En.more(), Lang::En.catalog()).contains("at-least-once"));
     }
+
+    /// Issue 41: a PUT sent twice leaves the same state only if nothing writes in between
+    /// (RFC 9110 speaks of identical requests), and Stripe keeps keys at least 24 h.
+    #[test]
+    fn a_put_is_idempotent_only_without_a_write_in_between() {
+        for lang in Lang::ALL {
+            let put = lang.more().text("when.put");
+            assert!(put.contains("If-Match") && put.contains("412"), "{put}");
+            let stripe = lang.more().text("industry.stripe");
+            let window = stripe.split('|').nth(2).expect("a window");
+            assert!(window.contains("24") && window.len() > 5, "{window}");
+        }
+        let put = Lang::En.more().text("when.put");
+        assert!(
+            put.contains("only if nothing else writes in between"),
+            "{put}"
+        );
+        assert!(put.contains("overwrite"), "{put}");
+    }
 }

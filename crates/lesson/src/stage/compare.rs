@@ -7,7 +7,7 @@
 //! clock and the language are shared, so a fault reaches both worlds at the same moment.
 
 use idem_core::Gist;
-use idem_core::{Story, World};
+use idem_core::{Scenario, Story, World};
 
 use crate::i18n::Catalog;
 
@@ -59,6 +59,32 @@ pub fn difference_line(left: &World, right: &World, catalog: &Catalog) -> String
     }
 }
 
+/// The faults each side's scenario scripts, in the fault menu's words: the two designs of a
+/// comparison may be hit differently (`crash-window` crashes before "record the key",
+/// `crash-one-tx` before "write the ledger"), so the page says what each side suffers rather
+/// than promise "the same faults".
+pub fn scripted_line(left: &Scenario, right: &Scenario, catalog: &Catalog) -> String {
+    let words = |s: &Scenario| {
+        let said: Vec<String> = s
+            .script
+            .iter()
+            .filter(|step| step.action.is_fault())
+            .map(|step| crate::panels::explorer::fault_words(&step.action, &[], s.story, catalog))
+            .collect();
+        if said.is_empty() {
+            catalog.text("compare.faults_none")
+        } else {
+            said.join(", ")
+        }
+    };
+    let (l, r) = (words(left), words(right));
+    if l == r {
+        catalog.fill("compare.faults_same", &[("faults", l)])
+    } else {
+        catalog.fill("compare.faults_diff", &[("left", l), ("right", r)])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +127,30 @@ mod tests {
             difference_line(start.left(), start.right(), Lang::En.catalog()),
             "Both sides: still running."
         );
+    }
+
+    /// Issue 41: beside `crash-window` the page said "the same faults" while the two sides
+    /// crash before different phases.
+    #[test]
+    fn each_side_says_what_it_suffers() {
+        let window = Scenario::by_id("crash-window").expect("left");
+        let one_tx = Scenario::by_id("crash-one-tx").expect("right");
+        for lang in [Lang::En, Lang::Ru] {
+            let c = lang.catalog();
+            let line = scripted_line(&window, &one_tx, c);
+            let record = crate::labels::phase_in(idem_core::Phase::RecordKey, window.story, c);
+            let ledger = crate::labels::phase_in(idem_core::Phase::WriteLedger, one_tx.story, c);
+            let (left, right) = line.split_once(';').expect("two sides");
+            assert!(left.contains(&record) && !left.contains(&ledger), "{line}");
+            assert!(
+                right.contains(&ledger) && !right.contains(&record),
+                "{line}"
+            );
+            assert!(!c.text("compare.title").contains("same"), "{lang:?}");
+        }
+        let no_forward = Scenario::by_id("crash-no-forward").expect("left");
+        let en = scripted_line(&no_forward, &one_tx, Lang::En.catalog());
+        assert!(en.starts_with("Both sides"), "{en}");
     }
 
     /// Review finding 5: "right: the user was shown an error" left out that the account was

@@ -33,7 +33,9 @@ pub fn op_title(body: &RequestBody, catalog: &Catalog) -> String {
         RequestBody::Charge { amount_cents, .. } => {
             format!("POST /charges {}", usd_in(*amount_cents, catalog))
         }
-        RequestBody::Debit { amount, .. } => format!("POST /debit −{amount}"),
+        RequestBody::Debit {
+            account, amount, ..
+        } => format!("PATCH /accounts/{account} −{amount}"),
         RequestBody::Like { post, .. } => format!("POST /posts/{post}/likes"),
     }
 }
@@ -179,11 +181,12 @@ pub fn last_redis(world: &World) -> Option<String> {
                 _ => None,
             })?;
     let reply = messages.iter().rev().find_map(|m| match &m.payload {
+        // `redis-cli`'s own spelling; INCR's reply shows its number (the fencing token).
         Payload::RedisReply(h, reply) if *h == handler && m.sent_at == at => Some(match reply {
-            RedisReply::Ok => "OK",
-            RedisReply::Nil => "(nil)",
-            RedisReply::Value(_) => "\"{…}\"",
-            RedisReply::Int(_) => "(integer)",
+            RedisReply::Ok => "OK".to_owned(),
+            RedisReply::Nil => "(nil)".to_owned(),
+            RedisReply::Value(_) => "\"{…}\"".to_owned(),
+            RedisReply::Int(n) => format!("(integer) {n}"),
         }),
         _ => None,
     })?;

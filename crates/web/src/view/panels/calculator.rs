@@ -63,7 +63,7 @@ pub fn Calculator() -> impl IntoView {
         let catalog = prefs.catalog();
         match read() {
             Ok(input) => match estimate(&input) {
-                Ok(out) => figures_html(&out, catalog) + plot_svg(&input, &out, catalog),
+                Ok(out) => figures_html(&input, &out, catalog) + plot_svg(&input, &out, catalog),
                 Err(e) => el("p", "class=\"calc-note bad\"", &error_text(&e, catalog)),
             },
             Err(_) => el("p", "class=\"calc-note bad\"", &catalog.text("calc.fix")),

@@ -13,7 +13,7 @@ use crate::platform::storage;
 use crate::view::panels::explorer::LastSearch;
 use idem_lesson::anchors::GOAL_ANCHOR;
 use idem_lesson::panels::challenge::{
-    detail_html, format_marks, parse_marks, shown, standing, status_text, STORAGE_KEY,
+    broke, detail_html, format_marks, parse_marks, shown, standing, status_text, STORAGE_KEY,
 };
 
 fn load() -> Option<BTreeMap<String, Standing>> {
@@ -36,12 +36,13 @@ pub fn ChallengeGoal() -> impl IntoView {
     move || {
         let c = active.get()?;
         let found = search.and_then(|LastSearch(s)| s.get());
-        let (used, attempt, st) = lab.run.with(|r| {
+        let (used, attempt, st, broken) = lab.run.with(|r| {
             let w = r.world();
             (
                 w.injected().len(),
                 Challenge::judge(&c, w),
                 standing(&c, w, found.as_ref()),
+                broke(&c, w),
             )
         });
         let catalog = prefs.catalog();
@@ -70,7 +71,7 @@ pub fn ChallengeGoal() -> impl IntoView {
                 <p>
                     <span data-testid="challenge-used">{used_text}</span>
                     " "
-                    <span class="challenge-state">{status_text(&c, st, attempt, used, catalog)}</span>
+                    <span class="challenge-state">{status_text(&c, st, attempt, used, broken, catalog)}</span>
                 </p>
                 {notice}
             </section>
@@ -177,11 +178,12 @@ pub fn Challenges() -> impl IntoView {
     };
     let detail = move || {
         let c = active.get()?;
-        let (used, attempt) = lab
-            .run
-            .with(|r| (r.world().injected().len(), Challenge::judge(&c, r.world())));
+        let (used, attempt, broken) = lab.run.with(|r| {
+            let w = r.world();
+            (w.injected().len(), Challenge::judge(&c, w), broke(&c, w))
+        });
         let st = status(c.id);
-        let html = detail_html(&c, st, attempt, used, prefs.catalog());
+        let html = detail_html(&c, st, attempt, used, broken, prefs.catalog());
         Some(view! {
             <div class="challenge" data-testid="challenge" data-status=st.name() inner_html=html></div>
         })

@@ -13,13 +13,14 @@ use crate::platform::lab::{use_clock, use_lab, use_prefs, Lab};
 use idem_lesson::geometry::Layout;
 use idem_lesson::labels::clock_in;
 use idem_lesson::panels::controls::{
-    speed_label, PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE, ICON_PLAY,
-    ICON_RESTART, SPEED_LABELS,
+    limit_text, speed_label, PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE,
+    ICON_PLAY, ICON_RESTART, SPEED_LABELS,
 };
 use idem_lesson::playback::{Run, SPEEDS};
 use idem_lesson::stage::summary::narration_lines;
 
-/// The protection toggles for the scenario on screen. The page shows them below the player so
+/// The protection toggles for the scenario on screen, each with its hint and its limit (what it
+/// does not stop, and where it is on but cannot act). The page shows them below the player so
 /// the topology and its controls stay above the fold. The toggles are rebuilt only when the
 /// story changes; their checked state follows the run.
 #[component]
@@ -27,6 +28,8 @@ pub fn ProtectionBar() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    // The design changes only when a switch flips, not at every step.
+    let design = Memo::new(move |_| lab.run.with(|r| r.scenario().protections));
     let toggle = move |switch: Protection| {
         let name = switch.name();
         view! {
@@ -43,6 +46,12 @@ pub fn ProtectionBar() -> impl IntoView {
                 </label>
                 <p class="toggle-hint" id=format!("hint-{name}") data-testid=format!("hint-{name}")>
                     {prefs.t(&format!("protect.{name}.hint"))}
+                    " "
+                    <span class="toggle-limit" data-testid=format!("limit-{name}")>
+                        <strong>{prefs.t("ui.limit")}</strong>
+                        " "
+                        {move || limit_text(switch, &design.get(), prefs.catalog())}
+                    </span>
                 </p>
             </div>
         }

@@ -14,7 +14,7 @@ use crate::platform::lab::{use_lab, use_prefs, Lab};
 use crate::view::later::{later_here, LaterPart};
 use crate::view::panels::controls::Controls;
 use crate::view::stage::topology::Topology;
-use idem_lesson::stage::compare::difference_line;
+use idem_lesson::stage::compare::{difference_line, scripted_line};
 
 /// The layout the two sides of a comparison are drawn in (tall, half the width each). The
 /// page makes it, so it outlives compare mode: a side's parts may still read it as they go.
@@ -67,6 +67,13 @@ pub fn CompareStage(#[prop(optional)] id: Option<&'static str>, right: Lab) -> i
                 .unwrap_or_default()
         })
     };
+    let scripted = move || {
+        lab.run.with(|r| {
+            r.pair()
+                .map(|p| scripted_line(p.left().scenario(), p.right().scenario(), prefs.catalog()))
+                .unwrap_or_default()
+        })
+    };
     let leave = move |_| {
         let mut link = lab.run.with_untracked(|r| r.link());
         link.compare = None;
@@ -79,6 +86,7 @@ pub fn CompareStage(#[prop(optional)] id: Option<&'static str>, right: Lab) -> i
             <div class="compare-head">
                 <h2>{prefs.t("compare.title")}</h2>
                 <p class="hint">{prefs.t("compare.hint")}</p>
+                <p class="hint" data-testid="compare-scripted">{scripted}</p>
             </div>
             <div class="compare-sides">
                 <Side lab=lab testid="compare-left" label="compare.left"/>

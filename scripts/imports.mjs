@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks that no file of a crate imports one that imports it back (issue #26): within each
+// Checks that no file of a crate imports one that imports it back (a file can then be read, tested and moved on its own): within each
 // crate, the files form a graph by the paths their code names (`use crate::a::b::Item;`,
 // `super::Item`, `crate::a::Item` written inline), and that graph must have no cycle. Test
 // modules (`#[cfg(test)]` to the end of a file) are left out: a test may reach anything.

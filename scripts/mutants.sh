@@ -8,7 +8,7 @@
 #
 # Needs `cargo install cargo-mutants --locked`. Defaults, chosen so a mutant costs ~20 s on the
 # shared 2-core machine at a load of 5 (a minute at 15-20) instead of 15-50 s plus an 85-95 s
-# suite (notes-mutants.md has the measurements):
+# suite (docs/notes-mutants.md has the measurements):
 # - the `mutants` cargo profile (root Cargo.toml: opt-level 1, incremental, no debug info;
 #   MUTANTS_PROFILE picks another): the explorer tests run ~10x faster than in dev, and a
 #   mutant rebuilds incrementally (mutants reuse one build directory);

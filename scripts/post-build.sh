@@ -13,8 +13,8 @@ done
 # The first screen's four scripts in a release build: minified by terser (scripts/setup.sh
 # installs it), whose output the browser runs as it would the source. idem-web.js is
 # wasm-bindgen's glue, with its doc comments and long local names; boot.js and lang.js are
-# copied as written; __wasm_split.js is wasm-split-cli's loader. 3.7 KB gzip less before
-# Play (#29).
+# copied as written; __wasm_split.js is wasm-split-cli's loader. Fewer bytes before Play
+# (docs/measurements.md has how many).
 if [[ "${TRUNK_PROFILE:-release}" == release ]]; then
   command -v terser >/dev/null || { echo "post-build: terser is missing; run scripts/setup.sh and . scripts/env.sh" >&2; exit 1; }
   for script in idem-web.js:--module __wasm_split.js:--module boot.js:--module lang.js:; do
@@ -26,7 +26,7 @@ if [[ "${TRUNK_PROFILE:-release}" == release ]]; then
 fi
 # One stylesheet: path.css and compare.css are appended to style.css (in the order index.html
 # links them, so the cascade is the same) and their links go. One request instead of three
-# before Play, 1.1 KB gzip less (three files compress worse apart), and a course page that
+# before Play, and fewer bytes (three files compress worse apart), and a course page that
 # loads style.css for its widgets gets every rule they use. style.css's integrity follows.
 node --input-type=module - "$TRUNK_STAGING_DIR" <<'JS'
 import { readFileSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';

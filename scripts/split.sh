@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Trunk post_build hook (scripts/post-build.sh): cuts the wasm into the first screen's module
-# and the files of the parts drawn later (#10; crates/web/src/later.rs). Trunk has built the
+# and the files of the parts drawn later, so the first download holds the player and no more
+# (crates/web/src/view/later.rs). Trunk has built the
 # binary with the `split` feature (index.html) and run wasm-bindgen on the whole of it; this
 # replaces that output in the staging folder with:
 #   idem-web.js, idem-web_bg.wasm  the first screen: the player and the page around it
@@ -80,10 +81,10 @@ done
 # Play needs the first-screen module and nothing else of the wasm: it is preloaded from
 # index.html's head, at a low priority (the first screen's css, scripts and catalog go first),
 # so its download starts with the html instead of once boot.js has run; boot.js's fetch() of
-# the same URL takes the preloaded response (#29). The code the bundles share (chunk_*) is
+# the same URL takes the preloaded response (Play answers sooner). The code the bundles share (chunk_*) is
 # not preloaded: the player's bundle, the first to need it, is asked for once the page is
-# drawn, and a preloaded chunk would take its bytes from the link before Play (measured
-# 2026-12-05: the chunk arrived before the module and was not used until after the first step).
+# drawn, and a preloaded chunk would take its bytes from the link before Play (measured: the
+# chunk arrived before the module and was not used until after the first step).
 links="<link rel=\"preload\" href=\"./${name}_bg.wasm\" as=\"fetch\" type=\"application/wasm\" crossorigin fetchpriority=\"low\">"
 grep -q '</head>' "$stage/index.html" || { echo "split: index.html has no </head>" >&2; exit 1; }
 sed -i "s#</head>#$links</head>#" "$stage/index.html"

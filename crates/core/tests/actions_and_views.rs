@@ -1,7 +1,7 @@
 //! The world's own rules, beyond the scripted stories the golden traces pin down: the
 //! requests the client bugs ("reuse the key", "another user") put on the wire, eviction of an
 //! empty store, when the API acts next, the armed lost ack. Written against the survivors of
-//! `bash scripts/mutants.sh world` (notes-mutants.md); every test runs in milliseconds.
+//! `bash scripts/mutants.sh world` (docs/notes-mutants.md); every test runs in milliseconds.
 
 mod support;
 

@@ -2,7 +2,7 @@
 //! the ledger without a lock, a charge without a key when the key is optional, keys on debits
 //! and likes, which combinations run the recovery job, and what the API shows while it works
 //! (its handlers, the armed crash). Written against the survivors of
-//! `bash scripts/mutants.sh api` (notes-mutants.md); every test runs in milliseconds.
+//! `bash scripts/mutants.sh api` (docs/notes-mutants.md); every test runs in milliseconds.
 
 mod support;
 

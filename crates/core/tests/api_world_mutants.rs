@@ -1,5 +1,5 @@
 //! The payment API and the world, pinned against the survivors of the full
-//! `bash scripts/mutants.sh api world` run (notes-mutants.md). Every test runs in milliseconds.
+//! `bash scripts/mutants.sh api world` run (docs/notes-mutants.md). Every test runs in milliseconds.
 
 mod support;
 

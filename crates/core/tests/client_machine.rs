@@ -1,6 +1,6 @@
 //! The mobile client on its own, driven by hand: what it sends, when its timers fire, how it
 //! backs off and gives up, what the user sees for each answer. Written against the survivors
-//! of `bash scripts/mutants.sh client` (notes-mutants.md); every test runs in microseconds.
+//! of `bash scripts/mutants.sh client` (docs/notes-mutants.md); every test runs in microseconds.
 
 use idem_core::client::{Client, ClientConfig, ClientOutput, UserView, Wait};
 use idem_core::http::{ApiError, HttpRequest, HttpResponse, RequestBody, ResponseBody};

@@ -1,10 +1,10 @@
 //! The explorer's public surface, pinned against the survivors of
-//! `bash scripts/mutants.sh explore` (notes-mutants.md): which faults it offers in a
+//! `bash scripts/mutants.sh explore` (docs/notes-mutants.md): which faults it offers in a
 //! situation, which crash phases a scenario's handler can reach, its bounds, its
 //! counter-examples and its report. The brute-force oracle (`explore_brute`) shares
 //! `faults` and `root` with the explorer, so comparing the two cannot see a mutant there:
 //! these tests state what the menu must be. Only the public API is used, so the tests hold
-//! through a rewrite of the search's internals (issue #11); each runs in milliseconds.
+//! through a rewrite of the search's internals; each runs in milliseconds.
 
 mod support;
 

@@ -434,7 +434,7 @@ mod tests {
         w
     }
 
-    /// #25 finding 4: a refused reuse of a key does not say "nothing was charged" beside a
+    /// A refused reuse of a key does not say "nothing was charged" beside a
     /// statement that shows the first payment: the summary names both amounts as the core's
     /// processor holds them.
     #[test]

@@ -455,7 +455,7 @@ mod tests {
             badge_text(&badge(&end("key")), catalog),
             "Charged exactly once"
         );
-        // A like counted twice says so, not a count that disagrees (#25 finding 10).
+        // A like counted twice says so, not a count that disagrees with the badge.
         assert_eq!(
             badge_text(&badge(&end("counter-naive")), catalog),
             "Like counted twice"
@@ -480,7 +480,7 @@ mod tests {
         keys
     }
 
-    /// #25 finding 2: a key store without a record of the key cannot tell a first request from
+    /// A key store without a record of the key cannot tell a first request from
     /// a retry whose record is gone (expired, evicted, never written before a crash), so both
     /// are narrated alike, as "no record", never as "a first request".
     #[test]
@@ -502,7 +502,7 @@ mod tests {
         }
     }
 
-    /// #25 finding 11: the words at the point of use are plain: the backoff says what it does,
+    /// The words at the point of use are plain (a reader meets them before the glossary): the backoff says what it does,
     /// the moment between the commit and the stored answer says what a crash then would leave.
     #[test]
     fn the_retry_wait_and_the_unrecorded_answer_are_said_plainly() {

@@ -22,7 +22,7 @@ fn main() {
     } else {
         idem_lesson::lang::choose(&query, &idem_web::platform::lang::browser_languages()).0
     };
-    // Each step of the start in a task of its own, so that none blocks the page long (#10):
+    // Each step of the start in a task of its own, so that none blocks the page long:
     // the wasm's start; reading the catalog (its file has usually arrived by then); the page's
     // opening run; drawing the first screen.
     later(Box::new(move || {

@@ -2,7 +2,7 @@
 //! stores in Redis or in the SQL table. Compact, keys in sorted order: byte for byte what
 //! `serde_json` writes for the same object (tests compare them), written by hand so the
 //! page's bundle carries no JSON serializer (serde_json's `Value`, its formatter and its error
-//! texts were about 9 KB of the wasm for a dozen small objects).
+//! texts weighed far more in the wasm than a dozen small objects need).
 
 use std::fmt::Display;
 

@@ -192,8 +192,8 @@ impl Outcome {
             _ => {
                 let mut per_user: Vec<(UserId, usize, u64)> = Vec::new();
                 for line in &world.processor().statement {
-                    // Kept in user order by insertion (no sort: its code would cost the page's
-                    // wasm a few KB for a list of one or two users).
+                    // Kept in user order by insertion (no sort: its code would weigh on the page's
+                    // wasm for a list of one or two users).
                     let at = per_user.partition_point(|(u, _, _)| *u < line.user);
                     match per_user.get_mut(at).filter(|(u, _, _)| *u == line.user) {
                         Some((_, n, cents)) => {

@@ -348,7 +348,7 @@ fn likes_match(world: &World) -> Status {
         return Status::Holds;
     };
     // Kept in order by insertion: a handful of operations, and a sort would add its code
-    // (a few KB) to the page's wasm for it.
+    // to the page's wasm for it.
     let mut distinct: Vec<OpId> = Vec::new();
     for op in ledger.likes.iter().map(|e| e.op) {
         if let Err(at) = distinct.binary_search(&op) {

@@ -530,7 +530,7 @@ impl Ledger {
             }
             Statement::SelectStaleKeys { now: at } => {
                 // SQL promises no order; the rendered query says ORDER BY user_id, key. Each row
-                // goes in at its place (a few rows; a sort would cost the wasm a few KB).
+                // goes in at its place (a few rows; a sort would add its code to the wasm).
                 let mut rows: Vec<KeyRow> = Vec::new();
                 for row in self.idempotency_keys.iter().filter(|r| {
                     r.stored.record.status == KeyStatus::InProgress && r.locked_until <= *at

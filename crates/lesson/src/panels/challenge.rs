@@ -15,7 +15,7 @@ pub const STORAGE_KEY: &str = "idem-lab.challenges";
 /// Standings read from their stored form (`id:solved,id:impossible`); unknown ids, unknown
 /// standings and `open` are dropped, so an old or tampered value cannot break the page.
 pub fn parse_marks(stored: &str) -> BTreeMap<String, Standing> {
-    // `extend`, not `collect`: `collect` sorts its input first (~4 KB of wasm for a few marks).
+    // `extend`, not `collect`: `collect` sorts its input first (sort code in the wasm for a few marks).
     let mut marks = BTreeMap::new();
     marks.extend(stored.split(',').filter_map(|entry| {
         let (id, standing) = entry.trim().split_once(':')?;

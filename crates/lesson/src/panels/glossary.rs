@@ -110,7 +110,7 @@ pub fn find_terms(
 ) -> Vec<(usize, usize, &'static str)> {
     let order = |(start, end, _): &(usize, usize, &str)| (*start, usize::MAX - end);
     // Each hit goes in at its place (after equal ones, as a stable sort would put it): a
-    // dozen terms at most, and a `sort_by_key` here would add ~4 KB of sort code to the wasm.
+    // dozen terms at most, and a `sort_by_key` here would add sort code to the wasm for nothing.
     let mut found: Vec<(usize, usize, &'static str)> = Vec::new();
     for id in TERMS.iter().filter(|id| !seen.contains(id)) {
         let Some(forms) = catalog.get(&format!("gloss.{id}.match")) else {

@@ -255,7 +255,7 @@ impl Lab {
         clock.hold.set(0.0);
         clock.set_playing.set(true);
         // A frame of no time, at once: an event due now (the story's first) is shown by the
-        // press itself, not a frame later (#29: the first interaction).
+        // press itself, not a frame later (the first interaction answers in its own task).
         self.frame(0.0);
     }
 
@@ -556,7 +556,7 @@ mod tests {
         );
     }
 
-    /// Pressing Play shows the story's first step at once when it is due now (#29: the press
+    /// Pressing Play shows the story's first step at once when it is due now (the press
     /// answers in its own task, not a frame later); playing on waits for the step's hold.
     #[test]
     fn play_shows_a_step_due_now_at_once() {

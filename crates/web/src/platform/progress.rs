@@ -11,8 +11,8 @@ use crate::platform::storage;
 use idem_lesson::progress::{format_done, parse_done, tells_the_story, STORAGE_KEY};
 
 /// The marks as stored when the page opened (`None` when storage cannot be used), read ahead
-/// of [`provide_progress`] when the page reads them in an earlier task (main.rs, #10: the
-/// first use of the browser's storage waits for it). Kept as stored, read by `provide_progress`.
+/// of [`provide_progress`] when the page reads them in an earlier task (main.rs: the
+/// first use of the browser's storage waits for it, and no task should block the page long). Kept as stored, read by `provide_progress`.
 pub struct Stored(Option<String>);
 
 impl Stored {

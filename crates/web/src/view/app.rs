@@ -94,7 +94,7 @@ pub fn App(
     // The masthead and the definition are drawn in the mounting task (the stories once the
     // player's bundle is here, a box laid out as they are meanwhile); the player
     // and then the parts below the fold follow in later tasks, one slice per frame, so no task
-    // blocks the page long (#10); in page order, so a slice only adds below what is drawn.
+    // blocks the page long; in page order, so a slice only adds below what is drawn.
     // Once drawn, a slice stays, also through a change of language. `data-ready` on the root
     // marks the whole page drawn: the one signal tests and course pages wait for.
     // The player's own later parts are requested at once; the rest of the code, and the
@@ -143,7 +143,7 @@ pub fn App(
             view! {
                 <Welcome/>
                 // The stories come with the player's bundle (requested above): Play needs none
-                // of them, and the first screen's module is 9 KB (gzip) smaller without (#29).
+                // of them, and the first screen's module is smaller without their code.
                 // Until then (and if that file cannot be loaded) their box, laid out as they
                 // are from the catalog's words, holds their place, so their coming moves nothing.
                 {move || {
@@ -222,7 +222,7 @@ pub fn App(
 
 /// What the page at the browser's address opens with: the run its link asks for, what was
 /// wrong with the link, and the stored progress. main.rs reads it in a task of its own before
-/// the one that draws the first screen, so that neither is long (#10).
+/// the one that draws the first screen, so that neither blocks the page long.
 pub struct Opening {
     run: idem_lesson::playback::Run,
     errors: Vec<idem_core::LinkError>,

@@ -6,7 +6,7 @@
 //! `idem-web_bg.wasm` for a file of its own next to it: the player's (verdict, prediction and
 //! story picker), requested as the page starts, and the lesson's (the fault buttons and every
 //! panel below the player), requested once the player is drawn, so the student's first
-//! download holds the player and no more (#10). Without the feature (native and browser tests) the code is in the
+//! download holds the player and no more. Without the feature (native and browser tests) the code is in the
 //! one module and [`Code`] has it at the first poll.
 //!
 //! A part whose file cannot be loaded (offline, a file missing on the site) shows a notice in
@@ -71,7 +71,7 @@ pub enum LaterPart {
     /// The masthead's "Embed" button (a course author's tool: Play needs none of it).
     Share,
     /// The story picker (the page's, and a full widget's), in the player's bundle: Play needs
-    /// none of it, and the first screen's module is smaller by its code (#29).
+    /// none of it, and the first screen's module is smaller by its code.
     Picker,
     /// The page's compare mode: the two stages and their playback bar (drawn with the panels,
     /// whose texts it uses: the lesson's bundle).

@@ -1,6 +1,6 @@
 //! The page's slices: the first screen is drawn in the mounting task, the player and then the
-//! parts below the fold in later tasks, one slice per frame, so no task blocks the page long
-//! (#10). A small module that names no component: the player asks it whether its slice is
+//! parts below the fold in later tasks, one slice per frame, so no task blocks the page long.
+//! A small module that names no component: the player asks it whether its slice is
 //! drawn, the page draws each slice's part from the bundle table.
 
 use leptos::prelude::*;
@@ -40,7 +40,7 @@ macro_rules! slices {
 // `AfterRun`, from the lesson's bundle.
 slices! {
     /// The player's topology and its playback bar (the stage): one slice, so Play works a frame
-    /// sooner (#29: the first step after Play on a phone 0.03 s sooner, median of 20 each).
+    /// sooner (measured on a phone: docs/measurements.md).
     Player => None,
     /// The verdict, narration and prediction beside the player (the player's bundle), and the
     /// picker's folded mechanics.

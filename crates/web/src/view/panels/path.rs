@@ -110,7 +110,7 @@ fn pick(lab: Lab, prefs: Prefs, current: Memo<String>, id: &'static str) -> impl
     // The phone's story row scrolls sideways: keep the story on screen in view inside it
     // (the row only; the page does not move). Measured at the next frame, when the page is
     // laid out anyway: measuring at once would lay out the page inside the task that draws
-    // it, which makes that task long (#10). Also when it is marked done: the mark widens it.
+    // it, which makes that task long. Also when it is marked done: the mark widens it.
     Effect::new(move |_| {
         let _marked = done();
         if current.with(|c| c == id) {
@@ -205,7 +205,7 @@ pub fn StoryPicker() -> impl IntoView {
         .collect_view();
     // The folded mechanics come with the page's `Summary` slice (slices.rs), unless they are open
     // at once: drawn with the rest of the picker, their chips would lengthen its task while
-    // hidden (#10).
+    // hidden, and no task should block the page long.
     let open_at_start = untrack(is_mechanic);
     let themes = move || {
         (open_at_start || crate::view::slices::drawn(crate::view::slices::Slice::Summary)).then(|| {

@@ -34,4 +34,35 @@ fi
 # Each file starts its own server and browser; no test depends on another file.
 # No test may hang the suite: one that has not ended in 3 minutes fails (the longest takes
 # about 45 s).
-exec node --test --test-concurrency="${E2E_JOBS:-2}" --test-timeout="${E2E_TEST_TIMEOUT_MS:-180000}" "${files[@]}"
+# Besides node's own report (spec on a terminal, TAP otherwise, as node chooses), the
+# per-file reporter writes how many tests of each file passed: a file that ran none fails the
+# run, even when the other files ran theirs (node's "pass N" is one total, and counts a file
+# without a test as one passing test).
+counts="$(mktemp)"
+trap 'rm -f "$counts"' EXIT
+reporter=tap
+if [[ -t 1 ]]; then
+  reporter=spec
+fi
+set +e
+node --test --test-concurrency="${E2E_JOBS:-2}" --test-timeout="${E2E_TEST_TIMEOUT_MS:-180000}" \
+  --test-reporter="$reporter" --test-reporter-destination=stdout \
+  --test-reporter="$E2E/per-file-reporter.mjs" --test-reporter-destination="$counts" \
+  "${files[@]}"
+rc=$?
+set -e
+empty=0
+for file in "${files[@]}"; do
+  n="$(awk -F'\t' -v f="$file" '$2 == f { print $1 }' "$counts")"
+  if [[ -z "$n" || "$n" == 0 ]]; then
+    echo "end-to-end: ${file#"$ROOT"/} ran no test" >&2
+    empty=$((empty + 1))
+  fi
+done
+if ((rc != 0)); then
+  exit "$rc"
+fi
+if ((empty > 0)); then
+  echo "end-to-end: $empty file(s) ran no test: an emptied file must not pass" >&2
+  exit 1
+fi

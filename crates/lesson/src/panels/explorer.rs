@@ -200,8 +200,11 @@ pub fn lead_text(
     match (report.violating_runs > 0, partial) {
         (true, false) => Some(catalog.fill("ui.explore_lead_broken", &args)),
         (true, true) => Some(catalog.fill("ui.explore_lead_so_far", &args)),
-        (false, false) => Some(catalog.fill("ui.explore_lead_holds", &args)),
-        (false, true) => None,
+        // "No run breaks it" is a claim about runs: a search that played none proves nothing.
+        (false, false) if report.runs_represented() > 0 => {
+            Some(catalog.fill("ui.explore_lead_holds", &args))
+        }
+        (false, _) => None,
     }
 }
 
@@ -948,7 +951,25 @@ mod tests {
                 words.contains(&c.text("scenario.fully-protected.title")),
                 "{words}"
             );
+            // The whole sentence, written out (not rebuilt with the code under test).
+            let literal = match lang {
+                Lang::En => {
+                    "With up to 1 fault added, in every place they fit, “Everything on” still \
+                     holds: no run breaks what the simulation checks."
+                }
+                Lang::Ru => {
+                    "Если добавить до 1 сбоя в любом месте, где они возможны, «Всё включено» \
+                     всё равно держится: ни один прогон не нарушает то, что проверяет симуляция."
+                }
+            };
+            assert_eq!(words, literal);
             assert_eq!(lead_text(1, &held, true, &full, c), None);
+            // A finished search that played no run claims nothing (issue 45).
+            let none = Report {
+                done: true,
+                ..Report::default()
+            };
+            assert_eq!(lead_text(1, &none, false, &full, c), None);
             // A design the student changed is not the story's: "this design".
             let mut changed = base.clone();
             changed.protections.lock = !changed.protections.lock;

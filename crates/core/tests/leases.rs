@@ -1,0 +1,375 @@
+//! Leases and fencing under faults: a handler that stalls past its claim's lease is a stale
+//! holder once a retry has taken its key over with a newer token, and fencing must refuse every
+//! write it still makes. Random schedules of network and pause faults (no crash, eviction or
+//! clock advance: those end a claim in other ways, tested in `properties.rs` and
+//! `slow_holder.rs`) on `lease-fencing`, with the key in Redis; `fully-protected` keeps the key
+//! in PostgreSQL, where fencing does not apply, so it cannot stand in for this design. Then a
+//! deterministic table of a pause at every phase.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use idem_core::{Action, HandlerRef, Invariant, MsgId, Note, Phase, Scenario, Status, World};
+use proptest::prelude::*;
+use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
+use support::{run_scenario, scenario, STEP_BOUND};
+
+/// A fault of these properties; a packet is chosen by index among those in flight on the
+/// mobile link when the fault comes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fault {
+    Drop(usize),
+    Duplicate(usize),
+    Delay(usize, u64),
+    LoseNextAck,
+    RetryNow,
+    ConcurrentDuplicate,
+    /// A handler stalls past its lease before this phase.
+    Pause(Phase),
+}
+
+fn fault() -> impl Strategy<Value = Fault> {
+    let network = prop_oneof![
+        (0..4usize).prop_map(Fault::Drop),
+        (0..4usize).prop_map(Fault::Duplicate),
+        (
+            0..4usize,
+            prop_oneof![Just(500u64), Just(4_000), Just(12_000)]
+        )
+            .prop_map(|(i, ms)| Fault::Delay(i, ms)),
+        Just(Fault::LoseNextAck),
+        Just(Fault::RetryNow),
+        Just(Fault::ConcurrentDuplicate),
+    ];
+    // A pause as likely as a network fault: pauses are what this file is about.
+    prop_oneof![
+        network,
+        prop::sample::select(Phase::ALL.to_vec()).prop_map(Fault::Pause),
+    ]
+}
+
+/// Up to four faults, each at a position given per mille of the plain run's length.
+fn schedule() -> impl Strategy<Value = Vec<(u32, Fault)>> {
+    prop::collection::vec((0..=1_000u32, fault()), 0..=4).prop_map(|mut s| {
+        s.sort_by_key(|(at, _)| *at);
+        s
+    })
+}
+
+fn to_action(world: &World, fault: Fault) -> Action {
+    let mobile: Vec<MsgId> = world
+        .network()
+        .in_flight()
+        .filter(|m| m.is_faultable())
+        .map(|m| m.id)
+        .collect();
+    let pick = |i: usize| {
+        mobile
+            .get(i % mobile.len().max(1))
+            .copied()
+            .unwrap_or(MsgId(u32::MAX))
+    };
+    match fault {
+        Fault::Drop(i) => Action::Drop(pick(i)),
+        Fault::Duplicate(i) => Action::Duplicate(pick(i)),
+        Fault::Delay(i, ms) => Action::Delay(pick(i), ms),
+        Fault::LoseNextAck => Action::LoseNextAck,
+        Fault::RetryNow => Action::RetryNow,
+        Fault::ConcurrentDuplicate => Action::ConcurrentDuplicate,
+        Fault::Pause(phase) => Action::Pause(phase),
+    }
+}
+
+/// What a run showed about its claims.
+#[derive(Debug, Default)]
+struct Leases {
+    /// Handlers that were stale holders at some step: they held a token older than their key's
+    /// counter (someone took the key over after their claim expired), with writes still to
+    /// make (they were still handling the request).
+    stale: BTreeSet<HandlerRef>,
+    /// Of those, the ones that ended (left the API) after they were seen stale.
+    stale_ended: BTreeSet<HandlerRef>,
+    /// How many pauses fired (`ApiPaused` notes).
+    pauses: usize,
+    /// How many claims expired (`ClaimsExpired` counts).
+    expired: usize,
+}
+
+/// The stale holders now: handlers whose token is older than their key's fencing counter.
+fn stale_now(world: &World) -> Vec<HandlerRef> {
+    let counters: BTreeMap<&String, u64> = world.store().counters().map(|(k, n)| (k, *n)).collect();
+    world
+        .api()
+        .handlers()
+        .filter(|(_, h)| {
+            let (Some(token), Some(key)) = (h.token, h.store_key.as_deref()) else {
+                return false;
+            };
+            counters
+                .iter()
+                .any(|(counter, newest)| counter.ends_with(key) && *newest > token)
+        })
+        .map(|(r, _)| r)
+        .collect()
+}
+
+/// Plays `scenario` with `faults` at their positions, then to quiescence (a fault still due
+/// when the run is quiet is applied then), watching the handlers after every step.
+fn play(scenario: &Scenario, faults: &[(u32, Fault)]) -> (World, Leases) {
+    let length = run_scenario(scenario).step_count();
+    let mut world = World::new(scenario);
+    let mut leases = Leases::default();
+    let mut pending = faults
+        .iter()
+        .map(|(at, f)| (at * length / 1_000, *f))
+        .peekable();
+    let watch = |world: &World, leases: &mut Leases| {
+        let alive: BTreeSet<HandlerRef> = world.api().handlers().map(|(r, _)| r).collect();
+        let gone: Vec<HandlerRef> = leases
+            .stale
+            .iter()
+            .filter(|r| !alive.contains(r))
+            .copied()
+            .collect();
+        leases.stale_ended.extend(gone);
+        leases.stale.extend(stale_now(world));
+    };
+    for _ in 0..STEP_BOUND {
+        let due = pending
+            .peek()
+            .is_some_and(|(at, _)| *at <= world.step_count());
+        if due || (world.is_quiescent() && pending.peek().is_some()) {
+            let Some((_, fault)) = pending.next() else {
+                break;
+            };
+            let action = to_action(&world, fault);
+            let _ = world.apply(action);
+        } else if world.step().is_none() {
+            break;
+        }
+        watch(&world, &mut leases);
+    }
+    assert!(world.is_quiescent(), "{} did not settle", scenario.id);
+    for note in world.steps().iter().flat_map(|s| &s.notes) {
+        match note {
+            Note::ApiPaused { .. } => leases.pauses += 1,
+            Note::ClaimsExpired { count } => leases.expired += count,
+            _ => {}
+        }
+    }
+    (world, leases)
+}
+
+fn count(world: &World, wanted: impl Fn(&Note) -> bool) -> usize {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| wanted(n))
+        .count()
+}
+
+fn holds(world: &World, invariant: Invariant) -> bool {
+    matches!(world.verdict().status(invariant), Some(Status::Holds))
+}
+
+/// 300 cases, or `PROPTEST_CASES`; zero is refused (it would check nothing).
+fn cases() -> u32 {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .map(|v| v.parse().expect("PROPTEST_CASES is a number"))
+        .unwrap_or(300);
+    assert!(cases > 0, "PROPTEST_CASES=0 would run no cases");
+    cases
+}
+
+/// Runs `property` on random schedules of `scenario` (a fixed seed unless PROPTEST_RNG_SEED
+/// picks another) and returns how many cases had a stale holder, so a test can demand that the
+/// faults made some (a property never tested on a stale holder would pass for nothing).
+fn check(
+    scenario: &Scenario,
+    property: impl Fn(&World, &Leases) -> Result<(), TestCaseError>,
+) -> u32 {
+    let seed = std::env::var("PROPTEST_RNG_SEED")
+        .ok()
+        .map(|v| v.parse().expect("PROPTEST_RNG_SEED is a number"))
+        .unwrap_or(45);
+    let config = ProptestConfig {
+        cases: cases(),
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let stale_cases = std::cell::Cell::new(0u32);
+    let result = runner.run(&schedule(), |faults| {
+        let (world, leases) = play(scenario, &faults);
+        if !leases.stale.is_empty() {
+            stale_cases.set(stale_cases.get() + 1);
+        }
+        property(&world, &leases).map_err(|e| {
+            TestCaseError::fail(format!("{e}\nfaults: {faults:?}\nleases: {leases:?}"))
+        })
+    });
+    if let Err(e) = result {
+        panic!("{}: {e}", scenario.id);
+    }
+    stale_cases.get()
+}
+
+/// `lease-fencing` with the processor deduplicating on the forwarded key: fencing keeps a stale
+/// holder from writing, forwarding keeps the processor from charging twice for a call made
+/// before the takeover (the limit `fencing_cannot_undo_a_call_made_before_the_takeover` in
+/// `slow_holder.rs` shows without it).
+fn fencing_and_forwarding() -> Scenario {
+    let mut s = scenario("lease-fencing");
+    s.protections.forward_key = true;
+    s
+}
+
+#[test]
+fn lease_fencing_charges_at_most_once_under_network_and_pause_faults() {
+    let stale = check(&fencing_and_forwarding(), |world, _| {
+        let money = world.verdict().money;
+        prop_assert!(holds(world, Invariant::AtMostOnce), "{:?}", world.verdict());
+        prop_assert!(money.processor_charges <= 1, "{money:?}");
+        prop_assert!(money.statement_cents <= 10_000, "{money:?}");
+        prop_assert!(money.ledger_rows <= 1, "{money:?}");
+        Ok(())
+    });
+    assert!(
+        stale * 10 >= cases(),
+        "a stale holder in only {stale} cases"
+    );
+}
+
+#[test]
+fn a_stale_holder_is_fenced_whenever_its_claim_was_taken_over() {
+    for s in [scenario("lease-fencing"), fencing_and_forwarding()] {
+        let stale = check(&s, |world, leases| {
+            // Every stale holder that ended was refused (one `ApiFenced` each), and nobody else
+            // was: a holder whose claim expired but was not taken over finishes normally.
+            let fenced = count(world, |n| *n == Note::ApiFenced);
+            prop_assert_eq!(
+                leases.stale_ended.len(),
+                fenced,
+                "stale holders that ended against ApiFenced notes"
+            );
+            prop_assert_eq!(
+                &leases.stale_ended,
+                &leases.stale,
+                "every stale holder ended"
+            );
+            // A takeover needs an expired claim: no stale holder without one.
+            prop_assert!(leases.stale.is_empty() || leases.expired > 0);
+            Ok(())
+        });
+        assert!(
+            stale * 10 >= cases(),
+            "{}: a stale holder in only {stale} cases",
+            s.id
+        );
+    }
+}
+
+/// One row of the pause table: the scenario's own pause moved to `phase`.
+#[derive(Debug, PartialEq)]
+struct Row {
+    phase: Phase,
+    processor_charges: usize,
+    ledger_rows: usize,
+    statement_cents: u64,
+    paused: usize,
+    expired: usize,
+    tokens: Vec<u64>,
+    processor_fenced: usize,
+    api_fenced: usize,
+    ok: bool,
+}
+
+fn pause_row(mut s: Scenario, phase: Phase) -> Row {
+    s.script[0].action = Action::Pause(phase);
+    let world = run_scenario(&s);
+    let money = world.verdict().money;
+    Row {
+        phase,
+        processor_charges: money.processor_charges,
+        ledger_rows: money.ledger_rows,
+        statement_cents: money.statement_cents,
+        paused: count(
+            &world,
+            |n| matches!(n, Note::ApiPaused { phase: p } if *p == phase),
+        ),
+        expired: count(&world, |n| matches!(n, Note::ClaimsExpired { .. })),
+        tokens: world
+            .steps()
+            .iter()
+            .flat_map(|s| &s.notes)
+            .filter_map(|n| match n {
+                Note::ApiGetsToken { token } => Some(*token),
+                _ => None,
+            })
+            .collect(),
+        processor_fenced: count(&world, |n| *n == Note::ProcessorFenced),
+        api_fenced: count(&world, |n| *n == Note::ApiFenced),
+        ok: world.verdict().ok(),
+    }
+}
+
+/// The table: the scenario's pause moved to every phase, with fencing alone and with the key
+/// forwarded too. A pause before the claim or before the answer leaves nothing to take over
+/// (the retry waits, or is answered from the record), so no token is refused. A pause before
+/// the processor call is refused by the processor. A pause after the call (before the ledger
+/// write or the key's record) is refused at its next write (the ledger, or Redis), but the
+/// charge it made stands: without forwarding the retry charges again (and before "record the
+/// key" the stale row is already in the ledger), with forwarding the processor answers the
+/// retry with the first charge.
+#[test]
+fn a_pause_at_every_phase_pins_charges_and_fence_notes() {
+    #[rustfmt::skip]
+    let expected = [
+        // phase, forwarded: charges, rows, cents, expired, tokens, processor fenced, API fenced, ok
+        (Phase::ClaimKey, false, 1, 1, 10_000, 0, vec![1], 0, 0, true),
+        (Phase::ClaimKey, true, 1, 1, 10_000, 0, vec![1], 0, 0, true),
+        (Phase::CallProcessor, false, 1, 1, 10_000, 1, vec![1, 2], 1, 1, true),
+        (Phase::CallProcessor, true, 1, 1, 10_000, 1, vec![1, 2], 1, 1, true),
+        (Phase::WriteLedger, false, 2, 1, 20_000, 1, vec![1, 2], 0, 1, false),
+        (Phase::WriteLedger, true, 1, 1, 10_000, 1, vec![1, 2], 0, 1, true),
+        (Phase::RecordKey, false, 2, 2, 20_000, 1, vec![1, 2], 0, 1, false),
+        (Phase::RecordKey, true, 1, 1, 10_000, 1, vec![1, 2], 0, 1, true),
+        (Phase::Respond, false, 1, 1, 10_000, 0, vec![1], 0, 0, true),
+        (Phase::Respond, true, 1, 1, 10_000, 0, vec![1], 0, 0, true),
+    ];
+    assert_eq!(
+        expected.len(),
+        Phase::ALL.len() * 2,
+        "every phase, both ways"
+    );
+    for (phase, forwarded, charges, rows, cents, expired, tokens, p_fenced, a_fenced, ok) in
+        expected
+    {
+        let base = if forwarded {
+            fencing_and_forwarding()
+        } else {
+            scenario("lease-fencing")
+        };
+        let row = pause_row(base, phase);
+        assert_eq!(
+            row,
+            Row {
+                phase,
+                processor_charges: charges,
+                ledger_rows: rows,
+                statement_cents: cents,
+                paused: 1,
+                expired,
+                tokens,
+                processor_fenced: p_fenced,
+                api_fenced: a_fenced,
+                ok,
+            },
+            "paused before {phase:?}, forwarded: {forwarded}"
+        );
+    }
+}

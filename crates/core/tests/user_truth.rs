@@ -186,3 +186,33 @@ fn the_lease_challenge_s_break_lists_its_pause() {
         "{outcome:?}"
     );
 }
+
+#[test]
+fn the_narration_s_last_answer_and_the_told_state_agree() {
+    // The narration picks "shows the balance from the answer" by the note's key; the verdict,
+    // the phone panel and the compare line read `Told`: for every scenario's operations the
+    // two say the same (a settled screen is the last answer the phone took).
+    let mut states = 0;
+    for id in Scenario::IDS {
+        let world = end(id);
+        for op in world.client().ops() {
+            let last = world
+                .steps()
+                .iter()
+                .flat_map(|s| &s.notes)
+                .filter(
+                    |n| matches!(n, idem_core::Note::ClientGotAnswer { op: o, .. } if *o == op.op),
+                )
+                .last()
+                .map(|n| n.key());
+            let told = op.view.told();
+            assert_eq!(
+                told == Told::State,
+                last == Some("client.got_current_state"),
+                "{id}: {told:?} {last:?}"
+            );
+            states += usize::from(told == Told::State);
+        }
+    }
+    assert!(states >= 2, "cas and cas-race show a state");
+}

@@ -199,11 +199,11 @@ fn the_narration_s_last_answer_and_the_told_state_agree() {
             let last = world
                 .steps()
                 .iter()
-                .flat_map(|s| &s.notes)
-                .filter(
+                .rev()
+                .flat_map(|s| s.notes.iter().rev())
+                .find(
                     |n| matches!(n, idem_core::Note::ClientGotAnswer { op: o, .. } if *o == op.op),
                 )
-                .last()
                 .map(|n| n.key());
             let told = op.view.told();
             assert_eq!(

@@ -157,7 +157,11 @@ test('challenge: break the seed Redis design with one crash, and it stays solved
   await page.context().close();
 });
 
-test('challenge: the fully protected design is proved unbreakable with 3 faults', async () => {
+test('challenge: the fully protected design keeps the money right with 3 faults; only what the user is told breaks', async () => {
+  // Issue 41: what the user is told is an invariant the search counts. With everything on,
+  // the outcome check's answer can be lost too (or read a payment in progress as not found),
+  // so a user can be left misinformed: the search finds only those runs, and the challenge
+  // (break any invariant) stays open.
   for (const [viewport, lang, name] of [
     [DESKTOP, 'en', 'challenge-desktop-en'],
     [PHONE, 'ru', 'challenge-phone-ru'],
@@ -165,27 +169,20 @@ test('challenge: the fully protected design is proved unbreakable with 3 faults'
     const page = await lab.open(`challenge=fully-3&lang=${lang}`, viewport);
     const challenge = page.getByTestId('challenge');
     assert.equal(await challenge.getAttribute('data-status'), 'open');
-    // The proof is an event too (idem:challenge), as solving one is (events.test.mjs).
-    await page.evaluate(() => {
-      window.__challenge = [];
-      document.addEventListener('idem:challenge', (e) => window.__challenge.push(e.detail));
-    });
     await tryEveryFailure(page, 3);
-    assert.equal(await page.getByTestId('explore-result').getAttribute('data-violations'), '0');
+    assert.notEqual(await page.getByTestId('explore-result').getAttribute('data-violations'), '0');
+    const broken = await page
+      .getByTestId('counterexample')
+      .evaluateAll((all) => all.map((c) => c.getAttribute('data-invariant')));
+    assert.ok(broken.length > 0);
+    for (const invariant of broken) assert.equal(invariant, 'user-told-the-truth');
     // The claim covers the player's whole menu for this design (no Redis store: no eviction).
     assert.deepEqual(
       (await page.getByTestId('explore-result').getAttribute('data-faults')).split(' '),
       ['drop', 'dup', 'delay', 'crash', 'pause', 'lose-ack', 'retry', 'clock'],
     );
-    await page.locator('[data-testid=challenge][data-status=impossible]').waitFor();
-    await page.waitForFunction(() => window.__challenge.length > 0);
-    assert.deepEqual(await page.evaluate(() => window.__challenge), [{ id: 'fully-3', status: 'impossible' }]);
-    const status = await page.getByTestId('challenge-status').innerText();
-    assert.match(status, lang === 'en' ? /up to 3 faults.*a lost answer/s : /до 3 сбоев.*потерянный ответ/s);
-    assert.equal(
-      await page.getByTestId('challenge-fully-3').getAttribute('data-status'),
-      'impossible',
-    );
+    assert.equal(await challenge.getAttribute('data-status'), 'open');
+    assert.equal(await page.getByTestId('challenge-fully-3').getAttribute('data-status'), 'open');
     await shot(page, name);
     assert.deepEqual(page.errors, []);
     await page.context().close();

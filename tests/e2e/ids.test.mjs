@@ -100,7 +100,7 @@ test('counter-examples name the invariant they break', async () => {
     .evaluateAll((all) => all.map((c) => c.getAttribute('data-invariant')));
   assert.ok(names.length > 0);
   const invariants = new Set(['at-most-once', 'ledger-matches-processor', 'balance-matches-debits',
-    'likes-match-operations', 'no-cross-user-replay', 'success-means-done']);
+    'likes-match-operations', 'no-cross-user-replay', 'success-means-done', 'user-told-the-truth']);
   for (const name of names) assert.ok(invariants.has(name), name);
   await page.context().close();
 });

@@ -79,7 +79,9 @@ pub(crate) fn record(world: &World) -> (Vec<PlacedFault>, Vec<Fault>) {
     let mut crash: Option<usize> = None;
     let mut pause: Option<usize> = None;
     let mut acks: Vec<usize> = Vec::new();
-    let mut clocks: Vec<usize> = Vec::new();
+    // Clock jumps not yet known to have taken effect: (placed index, where in `suffered` the
+    // jump goes when it has, so the list keeps the order the faults were placed in).
+    let mut clocks: Vec<(usize, usize)> = Vec::new();
     // Which operation and attempt each handler serves, learnt from the request that started it.
     let mut handlers: Vec<(HandlerRef, OpId, u32)> = Vec::new();
     let net = world.network();
@@ -171,7 +173,7 @@ pub(crate) fn record(world: &World) -> (Vec<PlacedFault>, Vec<Fault>) {
                     None
                 }
                 Action::AdvanceClock(_) => {
-                    clocks.push(at);
+                    clocks.push((at, suffered.len()));
                     None
                 }
                 Action::Start(_) => None,
@@ -217,12 +219,13 @@ pub(crate) fn record(world: &World) -> (Vec<PlacedFault>, Vec<Fault>) {
 
 /// The clock jumps still waiting: they took effect at `step`.
 fn resolve_clocks(
-    clocks: &mut Vec<usize>,
+    clocks: &mut Vec<(usize, usize)>,
     placed: &mut [PlacedFault],
     suffered: &mut Vec<Fault>,
     step: u32,
 ) {
-    for i in clocks.drain(..) {
+    // Latest first, so the earlier positions stay where they were.
+    for (i, at) in clocks.drain(..).rev() {
         placed[i].hit = Some(Hit {
             fault: Fault::Offline,
             step,
@@ -230,7 +233,7 @@ fn resolve_clocks(
             op: None,
             attempt: None,
         });
-        suffered.push(Fault::Offline);
+        suffered.insert(at, Fault::Offline);
     }
 }
 

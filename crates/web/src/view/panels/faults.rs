@@ -198,7 +198,13 @@ pub fn Faults() -> impl IntoView {
                     let words = prefs
                         .catalog()
                         .fill("ui.chaos_seed", &[("seed", seed.to_string()), ("n", n.to_string())]);
-                    view! { <p class="hint chaos-seed" data-testid="chaos-seed" data-seed=seed.to_string()>{words}</p> }
+                    // Once the run is over: how many of the drawn faults hit, from the core's
+                    // record (an armed crash may find no handler to hit).
+                    let count = move || {
+                        lab.run.with(|r| idem_lesson::fault_record::chaos_count(r.world(), prefs.catalog()))
+                            .map(|c| view! { " " <span data-testid="chaos-count">{c}</span> })
+                    };
+                    view! { <p class="hint chaos-seed" data-testid="chaos-seed" data-seed=seed.to_string()>{words}{count}</p> }
                 })
             }}
             {move || (!from_menu.get()).then(notice)}

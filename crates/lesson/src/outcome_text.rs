@@ -112,7 +112,7 @@ pub fn fix_sentence(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     )
 }
 
-fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
+pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
     fixes
         .iter()
         .take(3)

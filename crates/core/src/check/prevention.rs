@@ -69,6 +69,10 @@ pub struct Claim {
     pub absent: Vec<Action>,
     /// What the check found.
     pub answer: ClaimAnswer,
+    /// Whether this run's own schedule, replayed by meaning, holds in that design (what the
+    /// old replay credited): a claim that holds here but is refuted by the search is the
+    /// misleading one the page must correct ("X does not stop it").
+    pub holds_this_schedule: bool,
 }
 
 impl Claim {
@@ -152,14 +156,17 @@ pub fn check_prevention(scenario: &Scenario, injected: &[(u32, Action)]) -> Prev
     let check = |on: &[Protection]| {
         let design = design_with(scenario, on);
         let absent = absent(scenario, &design, &faults);
+        let replayed = this_schedule(&design, planned.as_deref());
+        let holds_this_schedule = replayed == ClaimAnswer::Prevents;
         let answer = match scope {
             ClaimScope::Searched => search(&design, n, KindSet::of(counts.kinds())),
-            ClaimScope::ThisScheduleOnly => this_schedule(&design, planned.as_deref()),
+            ClaimScope::ThisScheduleOnly => replayed,
         };
         Claim {
             protections: on.to_vec(),
             absent,
             answer,
+            holds_this_schedule,
         }
     };
     let singles: Vec<Claim> = off.iter().map(|x| check(&[*x])).collect();

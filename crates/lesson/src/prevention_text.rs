@@ -101,7 +101,7 @@ mod tests {
 
     fn lines(id: &str, lang: Lang) -> Vec<CheckedLine> {
         let s = Scenario::by_id(id).expect("known");
-        checked_lines(&check_prevention(&s, &[]), &s, &lang.catalog())
+        checked_lines(&check_prevention(&s, &[]), &s, lang.catalog())
     }
 
     #[test]
@@ -158,7 +158,7 @@ mod tests {
             .expect("a pause and a Retry break it");
         let p = check_prevention(&design, &cx.injected);
         for lang in [Lang::En, Lang::Ru] {
-            let l = checked_lines(&p, &design, &lang.catalog());
+            let l = checked_lines(&p, &design, lang.catalog());
             let refuted: Vec<&CheckedLine> = l.iter().filter(|l| l.link.is_some()).collect();
             assert!(!refuted.is_empty(), "{l:?}");
             let catalog = lang.catalog();
@@ -188,7 +188,7 @@ mod tests {
             (Lang::En, "this schedule only"),
             (Lang::Ru, "только это расписание"),
         ] {
-            let l = checked_lines(&p, &s, &lang.catalog());
+            let l = checked_lines(&p, &s, lang.catalog());
             assert!(l[0].text.contains(words), "{l:?}");
             assert!(l[0].text.contains('4'), "{l:?}");
         }

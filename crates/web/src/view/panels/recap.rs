@@ -20,24 +20,6 @@ pub fn provide_guess() {
     provide_context(Guess(RwSignal::new(None)));
 }
 
-/// Where the check of "would have prevented it" is for the run that ended: (its scenario and
-/// injected actions, what is known).
-type Checked = Option<(
-    (idem_core::Scenario, Vec<(u32, idem_core::Action)>),
-    CheckState,
-)>;
-
-/// The check of a broken run's claim, asked of a search worker.
-#[derive(Clone, Debug, PartialEq)]
-enum CheckState {
-    /// Asked; the summary says it is being checked.
-    Pending,
-    /// No worker could answer: nothing is said.
-    Failed,
-    /// The answer.
-    Done(idem_core::Prevention),
-}
-
 /// Predict at the start, the lesson of the scenario at the end. The choices are buttons with
 /// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
 /// showed is markup from pure functions, in a live region.
@@ -65,74 +47,6 @@ pub fn Recap(
             .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
     };
     let at_start = Memo::new(move |_| lab.run.with(|r| r.cursor() == 0));
-    // "Would have prevented it" is proved in a worker (a search per protection): the summary
-    // shows first, the checked lines follow when it answers. A new run drops the old check.
-    let checked = RwSignal::new(None as Checked);
-    let check = StoredValue::new_local(None::<crate::platform::search::prevent::Check>);
-    Effect::new(move |_| {
-        let want = lab.run.with(|r| {
-            let w = r.world();
-            (r.at_end() && w.is_quiescent() && !lab.verdict.with(|v| v.ok()))
-                .then(|| (w.scenario().clone(), w.injected().to_vec()))
-        });
-        if checked.with_untracked(|c| c.as_ref().map(|(k, _)| k) == want.as_ref()) {
-            return;
-        }
-        check.set_value(None);
-        let Some(key) = want else {
-            checked.set(None);
-            return;
-        };
-        checked.set(Some((key.clone(), CheckState::Pending)));
-        let asked = key.clone();
-        let started = crate::platform::search::prevent::start(&key.0, &key.1, move |answer| {
-            checked.update(|c| {
-                if let Some((_, state)) = c.as_mut().filter(|(k, _)| *k == asked) {
-                    *state = answer.map_or(CheckState::Failed, CheckState::Done);
-                }
-            });
-        });
-        check.set_value(started);
-    });
-    let checked_view = move || {
-        let catalog = prefs.catalog();
-        let (key, state) = checked.get()?;
-        let lines = match state {
-            CheckState::Pending => vec![idem_lesson::prevention_text::CheckedLine {
-                text: idem_lesson::prevention_text::checking_text(catalog),
-                link: None,
-            }],
-            CheckState::Failed => return None,
-            CheckState::Done(p) => idem_lesson::prevention_text::checked_lines(&p, &key.0, catalog),
-        };
-        let items = lines
-            .into_iter()
-            .map(|line| {
-                let link = line.link.map(|(words, link)| {
-                    let href = format!("?{}", link.to_query());
-                    view! {
-                        " "
-                        <a
-                            href=href
-                            data-testid="recap-check-link"
-                            on:click=move |ev| {
-                                ev.prevent_default();
-                                if lab.open(&link) {
-                                    crate::platform::browser::reveal(
-                                        idem_lesson::anchors::PLAYER_ANCHOR,
-                                    );
-                                }
-                            }
-                        >
-                            {words}
-                        </a>
-                    }
-                });
-                view! { <p class="recap-check" data-testid="recap-check">{line.text}{link}</p> }
-            })
-            .collect_view();
-        Some(items)
-    };
     // Memoized: the live region is rewritten only when its text changes, not on every step,
     // so screen readers announce the guess and the recap, not each step.
     let body = Memo::new(move |_| {
@@ -249,7 +163,6 @@ pub fn Recap(
                 </div>
             </div>
             <div inner_html=move || body.get()></div>
-            {checked_view}
         </section>
     }
 }

@@ -51,6 +51,7 @@ fn main() {
         .run_to_end()
         .clone();
     let mut worst = (0.0f64, Vec::new());
+    let mut slowest = Vec::new();
     let mut times = Vec::new();
     for cx in report.shortest.iter().filter(|c| c.faults() == 3) {
         let start = Instant::now();
@@ -59,6 +60,7 @@ fn main() {
         times.push(ms);
         if ms > worst.0 {
             worst = (ms, p.kinds.clone());
+            slowest = cx.injected.clone();
         }
     }
     times.sort_by(f64::total_cmp);
@@ -69,6 +71,7 @@ fn main() {
         worst.0,
         worst.1
     );
+    show("scope slowest", &scope, &slowest);
     // A run that every protection lets through except a full search: three kinds, nothing
     // breaks with the deadline on.
     let three = [
@@ -77,4 +80,25 @@ fn main() {
         (4, Action::RetryNow),
     ];
     show("scope lose-ack + 2 retries", &scope, &three);
+}
+
+/// The slowest check's claims one by one (`PROFILE=1`): where its time goes.
+#[allow(dead_code)]
+fn profile(scenario: &Scenario, injected: &[(u32, Action)]) {
+    for x in idem_core::Protection::ALL {
+        if scenario.protections.is_on(x) {
+            continue;
+        }
+        let mut p = scenario.protections;
+        p.set_on(x, true);
+        let design = scenario.clone().with_protections(p);
+        let start = Instant::now();
+        let one = check_prevention(&design, injected);
+        let _ = one;
+        println!(
+            "  with {}: {:.0} ms (its whole check)",
+            x.name(),
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }

@@ -57,6 +57,7 @@ fn lease_2_the_key_in_the_ledger_transaction_is_not_credited_and_still_charges_t
     let same_tx = p.single(Protection::SameTx).expect("same-tx is off");
     assert!(!same_tx.prevents(), "{same_tx:?}");
     assert!(same_tx.absent.is_empty(), "the pause's phase is there");
+    assert!(same_tx.holds_this_schedule, "the replay alone credited it");
     let world = replayed(&design, same_tx);
     assert!(world
         .verdict()
@@ -85,6 +86,10 @@ fn crash_window_names_the_crash_that_cannot_happen_with_the_key_in_the_transacti
     let same_tx = p.single(Protection::SameTx).expect("same-tx is off");
     assert_eq!(same_tx.absent, [Action::Crash(Phase::RecordKey)]);
     assert!(!same_tx.prevents(), "never credited for a vanished crash");
+    assert!(
+        same_tx.holds_this_schedule,
+        "the replay had no crash at all"
+    );
     assert!(!replayed(&s, same_tx).verdict().ok());
     assert_eq!(proved(&p), [["forward"]]);
     // No other protection has a crash that cannot happen.

@@ -24,6 +24,7 @@ pub mod options;
 pub mod outcome_text;
 pub mod panels;
 pub mod playback;
+pub mod prevention_text;
 pub mod progress;
 pub mod stage;
 #[cfg(any(test, feature = "test-support"))]

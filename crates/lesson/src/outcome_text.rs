@@ -1,14 +1,14 @@
 //! Closing sentences from the run itself: "What you just saw", the intro of a replayed
 //! counter-example and the ledger's constraints. Facts
-//! come from the core ([`Outcome`], [`closing_protections`]); words from the catalogs. A
+//! come from the core ([`Outcome`]); words from the catalogs. What would have prevented a
+//! broken run is not said here: the core proves it in the search worker and
+//! [`crate::prevention_text`] words it, after this summary is shown. A
 //! scenario's hand-written summary is shown only when this run is exactly the scripted run
 //! (same scenario and protections, same facts), so it can never contradict what the student
 //! just watched.
 
 use idem_core::http::reason_phrase;
-use idem_core::{
-    closing_protections, Ending, Fault, Figures, Note, Outcome, Scenario, Story, World,
-};
+use idem_core::{Ending, Fault, Figures, Note, Outcome, Scenario, Story, World};
 
 use crate::i18n::Catalog;
 use crate::labels::usd_in;
@@ -54,22 +54,15 @@ pub fn summary(world: &World, catalog: &Catalog) -> Vec<String> {
         let Some(written) = written else {
             return composed(world, catalog);
         };
-        let mut out = vec![written];
-        // What would have closed a broken story comes from the core, never from its summary,
-        // so the two can not name different fixes.
-        if !Outcome::of(world).ok() {
-            out.push(fix_sentence(
-                &closing_protections(world.scenario(), world.injected()),
-                catalog,
-            ));
-        }
-        return out;
+        // What would have closed a broken story is the core's checked claim, which follows
+        // (never from its summary, so the two can not name different fixes).
+        return vec![written];
     }
     composed(world, catalog)
 }
 
-/// The run told from its facts: faults, each operation, the figures, the verdict, and the
-/// protection that would have closed a broken run.
+/// The run told from its facts: faults, each operation, the figures and the verdict (what
+/// would have closed a broken run follows, checked: [`crate::prevention_text`]).
 pub fn composed(world: &World, catalog: &Catalog) -> Vec<String> {
     let outcome = Outcome::of(world);
     let mut out = vec![faults_sentence(
@@ -97,15 +90,13 @@ pub fn composed(world: &World, catalog: &Catalog) -> Vec<String> {
     }
     out.push(figures_sentence(&outcome.figures, catalog));
     out.push(verdict_sentence(world, &outcome, catalog));
-    if !outcome.ok() && outcome.quiescent {
-        let fixes = closing_protections(world.scenario(), world.injected());
-        out.push(fix_sentence(&fixes, catalog));
-    }
     out
 }
 
 /// "Switching on “Forward key to processor” would have prevented it", or that no single
-/// protection nor pair does. Alternatives are joined with "or", a pair with "+".
+/// protection nor pair does, from a replay of this schedule alone (not shown by the page any
+/// more: its claim is [`crate::prevention_text`]'s). Alternatives are joined with "or", a pair
+/// with "+".
 pub fn fix_sentence(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     if fixes.is_empty() {
         return catalog.text("sum.no_fix");
@@ -119,7 +110,7 @@ pub fn fix_sentence(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     )
 }
 
-fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
+pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
     fixes
         .iter()
         .take(3)
@@ -423,6 +414,7 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use crate::test_support::end;
+    use idem_core::closing_protections;
     use idem_core::Action;
     use idem_core::{Phase, Protections};
 
@@ -472,8 +464,22 @@ mod tests {
             assert!(!text.contains(&c.text("verdict.charged_once")), "{text}");
             assert!(!text.contains("Карта списана ровно один раз"), "{text}");
             assert!(!text.contains("was charged exactly once"), "{text}");
-            assert!(text.contains(&c.text("protect.forward")), "{text}");
+            // The fix follows, checked by the core.
+            assert!(
+                checked(&w, c).contains(&c.text("protect.forward")),
+                "{text}"
+            );
         }
+    }
+
+    /// The checked lines that follow the summary of `w`.
+    fn checked(w: &World, c: &Catalog) -> String {
+        let p = idem_core::check_prevention(w.scenario(), w.injected());
+        crate::prevention_text::checked_lines(&p, w.scenario(), c)
+            .into_iter()
+            .map(|l| l.text)
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Review finding: a run where nothing was delivered twice (one attempt, no duplicate)
@@ -536,7 +542,7 @@ mod tests {
         let text = summary(&w, c).join(" ");
         assert!(!text.contains("was charged exactly once"), "{text}");
         assert!(text.contains("Charged twice"), "{text}");
-        assert!(text.contains(&c.text("protect.key")), "{text}");
+        assert!(checked(&w, c).contains(&c.text("protect.key")), "{text}");
     }
 
     #[test]
@@ -565,12 +571,16 @@ mod tests {
             .without_scripted_faults();
         let mut w = World::replay(&base, &link.faults, 7).expect("replays");
         w.run(5_000);
+        let checked = idem_core::check_prevention(w.scenario(), w.injected());
         for lang in Lang::ALL {
             let c = lang.catalog();
-            let text = composed(&w, c);
-            let last = text.last().expect("sentences");
-            assert_ne!(last, &c.text("sum.no_fix"), "{text:?}");
-            assert!(last.contains(&c.text("protect.key")), "{last}");
+            let lines = crate::prevention_text::checked_lines(&checked, w.scenario(), c);
+            let first = &lines.first().expect("a line").text;
+            assert!(first.contains(&c.text("protect.key")), "{first}");
+            assert!(
+                !composed(&w, c).join(" ").contains(first),
+                "it follows, checked"
+            );
         }
     }
 
@@ -775,17 +785,19 @@ mod tests {
                 crash.contains("PostgreSQL") && crash.contains("Redis"),
                 "{crash}"
             );
-            // A broken story ends with what the core found would have closed it: evict's
-            // scripted text once named one fix where the core finds two.
+            // A broken story's summary names no fix: what the core proves would have closed
+            // it follows (evict's scripted text once named one fix where the core finds two).
             let world = end("evict");
             let fixes = closing_protections(world.scenario(), world.injected());
             assert!(fixes.len() >= 2, "{fixes:?}");
             let evict = summary(&world, c);
-            assert_eq!(evict.last(), Some(&fix_sentence(&fixes, c)), "{evict:?}");
+            assert_ne!(evict.last(), Some(&fix_sentence(&fixes, c)), "{evict:?}");
+            let checked = idem_core::check_prevention(world.scenario(), world.injected());
+            let lines = crate::prevention_text::checked_lines(&checked, world.scenario(), c);
             for set in &fixes {
                 for name in set {
                     let shown = c.text(&format!("protect.{name}"));
-                    assert!(evict.join(" ").contains(&shown), "{shown}: {evict:?}");
+                    assert!(lines[0].text.contains(&shown), "{shown}: {lines:?}");
                 }
             }
             let line = fix_sentence(&fixes, c);

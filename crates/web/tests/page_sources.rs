@@ -188,8 +188,9 @@ fn items() -> Vec<Item> {
 
 /// What the page draws after its first screen, once the panels part is loaded (the page's
 /// later slices and the compare mode): the first screen never reaches into them.
-const LATER_PARTS: [&str; 16] = [
+const LATER_PARTS: [&str; 17] = [
     "Faults",
+    "CheckedClaim",
     "EmbedButton",
     "ChallengeGoal",
     "TermPopover",

@@ -16,7 +16,8 @@
 //! [`Worker`] is the protocol without the browser, so it is tested natively.
 
 use idem_core::{
-    Bounds, CounterExample, Explorer, Merged, Part, Plan, Report, Scenario, UnitOutcome, Wanted,
+    check_prevention, Action, Bounds, CounterExample, Explorer, Merged, Part, Plan, Prevention,
+    Report, Scenario, UnitOutcome, Wanted,
 };
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +62,14 @@ pub enum Request {
         /// The rebuilt counter-examples, one per wanted.
         rebuilt: Vec<Option<CounterExample>>,
     },
+    /// Check which protections would have prevented a run ([`check_prevention`]): a search
+    /// per protection, too long for the page's main thread. Independent of any plan.
+    Prevent {
+        /// The run's scenario, as played (its scripted faults count as the run's).
+        scenario: Scenario,
+        /// The actions injected into it.
+        injected: Vec<(u32, Action)>,
+    },
 }
 
 /// What a worker answers.
@@ -100,6 +109,11 @@ pub enum Reply {
     Finished {
         /// The report one search would give.
         report: Report,
+    },
+    /// The answer to [`Request::Prevent`].
+    Prevented {
+        /// The claims, proved or refuted.
+        prevention: Prevention,
     },
     /// A request this worker could not answer (no plan yet, a unit out of range).
     Refused {
@@ -176,6 +190,10 @@ impl Worker {
                 };
                 let report = part.plan().finish(merged, rebuilt);
                 send(Reply::Finished { report });
+            }
+            Request::Prevent { scenario, injected } => {
+                let prevention = check_prevention(&scenario, &injected);
+                send(Reply::Prevented { prevention });
             }
         }
     }

@@ -172,3 +172,33 @@ fn the_main_thread_s_sliced_search_gives_the_same_report() {
         .clone();
     assert_eq!(sliced.report(), &single);
 }
+
+/// "Would have prevented it" is asked of a worker with no plan, through JSON both ways, and
+/// answers what the core computes (here: the crash before "record the key" cannot happen with
+/// the key in the ledger transaction, which is not credited; forwarding is).
+#[test]
+fn a_prevention_check_is_answered_without_a_plan() {
+    let scenario = Scenario::by_id("crash-window").expect("known");
+    let mut worker = Worker::new();
+    let replies = ask(
+        &mut worker,
+        Request::Prevent {
+            scenario: scenario.clone(),
+            injected: Vec::new(),
+        },
+    );
+    let [Reply::Prevented { prevention }] = replies.as_slice() else {
+        panic!("{replies:?}");
+    };
+    assert_eq!(*prevention, idem_core::check_prevention(&scenario, &[]));
+    let same_tx = prevention
+        .single(idem_core::Protection::SameTx)
+        .expect("off");
+    assert!(!same_tx.prevents() && !same_tx.absent.is_empty());
+    let proved: Vec<_> = prevention
+        .preventing()
+        .iter()
+        .map(|c| c.protections.clone())
+        .collect();
+    assert_eq!(proved, [vec![idem_core::Protection::Forward]]);
+}

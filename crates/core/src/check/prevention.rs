@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, FaultKind, KindCounts, KindSet};
 use crate::explore::{phases, Bounds, CounterExample, Explorer};
+use crate::meaning::Planned;
 use crate::phase::Phase;
 use crate::protections::{Protection, Protections};
 use crate::scenario::Scenario;
@@ -69,6 +70,10 @@ pub struct Claim {
     pub absent: Vec<Action>,
     /// What the check found.
     pub answer: ClaimAnswer,
+    /// Whether this run's own schedule, replayed by meaning, holds in that design (what the
+    /// old replay credited): a claim that holds here but is refuted by the search is the
+    /// misleading one the page must correct ("X does not stop it").
+    pub holds_this_schedule: bool,
 }
 
 impl Claim {
@@ -149,17 +154,39 @@ pub fn check_prevention(scenario: &Scenario, injected: &[(u32, Action)]) -> Prev
         .filter(|p| !base.is_on(*p))
         .collect();
     let planned = crate::meaning::describe(scenario, injected);
+    // The breaking schedules found so far, by meaning: tried on each next design before its
+    // search (one that breaks it answers "no" at the cost of a replay; most protections do
+    // not touch what broke the run).
+    let known = std::cell::RefCell::new(Vec::<Vec<Planned>>::new());
     let check = |on: &[Protection]| {
         let design = design_with(scenario, on);
         let absent = absent(scenario, &design, &faults);
+        let replayed = this_schedule(&design, planned.as_deref());
+        let holds_this_schedule = replayed == ClaimAnswer::Prevents;
         let answer = match scope {
-            ClaimScope::Searched => search(&design, n, KindSet::of(counts.kinds())),
-            ClaimScope::ThisScheduleOnly => this_schedule(&design, planned.as_deref()),
+            ClaimScope::Searched => {
+                let base = design.clone().without_scripted_faults();
+                let found = known_break(&base, &known.borrow());
+                match found {
+                    Some(cx) => ClaimAnswer::Breaks(cx),
+                    None => {
+                        let answer = search(&design, n, KindSet::of(counts.kinds()));
+                        if let ClaimAnswer::Breaks(cx) = &answer {
+                            if let Some(p) = crate::meaning::describe(&base, &cx.injected) {
+                                known.borrow_mut().push(p);
+                            }
+                        }
+                        answer
+                    }
+                }
+            }
+            ClaimScope::ThisScheduleOnly => replayed,
         };
         Claim {
             protections: on.to_vec(),
             absent,
             answer,
+            holds_this_schedule,
         }
     };
     let singles: Vec<Claim> = off.iter().map(|x| check(&[*x])).collect();
@@ -205,6 +232,25 @@ fn absent(scenario: &Scenario, design: &Scenario, faults: &[Action]) -> Vec<Acti
         .collect()
 }
 
+/// The first of `known` (breaking schedules found in other designs, by meaning) that breaks
+/// `base` (a design without its scripted faults) too, as a counter-example of `base`.
+fn known_break(base: &Scenario, known: &[Vec<Planned>]) -> Option<CounterExample> {
+    known.iter().find_map(|planned| {
+        let mut world = crate::meaning::replay(base, planned)?;
+        world.run(crate::meaning::MAX_STEPS as usize);
+        let (invariant, _) = world
+            .verdict()
+            .violations()
+            .next()
+            .filter(|_| world.is_quiescent())?;
+        Some(CounterExample {
+            invariant,
+            injected: world.injected().to_vec(),
+            steps: world.step_count(),
+        })
+    })
+}
+
 /// Searches `design` (without its scripted faults) for a run with at most `n` faults of
 /// `kinds` that breaks an invariant, stopping at the first.
 fn search(design: &Scenario, n: u32, kinds: KindSet) -> ClaimAnswer {
@@ -232,7 +278,7 @@ fn search(design: &Scenario, n: u32, kinds: KindSet) -> ClaimAnswer {
 }
 
 /// Replays this run's faults, by meaning, in `design`: does this schedule hold there?
-fn this_schedule(design: &Scenario, planned: Option<&[crate::meaning::Planned]>) -> ClaimAnswer {
+fn this_schedule(design: &Scenario, planned: Option<&[Planned]>) -> ClaimAnswer {
     let Some(mut world) = planned.and_then(|p| crate::meaning::replay(design, p)) else {
         return ClaimAnswer::Undecided;
     };

@@ -89,6 +89,10 @@ pub fn generated_keys() -> Vec<String> {
     for challenge in idem_core::Challenge::ALL {
         keys.push(format!("challenge.{}", challenge.id));
     }
+    // The fault kinds a search tries, in words (`panels::explorer::kinds_text`).
+    for kind in idem_core::FaultKind::SEARCHED {
+        keys.push(format!("kind.{}", kind.name()));
+    }
     keys
 }
 

@@ -18,6 +18,8 @@
 use idem_core::{Report, Scenario};
 
 #[cfg(target_arch = "wasm32")]
+pub mod prevent;
+#[cfg(target_arch = "wasm32")]
 mod workers;
 #[cfg(target_arch = "wasm32")]
 pub use workers::{cool, warm};
@@ -107,6 +109,25 @@ fn in_workers(_scenario: &Scenario, _k: u32, on: Listener) -> Box<dyn Running> {
     }
     on(Event::Failed("no search outside a browser".to_owned()));
     Box::new(Nothing)
+}
+
+/// Natively there is no worker to check a claim in: the page says nothing rather than guess.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod prevent {
+    use idem_core::{Action, Prevention, Scenario};
+
+    /// No check runs natively.
+    pub struct Check;
+
+    /// Answers `None` at once.
+    pub fn start(
+        _scenario: &Scenario,
+        _injected: &[(u32, Action)],
+        done: impl FnOnce(Option<Prevention>) + 'static,
+    ) -> Option<Check> {
+        done(None);
+        None
+    }
 }
 
 /// Natively there are no workers to start ahead.

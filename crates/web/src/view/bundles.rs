@@ -12,6 +12,7 @@ use crate::view::embed::share::EmbedButton;
 use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
 use crate::view::panels::calculator::Calculator;
 use crate::view::panels::challenge::{ChallengeGoal, Challenges};
+use crate::view::panels::checked::CheckedClaim;
 use crate::view::panels::controls::ProtectionBar;
 use crate::view::panels::explorer::TryEveryFailure;
 use crate::view::panels::faults::Faults;
@@ -96,6 +97,7 @@ split_bundles! {
         Share => view! { <EmbedButton/> };
         AfterRun => view! {
             <AfterRunPanel/>
+            <CheckedClaim/>
             <ProtectionBar/>
             <CompareWith/>
         };

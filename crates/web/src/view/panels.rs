@@ -4,6 +4,7 @@
 
 pub mod calculator;
 pub mod challenge;
+pub mod checked;
 pub mod controls;
 pub mod explorer;
 pub mod faults;

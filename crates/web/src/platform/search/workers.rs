@@ -253,7 +253,7 @@ fn start_pool(inner: &Rc<RefCell<Inner>>) -> bool {
 
 /// A new search worker (module worker next to `idem-web.js`); `None` when the page may not
 /// start one (its CSP, an old browser).
-fn new_worker() -> Option<Worker> {
+pub(super) fn new_worker() -> Option<Worker> {
     let url = format!("{}idem-worker_loader.js", module_dir());
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
@@ -359,7 +359,7 @@ fn empty_report() -> Report {
 }
 
 /// A plain object `{ type, ...fields }`.
-fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
+pub(super) fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
     let object = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&object, &"type".into(), &kind.into());
     for (key, value) in fields {
@@ -368,7 +368,7 @@ fn message(kind: &str, fields: &[(&str, JsValue)]) -> JsValue {
     object.into()
 }
 
-fn field(value: &JsValue, key: &str) -> JsValue {
+pub(super) fn field(value: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 

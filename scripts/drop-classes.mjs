@@ -1,7 +1,7 @@
 // Drops exported classes nobody uses from the first-screen module and its glue (fewer bytes before Play): Leptos
 // always builds server_fn for the browser, whose wasm-streams exports three JS classes
 // (IntoUnderlyingSource, IntoUnderlyingSink, IntoUnderlyingByteSource) that keep their code in
-// the module; a lesson with no server never calls them (what that saves: docs/measurements.md). Run by
+// the module; a lesson with no server never calls them (what that saves: docs/build.md). Run by
 // scripts/split.sh on a release build, after wasm-bindgen and before wasm-opt (which then
 // removes the code only those exports reached).
 //

@@ -14,7 +14,7 @@ done
 # installs it), whose output the browser runs as it would the source. idem-web.js is
 # wasm-bindgen's glue, with its doc comments and long local names; boot.js and lang.js are
 # copied as written; __wasm_split.js is wasm-split-cli's loader. Fewer bytes before Play
-# (docs/measurements.md has how many).
+# (docs/build.md has how many).
 if [[ "${TRUNK_PROFILE:-release}" == release ]]; then
   command -v terser >/dev/null || { echo "post-build: terser is missing; run scripts/setup.sh and . scripts/env.sh" >&2; exit 1; }
   for script in idem-web.js:--module __wasm_split.js:--module boot.js:--module lang.js:; do

@@ -1,7 +1,7 @@
 // Shortens the names under which the first-screen module imports wasm-bindgen's JS glue, in the
 // module and in the glue together: `__wbg_getBoundingClientRect_329ca748ec918b0c` becomes
 // `f`, the module `./idem-web_bg.js` becomes `a`. The names' hashes are noise to gzip; this
-// takes them off the first screen (what that saves: docs/measurements.md). Run by scripts/split.sh on a release build, after
+// takes them off the first screen (what that saves: docs/build.md). Run by scripts/split.sh on a release build, after
 // wasm-opt, with the wasm and the js that wasm-bindgen wrote for each other.
 //
 // node scripts/short-imports.mjs <module.wasm> <glue.js>      (rewrites both in place)

@@ -57,7 +57,7 @@ pub enum Fate {
 }
 
 /// A message on a link.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Message {
     /// Unique id, in sending order.
     pub id: MsgId,
@@ -79,22 +79,6 @@ pub struct Message {
     pub duplicate_of: Option<MsgId>,
     /// In flight, delivered or lost.
     pub fate: Fate,
-}
-
-impl std::hash::Hash for Message {
-    /// Every field but `sent_at`, which only the page shows (nothing in the simulation reads
-    /// it), so messages that differ only in when they left hash alike.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.id.hash(state);
-        self.from.hash(state);
-        self.to.hash(state);
-        self.link.hash(state);
-        self.deliver_at.hash(state);
-        self.payload.hash(state);
-        self.doomed.hash(state);
-        self.duplicate_of.hash(state);
-        self.fate.hash(state);
-    }
 }
 
 impl Message {

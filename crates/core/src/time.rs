@@ -3,16 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 /// A point on the simulation clock, in milliseconds since the scenario started.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+/// The explorer's view sees a time as one (relative to now) through `base::canonical`, not
+/// through its `Hash`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct SimTime(pub u64);
-
-impl std::hash::Hash for SimTime {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        // Through `write_i128`, which nothing else in the simulation uses, so the explorer's
-        // fingerprint can tell times apart from other numbers and hash them relative to now.
-        state.write_i128(i128::from(self.0));
-    }
-}
 
 impl SimTime {
     /// The start of every scenario.

@@ -4,14 +4,12 @@
 /// (the explorer keys situations by it; a 64-bit hash over a million situations would risk a
 /// collision every few thousand searches, 128 bits make it negligible).
 ///
-/// A canonical fingerprint ([`Fingerprint::canonical`]) sees times and message ids, which hash
-/// through `write_i128` and `write_u128` (`SimTime` and `MsgId` do, nothing else does): it
-/// hashes times relative to a given now and leaves message ids out.
+/// It hashes what it is given and reinterprets nothing: which values are times or message ids
+/// is said by the canonical view that feeds it (`base::canonical`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Fingerprint {
     a: u64,
     b: u64,
-    now: Option<u64>,
 }
 
 impl Default for Fingerprint {
@@ -19,21 +17,11 @@ impl Default for Fingerprint {
         Fingerprint {
             a: 0x243f_6a88_85a3_08d3,
             b: 0x1319_8a2e_0370_7344,
-            now: None,
         }
     }
 }
 
 impl Fingerprint {
-    /// A fingerprint that hashes every time as its distance from `now` (signed, wrapping) and
-    /// every message id as the same constant.
-    pub(crate) fn canonical(now: u64) -> Fingerprint {
-        Fingerprint {
-            now: Some(now),
-            ..Fingerprint::default()
-        }
-    }
-
     #[inline(always)]
     fn mix(&mut self, w: u64) {
         self.a = (self.a.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
@@ -77,19 +65,6 @@ impl std::hash::Hasher for Fingerprint {
     }
     fn write_usize(&mut self, i: usize) {
         self.mix(i as u64);
-    }
-    fn write_i128(&mut self, i: i128) {
-        // A `SimTime` (u64 milliseconds).
-        let t = i as u64;
-        self.mix(self.now.map_or(t, |now| t.wrapping_sub(now)));
-    }
-    fn write_u128(&mut self, i: u128) {
-        // A `MsgId` (u32).
-        self.mix(if self.now.is_some() {
-            u64::MAX
-        } else {
-            i as u64
-        });
     }
 }
 
@@ -170,16 +145,78 @@ mod tests {
         assert_ne!(f(crate::MsgId(1)), f(crate::MsgId(2)));
     }
 
-    /// Times hash by their distance from now in a canonical fingerprint, message ids not at all.
+    /// Each way a value reaches the fingerprint (one per `Hasher` method the views use) moves
+    /// both halves, and by what is written: a method that ignored its input, or wrote nothing,
+    /// would make situations that differ there one.
     #[test]
-    fn a_canonical_fingerprint_sees_times_from_now_and_no_message_ids() {
-        let at = |now: u64, t: u64, id: u32| {
-            let mut f = Fingerprint::canonical(now);
-            crate::SimTime(t).hash(&mut f);
-            crate::MsgId(id).hash(&mut f);
+    fn every_write_moves_both_halves_by_its_value() {
+        fn after(write: impl Fn(&mut Fingerprint)) -> (u64, u64, u64) {
+            let mut f = Fingerprint::default();
+            write(&mut f);
+            let whole = f.finish128();
+            ((whole >> 64) as u64, whole as u64, f.finish())
+        }
+        let empty = after(|_| {});
+        type Write = Box<dyn Fn(&mut Fingerprint, u8)>;
+        let writes: [(&str, Write); 6] = [
+            ("u8", Box::new(|f, i| f.write_u8(i))),
+            ("u16", Box::new(|f, i| f.write_u16((u16::from(i) << 8) | 1))),
+            (
+                "u32",
+                Box::new(|f, i| f.write_u32((u32::from(i) << 24) | 1)),
+            ),
+            (
+                "u64",
+                Box::new(|f, i| f.write_u64((u64::from(i) << 56) | 1)),
+            ),
+            (
+                "usize",
+                Box::new(|f, i| f.write_usize((usize::from(i) << 8) | 1)),
+            ),
+            (
+                "bytes",
+                Box::new(|f, i| f.write(&[1, 2, 3, 4, 5, 6, 7, 8, i])),
+            ),
+        ];
+        for (what, write) in &writes {
+            let one = after(|f| write(f, 1));
+            let two = after(|f| write(f, 2));
+            for (half, e, a, b) in [
+                ("high", empty.0, one.0, two.0),
+                ("low", empty.1, one.1, two.1),
+                ("finish", empty.2, one.2, two.2),
+            ] {
+                assert_ne!(e, a, "{what}: the {half} half moves");
+                assert_ne!(a, b, "{what}: the {half} half sees the value");
+            }
+        }
+    }
+
+    /// The fingerprint of nothing is fixed (its two seeds), and `finish` folds both halves:
+    /// equal high halves with different low ones still finish apart.
+    #[test]
+    fn the_start_is_fixed_and_finish_folds_both_halves() {
+        let f = Fingerprint::default();
+        assert_eq!(f.finish128(), Fingerprint::default().finish128());
+        assert_ne!(f.finish128() >> 64, 0);
+        assert_ne!(f.finish128() as u64, 0);
+        let whole = f.finish128();
+        assert_eq!(f.finish(), (whole >> 64) as u64 ^ whole as u64);
+    }
+
+    /// A byte string's tail counts by its bytes and its length, for every tail length: eight
+    /// bytes and seven bytes plus a zero differ, and so does every shorter tail from a longer.
+    #[test]
+    fn byte_tails_count_by_bytes_and_length() {
+        fn bytes(b: &[u8]) -> u128 {
+            let mut f = Fingerprint::default();
+            f.write(b);
             f.finish128()
-        };
-        assert_eq!(at(1_000, 1_500, 1), at(2_000, 2_500, 9));
-        assert_ne!(at(1_000, 1_500, 1), at(1_000, 1_600, 1));
+        }
+        let mut seen = HashSet::new();
+        for len in 0..=17 {
+            assert!(seen.insert(bytes(&vec![0u8; len])), "{len} zero bytes");
+        }
+        assert_ne!(bytes(&[1, 0, 0]), bytes(&[0, 0, 1]));
     }
 }

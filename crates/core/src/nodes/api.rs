@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::canonical::{Canonical, CanonicalView};
 use crate::base::vecmap::VecMap;
 use crate::http::{ApiError, HttpRequest, HttpResponse, RequestBody, ResponseBody};
 use crate::ledger::{Returned, SqlBatch, Statement, StatementResult};
@@ -50,7 +51,7 @@ enum Await {
 }
 
 /// A request being handled.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Handler {
     /// The request message; `None` for an operation re-driven by the recovery job, which has
     /// no client connection to answer.
@@ -73,19 +74,19 @@ pub struct Handler {
     held: Option<(u16, ResponseBody, bool)>,
 }
 
-impl std::hash::Hash for Handler {
+impl Canonical for Handler {
     /// Every field but `fingerprint` and `store_key`, which are set once from the request (and
     /// whether it came from a client) under the scenario's fixed protections: the explorer
-    /// fingerprints every situation, and those two long strings only repeat the request.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.request_msg.hash(state);
-        self.request.hash(state);
-        self.phase.hash(state);
-        self.awaiting.hash(state);
-        self.payment.hash(state);
-        self.token.hash(state);
-        self.paused_until.hash(state);
-        self.held.hash(state);
+    /// views every situation, and those two long strings only repeat the request.
+    fn canonical(&self, view: &mut CanonicalView) {
+        view.visit(&self.request_msg);
+        view.plain(&self.request);
+        view.plain(&self.phase);
+        view.plain(&self.awaiting);
+        view.plain(&self.payment);
+        view.plain(&self.token);
+        view.visit(&self.paused_until);
+        view.plain(&self.held);
     }
 }
 
@@ -119,6 +120,37 @@ pub struct Api {
     sweep_at: Option<SimTime>,
     sweeper: Option<u32>,
     outbox: VecDeque<ApiOutput>,
+}
+
+impl Canonical for Api {
+    /// Every field, as its derived `Hash` would, with the handlers' and the outbox's times and
+    /// message ids seen as such.
+    fn canonical(&self, view: &mut CanonicalView) {
+        view.plain(&self.epoch);
+        view.plain(&self.next_handler);
+        view.visit(&self.handlers);
+        view.visit(&self.down_until);
+        view.plain(&self.crash_armed);
+        view.plain(&self.pause_armed);
+        view.visit(&self.sweep_at);
+        view.plain(&self.sweeper);
+        view.visit(&self.outbox);
+    }
+}
+
+impl Canonical for ApiOutput {
+    /// A note as it is: the API's notes name no message (the network's do, and never pass
+    /// through here).
+    fn canonical(&self, view: &mut CanonicalView) {
+        view.plain(&std::mem::discriminant(self));
+        match self {
+            ApiOutput::Send(to, payload) => {
+                view.plain(to);
+                view.visit(payload);
+            }
+            ApiOutput::Note(note) => view.plain(note),
+        }
+    }
 }
 
 impl Api {

@@ -8,9 +8,10 @@ use idem_core::{Action, ActionError, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
 use crate::platform::browser::{current_layout, media_matches};
+use crate::platform::provided::expect_provided;
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{default_scenario, tick, Run};
+use idem_lesson::playback::{tick, Run};
 use idem_lesson::theme::Theme;
 
 /// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
@@ -433,20 +434,31 @@ pub fn provide_lab(run: Run, lang: Lang) -> Lab {
     lab
 }
 
-/// The lab of the enclosing page or widget (outside one, a lab of its own on the default
-/// story).
+/// The lab of the enclosing page or widget.
+///
+/// # Panics
+/// Outside one ([`provide_lab`] provides it).
+#[track_caller]
 pub fn use_lab() -> Lab {
-    use_context::<Lab>().unwrap_or_else(|| Lab::new(Run::new(default_scenario()), use_prefs()))
+    expect_provided("Lab", "provide_lab (the page's App, a Widget)")
 }
 
 /// The playback clock of the enclosing page or widget.
+///
+/// # Panics
+/// Outside one ([`provide_lab`] provides it).
+#[track_caller]
 pub fn use_clock() -> Clock {
-    use_context::<Clock>().unwrap_or_else(|| use_lab().clock)
+    expect_provided("Clock", "provide_lab (the page's App, a Widget)")
 }
 
-/// The preferences of the enclosing page or widget (English, wide, with motion outside one).
+/// The preferences of the enclosing page or widget (a compare side's own, drawn tall).
+///
+/// # Panics
+/// Outside one ([`provide_lab`] provides them).
+#[track_caller]
 pub fn use_prefs() -> Prefs {
-    use_context::<Prefs>().unwrap_or_else(|| Prefs::new(Lang::En, Layout::Wide, false))
+    expect_provided("Prefs", "provide_lab (the page's App, a Widget)")
 }
 
 #[cfg(test)]

@@ -89,9 +89,11 @@ test('only the page language is fetched, without waiting for the wasm; the other
   });
   let heldUntilCatalog = false;
   await context.route('**/idem-web_bg.wasm', async (route) => {
+    // Held until the catalog is asked for (60 s: a bound for a page that never asks, far
+    // beyond what a loaded machine takes).
     heldUntilCatalog = await Promise.race([
       asked,
-      new Promise((resolve) => setTimeout(() => resolve(false), 10_000)),
+      new Promise((resolve) => setTimeout(() => resolve(false), 60_000)),
     ]);
     return route.continue();
   });
@@ -100,7 +102,7 @@ test('only the page language is fetched, without waiting for the wasm; the other
   page.pageErrors = watchErrors(page, { ignore: NETWORK });
   page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
   await page.goto(`${lab.site.url}?scenario=key&lang=en`);
-  await page.getByTestId('step-index').waitFor();
+  await page.getByTestId('step-index').waitFor({ timeout: 90_000 });
   assert.equal(heldUntilCatalog, true, 'the catalog request started while the wasm was on its way');
   await ready(page);
   assert.deepEqual(catalogRequests(page), ['en.txt', 'en-panels.txt']);

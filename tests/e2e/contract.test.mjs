@@ -241,6 +241,7 @@ const TOGGLES = [
 
 test('protect-<name>: the story\'s toggles show the protections on and change the run', async () => {
   const seen = new Set();
+  const hinted = new Set();
   for (const { query, shown, on, off, figure } of TOGGLES) {
     await withPage(query, async (page) => {
       const toggles = page.locator('[data-testid^="protect-"]');
@@ -251,6 +252,12 @@ test('protect-<name>: the story\'s toggles show the protections on and change th
       for (const name of names) {
         seen.add(name);
         if (await page.locator(`[data-protect="${name}"]`).isChecked()) checked.push(name);
+        // Its hint: there, not empty, and what the checkbox is described by.
+        const hint = page.getByTestId(`hint-${name}`);
+        assert.equal(await hint.count(), 1, `hint-${name} in ${query}`);
+        assert.notEqual((await hint.textContent()).trim(), '', `hint-${name} has words`);
+        assert.equal(await page.locator(`[data-protect="${name}"]`).getAttribute('aria-describedby'), `hint-${name}`);
+        hinted.add(name);
       }
       assert.deepEqual(checked, on, query);
       await page.getByTestId(`protect-${off}`).click();
@@ -264,6 +271,28 @@ test('protect-<name>: the story\'s toggles show the protections on and change th
     });
   }
   assert.deepEqual([...seen].sort(), [...PROTECTIONS].sort(), 'every protection has a toggle in some story');
+  assert.deepEqual([...hinted].sort(), [...PROTECTIONS].sort(), 'every protection has its hint-<name>');
+});
+
+test('challenge-<id>: each button of the list opens its challenge', async () => {
+  const ids = ['redis-2', 'op-id-no-index', 'lease-2', 'fully-3'];
+  await withPage('scenario=key', async (page) => {
+    const listed = await page.locator('[data-testid^="challenge-"][aria-pressed]').evaluateAll((all) =>
+      all.map((b) => b.getAttribute('data-testid').slice('challenge-'.length)));
+    assert.deepEqual(listed, ids, 'the list holds every challenge');
+    for (const id of ids) {
+      await press(page, `challenge-${id}`);
+      await page.getByTestId('challenge').waitFor();
+      assert.equal(new URL(page.url()).searchParams.get('challenge'), id);
+      assert.equal(await page.getByTestId(`challenge-${id}`).getAttribute('aria-pressed'), 'true', id);
+      const others = ids.filter((o) => o !== id);
+      for (const o of others) {
+        assert.equal(await page.getByTestId(`challenge-${o}`).getAttribute('aria-pressed'), 'false', `${o} while ${id}`);
+      }
+      assert.equal(await page.getByTestId('challenge').getAttribute('data-status'), 'open', id);
+      assert.equal(await step(page), 0, `${id} starts at step 0`);
+    }
+  });
 });
 
 test('lost-packet: the lost ack shows in the step it was lost, and only there', async () => {

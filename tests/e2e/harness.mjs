@@ -152,3 +152,55 @@ export async function audit(page) {
   });
   return found;
 }
+
+/** Frames of `playFrames`: 16 ms each, as a 60 Hz screen paints them. */
+export const FRAME_MS = 16;
+
+/** Stops `page`'s clock (from here time moves only by `page.clock.runFor`) and presses Play at
+ * 4× (where the player does not hold a step for reading, so packets are in flight at once). */
+export async function playOnFakeClock(page) {
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 10_000);
+  await page.getByTestId('speed').selectOption('4');
+  await page.getByTestId('play-pause').click();
+}
+
+/**
+ * Plays the run on `page` at 4× on Playwright's fake clock, `frames` frames of `FRAME_MS`, and
+ * samples the packets after each: per packet (by message id) the distinct places it was drawn
+ * (its `transform`), the most animations the document ran at once, and their iteration counts.
+ *
+ * Why a fake clock: playback advances simulated time by the real time between two animation
+ * frames (`performance.now()`, `requestAnimationFrame`), so on a loaded machine frames come
+ * late, each jumps further, and a packet can cross its link in one frame: counting places per
+ * frame on the real clock measured the machine's load. On the fake clock every frame is 16 ms
+ * however slow the machine is, so the places a packet takes are the page's, and the test can
+ * demand what the page guarantees (it glides; with reduced motion it never moves).
+ */
+export async function playFrames(page, frames) {
+  await playOnFakeClock(page);
+  const places = new Map();
+  let running = 0;
+  const iterations = new Set();
+  for (let i = 0; i < frames; i++) {
+    await page.clock.runFor(FRAME_MS);
+    const seen = await page.evaluate(() => ({
+      packets: [...document.querySelectorAll('[data-testid=packet]')].map((p) => [
+        p.dataset.msgId,
+        p.getAttribute('transform'),
+      ]),
+      animations: document.getAnimations().map((a) => a.effect.getTiming().iterations),
+    }));
+    for (const [id, at] of seen.packets) {
+      if (!places.has(id)) places.set(id, new Set());
+      places.get(id).add(at);
+    }
+    running = Math.max(running, seen.animations.length);
+    for (const n of seen.animations) iterations.add(n);
+  }
+  return {
+    places: [...places.values()].map((s) => s.size),
+    running,
+    iterations: [...iterations],
+  };
+}

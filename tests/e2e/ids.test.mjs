@@ -112,23 +112,26 @@ test('autoplay: a widget mounted with it plays by itself; without it, it waits',
   const errors = watchErrors(page);
   await page.goto(lab.site.url + 'demo.html');
   await page.waitForSelector('html[data-ready=true]');
-  const steps = await page.evaluate(async () => {
-    const at = (el) => Number(el.querySelector('[data-testid=step-index]')?.textContent ?? 'NaN');
-    const frames = async (n) => {
-      for (let i = 0; i < n; i++) await new Promise((ok) => requestAnimationFrame(ok));
-    };
+  await page.evaluate(() => {
     const mountOne = (options) => {
       const el = document.createElement('div');
       document.body.append(el);
       return [el, window.idemLab.mount(el, { scenario: 'naive', ...options })];
     };
-    const [playing, a] = mountOne({ autoplay: true });
-    const [waiting, b] = mountOne({ autoplay: false });
-    for (let i = 0; i < 600 && !(at(playing) > 0); i++) await frames(1);
-    const result = { playing: at(playing), waiting: at(waiting) };
-    a.unmount();
-    b.unmount();
-    return result;
+    window.__autoplay = { playing: mountOne({ autoplay: true }), waiting: mountOne({ autoplay: false }) };
+  });
+  const at = (which) => page.evaluate((which) => Number(
+    window.__autoplay[which][0].querySelector('[data-testid=step-index]')?.textContent ?? 'NaN',
+  ), which);
+  // Until the one that plays has stepped (a bound in time, not in frames: a loaded machine
+  // paints fewer of them).
+  await page.waitForFunction(() => Number(
+    window.__autoplay.playing[0].querySelector('[data-testid=step-index]')?.textContent ?? 'NaN',
+  ) > 0, null, { timeout: 30_000 }).catch(() => {});
+  const steps = { playing: await at('playing'), waiting: await at('waiting') };
+  await page.evaluate(() => {
+    window.__autoplay.playing[1].unmount();
+    window.__autoplay.waiting[1].unmount();
   });
   assert.ok(steps.playing > 0, `autoplay moved on: ${JSON.stringify(steps)}`);
   assert.equal(steps.waiting, 0, 'the other stays at step 0');

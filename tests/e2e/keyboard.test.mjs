@@ -28,10 +28,11 @@ async function tabTo(page, selector, max = 200) {
 
 /** Asserts the focus is on a lesson element and visibly marked. */
 async function assertFocus(page, after) {
-  // A control drawn again hands the focus on within a frame: wait for that, not longer.
+  // A control drawn again hands the focus on within a frame: wait for that (at most 10 s, a
+  // bound for a loaded machine; it returns as soon as the focus is somewhere).
   await page
     .waitForFunction(() => document.activeElement && document.activeElement !== document.body, null, {
-      timeout: 2_000,
+      timeout: 10_000,
     })
     .catch(() => {});
   const f = await page.evaluate(() => {

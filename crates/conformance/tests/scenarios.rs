@@ -18,6 +18,27 @@ fn every_scenario_agrees_with_real_postgres_and_redis() {
     let mut covered = Vec::new();
     for scenario in &runs {
         let checked = check(scenario);
+        // A run whose backends were asked something had it compared: a replay that silently
+        // compared nothing would agree with any model.
+        let statements: usize = checked
+            .harvest
+            .sql
+            .iter()
+            .map(|e| e.batch.statements.len())
+            .sum();
+        let commands = checked
+            .harvest
+            .redis
+            .iter()
+            .filter(|e| matches!(e, idem_conformance::RedisEvent::Command { .. }))
+            .count();
+        assert!(
+            (statements == 0 || checked.sql > 0) && checked.redis == commands,
+            "{}: {} of {statements} statements, {} of {commands} commands compared",
+            label(scenario),
+            checked.sql,
+            checked.redis
+        );
         sql += checked.sql;
         redis += checked.redis;
         slept += checked.slept;
@@ -37,6 +58,9 @@ fn every_scenario_agrees_with_real_postgres_and_redis() {
         Scenario::IDS.len(),
         slept.as_millis()
     ));
+    // The totals the line above prints: every run compares something on each server.
+    assert!(sql > 0, "no SQL statement was compared");
+    assert!(redis > 0, "no Redis command was compared");
     assert!(
         problems.is_empty(),
         "{} disagreement(s) between the model and the real servers:\n{}",

@@ -20,6 +20,19 @@ async fn pause(ms: i32) {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// The wall-clock time, in ms, until which a wait for the search goes on: 60 s from now. The
+/// waits below are bounded in time, not in rounds: a round takes longer on a loaded machine, and
+/// a bound in rounds would fail a search that was only slow (the search itself runs one slice
+/// per frame, and a loaded machine paints fewer frames).
+fn deadline() -> f64 {
+    js_sys::Date::now() + 60_000.0
+}
+
+/// Whether `deadline` has not passed.
+fn before(deadline: f64) -> bool {
+    js_sys::Date::now() < deadline
+}
+
 /// Waits until `n` animation frames have been painted: the panel's search runs one slice per
 /// frame, so a search still running would have run `n` slices by then.
 async fn frames(n: u32) {
@@ -37,7 +50,8 @@ async fn explore(parent: &HtmlElement, k: u32) -> Element {
         .unchecked_into::<HtmlSelectElement>()
         .set_value(&k.to_string());
     click(parent, "explore-run").await;
-    for _ in 0..600 {
+    let end = deadline();
+    while before(end) {
         if let Some(done) = query(parent, "[data-testid=explore-result][data-state=done]") {
             return done;
         }
@@ -153,7 +167,8 @@ async fn stop_keeps_the_partial_totals_and_the_page_usable() {
     // long it takes. (k = 3 on this scenario takes seconds, far more than one slice.)
     let started = text(&parent, "explore-result");
     let mut progressed = false;
-    for _ in 0..600 {
+    let end = deadline();
+    while before(end) {
         let result = find(&parent, "explore-result");
         assert_eq!(
             result.get_attribute("data-state").as_deref(),
@@ -225,7 +240,8 @@ async fn the_result_keeps_its_element_through_a_search() {
     assert_eq!(held.get_attribute("data-state").as_deref(), Some("running"));
     assert!(!held.has_attribute("data-runs"));
     let mut texts = vec![held.text_content().unwrap_or_default()];
-    for _ in 0..1_500 {
+    let end = deadline();
+    while before(end) {
         assert!(
             held.is_same_node(Some(&find(&parent, "explore-result"))),
             "the result element was replaced while the search ran"

@@ -181,7 +181,12 @@ test('challenge: the fully protected design is proved unbreakable with 3 faults'
     await page.waitForFunction(() => window.__challenge.length > 0);
     assert.deepEqual(await page.evaluate(() => window.__challenge), [{ id: 'fully-3', status: 'impossible' }]);
     const status = await page.getByTestId('challenge-status').innerText();
-    assert.match(status, lang === 'en' ? /up to 3 faults.*a lost answer/s : /до 3 сбоев.*потерянный ответ/s);
+    assert.match(status, lang === 'en' ? /up to 3 faults.*a lost answer/s : /сбоев не больше 3.*потерянный ответ/s);
+    // Issue 41: the proof names what it leaves out and what the model assumes.
+    assert.match(
+      await page.locator('[data-testid=challenge] [data-testid=assumes]').innerText(),
+      lang === 'en' ? /double tap.*inside the data centre/s : /двойное нажатие.*внутри дата-центра/s,
+    );
     assert.equal(
       await page.getByTestId('challenge-fully-3').getAttribute('data-status'),
       'impossible',

@@ -12,6 +12,7 @@ use crate::platform::progress::use_progress;
 use crate::platform::storage;
 use crate::view::panels::explorer::LastSearch;
 use idem_lesson::anchors::GOAL_ANCHOR;
+use idem_lesson::panels::assumptions::assumptions_html;
 use idem_lesson::panels::challenge::{
     broke, detail_html, format_marks, parse_marks, shown, standing, status_text, STORAGE_KEY,
 };
@@ -50,6 +51,11 @@ pub fn ChallengeGoal() -> impl IntoView {
             "challenge.used",
             &[("n", used.to_string()), ("budget", c.budget.to_string())],
         );
+        // A proof says what it rests on, here as in the challenge's panel.
+        let assumes = (st == Standing::Impossible).then(|| {
+            let html = assumptions_html(catalog);
+            view! { <div class="challenge-assumes" inner_html=html></div> }
+        });
         let notice = lab.notice.get().map(|notice| {
             let text = notice.text(catalog);
             view! { <p class="notice" aria-hidden="true" data-testid="challenge-notice">{text}</p> }
@@ -73,6 +79,7 @@ pub fn ChallengeGoal() -> impl IntoView {
                     " "
                     <span class="challenge-state">{status_text(&c, st, attempt, used, broken, catalog)}</span>
                 </p>
+                {assumes}
                 {notice}
             </section>
         })

@@ -30,8 +30,15 @@ test('a slow holder past its lease charges twice; fencing refuses it', async () 
   // The fencing toggle and its hint are offered on the key story.
   const page = await lab.open('scenario=lease-fencing');
   assert.equal(await page.getByTestId('protect-fencing').locator('input').isChecked(), true);
-  assert.match(await page.getByTestId('hint-fencing').innerText(), /every finishing write must check the token/);
+  assert.match(await page.getByTestId('hint-fencing').innerText(), /where the key is claimed in Redis/);
+  // Issue 41: its limit is shown with it (a real processor cannot check our tokens; INCR can be lost).
+  assert.match(await page.getByTestId('limit-fencing').innerText(), /Only a write that checks the token is fenced.*Kleppmann/s);
   await page.context().close();
+  // "Everything on" has fencing on with the key in PostgreSQL: the page says it does nothing there.
+  const all = await lab.open('scenario=fully-protected');
+  assert.equal(await all.getByTestId('protect-fencing').locator('input').isChecked(), true);
+  assert.match(await all.getByTestId('limit-fencing').innerText(), /Switched on here, it does nothing/);
+  await all.context().close();
 });
 
 test('the compare-and-set story keeps its verdict and the app shows the balance from the 412 (no caveat)', async () => {

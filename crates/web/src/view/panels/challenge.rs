@@ -11,6 +11,7 @@ use crate::platform::lab::{use_lab, use_prefs};
 use crate::platform::storage;
 use crate::view::drawn::{use_drawn_in, LastSearch};
 use idem_lesson::anchors::GOAL_ANCHOR;
+use idem_lesson::panels::assumptions::assumptions_html;
 use idem_lesson::panels::challenge::{
     broke, detail_html, format_marks, parse_marks, shown, standing, status_text, STORAGE_KEY,
 };
@@ -49,6 +50,11 @@ pub fn ChallengeGoal() -> impl IntoView {
             "challenge.used",
             &[("n", used.to_string()), ("budget", c.budget.to_string())],
         );
+        // A proof says what it rests on, here as in the challenge's panel.
+        let assumes = (st == Standing::Impossible).then(|| {
+            let html = assumptions_html(catalog);
+            view! { <div class="challenge-assumes" inner_html=html></div> }
+        });
         let notice = lab.notice.get().map(|notice| {
             let text = notice.text(catalog);
             view! { <p class="notice" aria-hidden="true" data-testid="challenge-notice">{text}</p> }
@@ -72,6 +78,7 @@ pub fn ChallengeGoal() -> impl IntoView {
                     " "
                     <span class="challenge-state">{status_text(&c, st, attempt, used, broken, catalog)}</span>
                 </p>
+                {assumes}
                 {notice}
             </section>
         })

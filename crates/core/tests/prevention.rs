@@ -109,15 +109,48 @@ fn crash_no_forward_still_breaks_and_only_forwarding_is_credited() {
     assert_eq!(proved(&p), [["forward"]]);
 }
 
-/// PINNED FOR THE COORDINATOR: on this branch (no "user told the truth" invariant yet) the
-/// retry deadline alone is proved for `ttl`. Once that invariant lands, the deadline alone must
-/// NOT be credited (the user is told a payment that went through failed); the deadline with
-/// "ask for the outcome" (status-check) is. Update this test at the merge.
+/// `ttl` (a lost answer, then the phone offline past the key's 24 h): the retry deadline alone is
+/// not credited, because the user it stops is told "we couldn't confirm your payment" for a
+/// payment that went through (the user-truth invariant). The deadline with "ask for the
+/// outcome" holds this very schedule, yet it is not proved either: the outcome check asks once,
+/// and a lost answer to that one question leaves the same screen. The page says what each
+/// does not stop, with the breaking schedule, instead of crediting either.
 #[test]
-fn ttl_the_deadline_is_credited_until_the_user_truth_invariant_lands() {
-    let p = check_prevention(&scenario("ttl"), &[]);
+fn ttl_neither_the_deadline_nor_the_deadline_with_the_outcome_check_is_credited() {
+    let s = scenario("ttl");
+    let p = check_prevention(&s, &[]);
     assert_eq!(p.kinds, [FaultKind::LoseAck, FaultKind::Clock]);
-    assert_eq!(proved(&p), [["deadline"]]);
+    assert!(proved(&p).is_empty(), "{p:?}");
+    let deadline = p.single(Protection::Deadline).expect("deadline is off");
+    assert!(!deadline.holds_this_schedule, "{deadline:?}");
+    let ClaimAnswer::Breaks(cx) = &deadline.answer else {
+        panic!("{deadline:?}");
+    };
+    assert_eq!(cx.invariant, Invariant::UserToldTheTruth);
+    // Both on: this schedule holds, but a lost answer to the one status check breaks it.
+    let mut both = s.clone();
+    both.protections.set("deadline", true);
+    both.protections.set("status-check", true);
+    let mut world = World::new(&both);
+    world.run(5_000);
+    assert!(
+        world.is_quiescent() && world.verdict().ok(),
+        "this schedule holds"
+    );
+    let search = Explorer::new(
+        &both.clone().without_scripted_faults(),
+        Bounds::faults(2).of_kinds(KindSet::of(
+            [FaultKind::LoseAck, FaultKind::Clock].into_iter(),
+        )),
+    )
+    .run_to_end()
+    .clone();
+    let cx = search.shortest_overall().expect("the search breaks it");
+    assert_eq!(cx.invariant, Invariant::UserToldTheTruth);
+    assert!(
+        cx.injected.iter().any(|(_, a)| *a == Action::LoseNextAck),
+        "{cx:?}"
+    );
 }
 
 #[test]

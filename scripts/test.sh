@@ -100,7 +100,9 @@ counted() {
   bins=$(MAY_BE_EMPTY="$may_be_empty" awk '
     BEGIN { ok = ENVIRON["MAY_BE_EMPTY"] }
     function zero() { if (bin != "" && !(ok != "" && bin ~ ok)) print bin; bin = "" }
-    /^ *Running / { sub(/^ *Running /, ""); bin = $0; next }
+    # cargo names the binary and its file in brackets ("Running tests/x.rs (target/…/x-…)");
+    # the browser runner says "Running headless tests in Chrome on …" within it.
+    /^ *Running .* \(.*\)$/ { sub(/^ *Running /, ""); bin = $0; next }
     /^ *Doc-tests / { bin = ""; next }
     bin != "" && /test result: [A-Za-z]+\. [0-9]+ passed/ {
       match($0, /[0-9]+ passed/)

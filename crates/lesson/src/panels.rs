@@ -12,3 +12,4 @@ pub mod quiz;
 pub mod recap;
 pub mod reference;
 pub mod sources;
+pub mod why;

@@ -147,10 +147,18 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         if answered && matches!(note, Note::ApiResponds { .. }) {
             continue;
         }
-        let text = catalog.fill(
-            note_key(note, world),
-            &note_args(note, world, &names, catalog),
-        );
+        // The very first request with a key says what happens, not what the API cannot
+        // tell (issue 42); a later "no record" keeps the careful words.
+        let first_key = matches!(note, Note::ApiKeyIsNew)
+            .then(|| first_key_use(step, world, &names))
+            .flatten();
+        let text = match first_key {
+            Some(key) => catalog.fill("api.key_new_first", &[("key", key)]),
+            None => catalog.fill(
+                note_key(note, world),
+                &note_args(note, world, &names, catalog),
+            ),
+        };
         if let Note::LedgerRan { statements, .. } = note {
             plain.push(catalog.fill("ledger.ran_plain", &[("n", statements.len().to_string())]));
             detail.push(text);
@@ -162,6 +170,25 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         detail.push(catalog.text("ledger.legend"));
     }
     (plain, detail)
+}
+
+/// The short name of the first operation's key when `step` holds the run's first "no record
+/// of this key" (the simulation knows it is the first request to carry the key, though the
+/// API could not); `None` for any later one, or when the run's early steps are not kept.
+fn first_key_use(step: &Step, world: &World, names: &ShortNames) -> Option<String> {
+    let steps = world.steps();
+    if steps.first().map(|s| s.index) != Some(0) {
+        return None;
+    }
+    let earlier = steps
+        .iter()
+        .take_while(|s| s.index < step.index)
+        .any(|s| s.notes.iter().any(|n| matches!(n, Note::ApiKeyIsNew)));
+    if earlier {
+        return None;
+    }
+    let key = world.client().ops().first()?.key.as_deref()?;
+    names.get(key).map(str::to_owned)
 }
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
@@ -499,6 +526,27 @@ mod tests {
             };
             assert!(text.contains(no_record), "{text}");
             assert!(!text.contains(first), "{text}");
+        }
+    }
+
+    /// Issue 42: the first request's note says what happens (no record of K1 yet, so the API
+    /// goes on); the retry that found its record gone keeps "no record of this key".
+    #[test]
+    fn the_first_request_says_what_happens() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let mut world = World::new(&Scenario::by_id("ttl").expect("ttl"));
+            let mut said = Vec::new();
+            while let Some(step) = world.step().cloned() {
+                if step.notes.iter().any(|n| matches!(n, Note::ApiKeyIsNew)) {
+                    said.push(narrate_plain(&step, &world, c).0.join(" "));
+                }
+            }
+            assert_eq!(said.len(), 2, "{said:?}");
+            let first = c.fill("api.key_new_first", &[("key", "K1".into())]);
+            assert!(said[0].contains(&first), "{lang:?}: {}", said[0]);
+            assert!(said[1].contains(&c.text("api.key_new")), "{}", said[1]);
+            assert!(!said[1].contains(&first), "{}", said[1]);
         }
     }
 

@@ -227,7 +227,8 @@ fn examples(report: &Report, base: &Scenario, catalog: &Catalog) -> String {
             .map(|(_, a)| lower_first(&fault_words(a, &packets, base.story, catalog)))
             .collect();
         said.push(faults.join(&catalog.text("ui.explore_then")));
-        if said.len() == 2 {
+        // One example, in plain words; the rest are in the list below (issue 42).
+        if said.len() == 1 {
             break;
         }
     }
@@ -287,7 +288,9 @@ pub fn result_view(
             &lead,
         );
     }
-    out += el(
+    // The counts and "distinct situations" are for the curious: one tap away (issue 42).
+    let mut numbers = el("summary", "", &catalog.text("ui.explore_numbers"));
+    numbers += el(
         "p",
         "class=\"explore-summary\"",
         &catalog.fill(
@@ -301,7 +304,7 @@ pub fn result_view(
         ),
     );
     if report.cut_off > 0 {
-        out += el(
+        numbers += el(
             "p",
             "class=\"hint\"",
             &catalog.fill("ui.explore_cut", &[("n", n(report.cut_off))]),
@@ -317,13 +320,18 @@ pub fn result_view(
             ]
         })
         .collect();
-    out += table(
+    numbers += table(
         "explore-table",
         &[
             &catalog.text("ui.invariants"),
             &format!("#{}", catalog.text("ui.explore_runs")),
         ],
         &rows,
+    );
+    out += wrap(
+        "details",
+        "class=\"explore-numbers\" data-testid=\"explore-numbers\"",
+        &numbers,
     );
     if report.shortest.is_empty() {
         // A partial search that found nothing says nothing about the rest.
@@ -362,8 +370,10 @@ pub fn result_view(
 /// the protections that close it.
 #[derive(Clone, PartialEq, Debug)]
 pub struct CxText {
-    /// The broken invariant.
+    /// The broken invariants, in words (every rule this schedule breaks, listed once).
     pub invariant: String,
+    /// The invariants this schedule breaks (so another language can say them again).
+    pub breaks: Vec<Invariant>,
     /// The schedule of faults.
     pub faults: String,
     /// "12 steps".
@@ -372,10 +382,41 @@ pub struct CxText {
     pub fix: String,
 }
 
-/// The words of a counter-example found on `base`.
+/// The words of a counter-example found on `base`, for the one invariant it stands for.
 pub fn counterexample_text(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> CxText {
+    schedule_text(cx, &[cx.invariant], base, catalog)
+}
+
+/// The core keeps the shortest counter-example per invariant and set of fault kinds, so one
+/// schedule that breaks three rules comes three times. The student is shown each schedule
+/// once, with every rule it breaks (issue 42): the schedules in the core's order, each with
+/// the invariants it was found for.
+pub fn listing(shortest: &[CounterExample]) -> Vec<(CounterExample, Vec<Invariant>)> {
+    let mut out: Vec<(CounterExample, Vec<Invariant>)> = Vec::new();
+    for cx in shortest {
+        match out.iter_mut().find(|(c, _)| c.injected == cx.injected) {
+            Some((_, breaks)) if !breaks.contains(&cx.invariant) => breaks.push(cx.invariant),
+            Some(_) => {}
+            None => out.push((cx.clone(), vec![cx.invariant])),
+        }
+    }
+    out
+}
+
+/// The words of the schedule of `cx` found on `base`, breaking each of `breaks`.
+pub fn schedule_text(
+    cx: &CounterExample,
+    breaks: &[Invariant],
+    base: &Scenario,
+    catalog: &Catalog,
+) -> CxText {
     CxText {
-        invariant: catalog.text(&format!("invariant.{}", cx.invariant.name())),
+        invariant: breaks
+            .iter()
+            .map(|i| catalog.text(&format!("invariant.{}", i.name())))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        breaks: breaks.to_vec(),
         faults: schedule_words(
             &cx.injected,
             &fault_packets(base, &cx.injected, catalog),
@@ -508,6 +549,8 @@ pub struct Telling {
 /// tens of runs each, too much to do all at once in one frame.
 pub struct Words {
     pub report: Report,
+    /// Each schedule once, with the rules it breaks ([`listing`]).
+    pub listing: Vec<(CounterExample, Vec<Invariant>)>,
     pub stopped: bool,
     pub texts: Vec<(CounterExample, CxText)>,
     /// What changed since the previous search of the same scenario: the counter-examples of
@@ -595,6 +638,7 @@ impl Words {
                 }
             });
         Words {
+            listing: listing(&report.shortest),
             report,
             stopped,
             texts: Vec::new(),
@@ -604,15 +648,13 @@ impl Words {
 
     /// Puts one more counter-example into words; false when all are.
     pub fn one_more(&mut self, base: &Scenario, catalog: &Catalog) -> bool {
-        let listed = self.report.shortest.len().min(LISTED);
-        if let Some(cx) = self
-            .report
-            .shortest
+        if let Some((cx, breaks)) = self
+            .listing
             .get(self.texts.len())
-            .filter(|_| self.texts.len() < listed)
+            .filter(|_| self.texts.len() < LISTED)
         {
             self.texts
-                .push((cx.clone(), counterexample_text(cx, base, catalog)));
+                .push((cx.clone(), schedule_text(cx, breaks, base, catalog)));
             return true;
         }
         let Some(d) = self.diff.as_mut() else {
@@ -693,12 +735,11 @@ mod tests {
             .unwrap_or_default();
         // The counter-examples' buttons as the component lists them, one line each.
         let listed: String = if v.numbers.is_some() {
-            report
-                .shortest
+            listing(&report.shortest)
                 .iter()
                 .take(LISTED)
-                .map(|cx| {
-                    let t = counterexample_text(cx, base, catalog);
+                .map(|(cx, breaks)| {
+                    let t = schedule_text(cx, breaks, base, catalog);
                     format!(
                         "\n[cx] {} | {} | {} | {}",
                         t.invariant, t.faults, t.steps, t.fix
@@ -764,7 +805,7 @@ mod tests {
         assert!(!html.contains("same key"), "{html}");
         assert_eq!(
             html.matches("\n[cx] ").count(),
-            report.shortest.len().min(LISTED)
+            listing(&report.shortest).len().min(LISTED)
         );
         assert!(
             html.contains("| would have prevented every break in this run: “Idempotency-Key”"),
@@ -789,7 +830,7 @@ mod tests {
         assert!(html.contains(&format!("data-violations=\"{}\"", report.violating_runs)));
         assert_eq!(
             html.matches("\n[cx] ").count(),
-            report.shortest.len().min(LISTED)
+            listing(&report.shortest).len().min(LISTED)
         );
         // Each counter-example replays to a violated verdict on the base scenario.
         let cx = report.shortest_overall().expect("naive breaks");
@@ -926,22 +967,21 @@ mod tests {
                     ]
                 )
             );
-            // The examples name what breaks the story, before any count: the key story
-            // breaks when the phone comes back after its key expired, or when the API
-            // crashes between the charge and the ledger.
+            // The lead is one plain sentence with one example of what breaks the story (the
+            // key story: the phone comes back after its key expired, or the API crashes
+            // between the charge and the ledger); the counts wait one tap away (issue 42).
             let said = examples(&report, &base, c);
             assert!(
                 said.contains(&lower_first(&c.text("ui.clock")))
-                    && said.contains(&lower_first(&c.text("ui.crash_before"))),
+                    || said.contains(&lower_first(&c.text("ui.crash_before"))),
                 "{said}"
             );
-            assert!(
-                words.find(&said)
-                    < words.find(&crate::panels::calculator::digit_groups(
-                        report.violating_runs,
-                        c
-                    ))
-            );
+            assert!(!said.contains(&c.text("ui.explore_or")), "{said}");
+            assert!(words.contains(&said), "{words}");
+            let count = crate::panels::calculator::digit_groups(report.violating_runs, c);
+            assert!(!words.contains(&count), "{words}");
+            let details = html.find("<details").expect("the counts are one tap away");
+            assert!(lead < details && details < counts, "{html}");
             let full = Scenario::by_id("fully-protected").expect("full");
             let held = Explorer::new(&full, Bounds::faults(1)).run_to_end().clone();
             assert_eq!(held.violating_runs, 0);
@@ -1014,10 +1054,11 @@ mod tests {
         };
         assert!(frames > 2, "the words took several slices: {frames}");
         assert_eq!(report, core);
-        assert_eq!(texts.len(), core.shortest.len().min(LISTED));
-        for ((cx, text), want) in texts.iter().zip(&core.shortest) {
+        let listed = listing(&core.shortest);
+        assert_eq!(texts.len(), listed.len().min(LISTED));
+        for ((cx, text), (want, breaks)) in texts.iter().zip(&listed) {
             assert_eq!(cx, want);
-            assert_eq!(text, &counterexample_text(want, &base, c));
+            assert_eq!(text, &schedule_text(want, breaks, &base, c));
         }
         let v = result_view(2, &report, false, &base, c);
         assert_eq!(
@@ -1098,5 +1139,40 @@ mod tests {
             markers_html(&[], 0, Story::NaivePost, Lang::En.catalog()),
             ""
         );
+    }
+
+    /// Issue 42: a schedule that breaks several rules is listed once, with all of them, in
+    /// both languages; nothing the core found is lost on the way.
+    #[test]
+    fn each_breaking_schedule_is_listed_once_with_every_rule_it_breaks() {
+        let key = Scenario::by_id("key").expect("key");
+        let base = key.clone().without_scripted_faults();
+        let report = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
+        let listed = listing(&report.shortest);
+        for (i, (cx, _)) in listed.iter().enumerate() {
+            assert!(
+                listed[..i].iter().all(|(c, _)| c.injected != cx.injected),
+                "listed twice: {cx:?}"
+            );
+        }
+        let pairs: usize = listed.iter().map(|(_, b)| b.len()).sum();
+        assert_eq!(pairs, report.shortest.len(), "every (schedule, rule) kept");
+        let (cx, breaks) = listed
+            .iter()
+            .find(|(_, b)| b.len() > 1)
+            .expect("a schedule breaks two rules");
+        assert!(listed.len() < report.shortest.len());
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let text = schedule_text(cx, breaks, &base, c);
+            for i in breaks {
+                assert!(
+                    text.invariant
+                        .contains(&c.text(&format!("invariant.{}", i.name()))),
+                    "{lang:?}: {}",
+                    text.invariant
+                );
+            }
+        }
     }
 }

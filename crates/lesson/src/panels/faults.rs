@@ -122,4 +122,28 @@ mod tests {
         assert_eq!(default_phase(&full), Some(Phase::WriteLedger));
         assert_eq!(default_phase(&phases("key")), Some(Phase::RecordKey));
     }
+
+    /// Issue 42: "Surprise me" says in words what its seed is (the number that picked these
+    /// faults) and what the link does with it, not "seed 4016595433" alone.
+    #[test]
+    fn the_surprise_says_what_its_seed_is() {
+        for (lang, picked, link) in [
+            (
+                crate::i18n::Lang::En,
+                "the number that picked these faults",
+                "replays",
+            ),
+            (crate::i18n::Lang::Ru, "выбрало эти сбои", "по ссылке"),
+        ] {
+            let text = lang.catalog().fill(
+                "ui.chaos_seed",
+                &[("seed", "4016595433".into()), ("n", "3".into())],
+            );
+            assert!(text.contains("4016595433"), "{text}");
+            assert!(
+                text.contains(picked) && text.contains(link),
+                "{lang:?}: {text}"
+            );
+        }
+    }
 }

@@ -8,6 +8,7 @@ use idem_core::{Scenario, World};
 
 use crate::i18n::Catalog;
 use crate::panels::recap::{options, outcome, Choice};
+use crate::panels::why::{after_412, why};
 
 /// The scenarios asked about, in order (their question is `quiz.<id>`).
 pub const QUESTIONS: [&str; 4] = ["concurrent", "ttl", "cas-naive", "counter-no-index"];
@@ -21,6 +22,10 @@ pub struct Question {
     pub choices: Vec<Choice>,
     /// How the run really ends.
     pub answer: Choice,
+    /// Why it ends so, from the run (shown after any answer, right or wrong).
+    pub why: String,
+    /// What a real app does next, when the run ends in a 412.
+    pub next: Option<String>,
 }
 
 /// The question about scenario `id`, judged by running it in the core.
@@ -32,6 +37,8 @@ pub fn question(id: &'static str, catalog: &Catalog) -> Option<Question> {
         id,
         choices: options(&start, &end, catalog),
         answer: outcome(&end, catalog),
+        why: why(&end, catalog),
+        next: after_412(&end, catalog),
     })
 }
 
@@ -104,5 +111,34 @@ mod tests {
             let values: Vec<&str> = list.iter().map(|q| q.answer.value.as_str()).collect();
             assert_eq!(values, ["once", "twice", "60", "102"], "{lang:?}");
         }
+    }
+
+    /// Issue 42: every answer, right or wrong, comes with a reason read from the run; no two
+    /// questions share one (the run decides, not a fixed string), and the reasons differ by
+    /// language.
+    #[test]
+    fn every_question_says_why_from_its_run() {
+        let en = questions(Lang::En.catalog());
+        let ru = questions(Lang::Ru.catalog());
+        for (e, r) in en.iter().zip(&ru) {
+            assert!(!e.why.is_empty() && !r.why.is_empty(), "{}", e.id);
+            assert_ne!(e.why, r.why, "{}", e.id);
+        }
+        let mut reasons: Vec<&str> = en.iter().map(|q| q.why.as_str()).collect();
+        reasons.dedup();
+        assert_eq!(reasons.len(), en.len(), "{reasons:?}");
+        let ttl = &en[1];
+        assert!(ttl.why.contains("expired"), "{}", ttl.why);
+        assert!(ru[1].why.contains("истёк"), "{}", ru[1].why);
+        let cas = &en[2];
+        assert!(
+            cas.why.contains("100") && cas.why.contains("60"),
+            "{}",
+            cas.why
+        );
+        assert!(
+            en.iter().all(|q| q.next.is_none()),
+            "no quiz run ends in a 412"
+        );
     }
 }

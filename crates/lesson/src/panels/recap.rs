@@ -159,6 +159,33 @@ pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
     choices
 }
 
+/// The sentence of why the run ended so (after any guess, right or wrong), and after a 412
+/// what a real app does next; empty when there is nothing to say.
+pub fn why_html(world: &World, catalog: &Catalog) -> SafeHtml {
+    let mut text = crate::panels::why::why(world, catalog);
+    if let Some(next) = crate::panels::why::after_412(world, catalog) {
+        text.push(' ');
+        text.push_str(&next);
+    }
+    el(
+        "p",
+        "class=\"predict-why\" data-testid=\"predict-why\"",
+        &text,
+    )
+}
+
+/// What a real app does after the 412 this run ended with, for the recap of a run played
+/// without a guess; empty when no answer was a 412.
+pub fn after_412_html(world: &World, catalog: &Catalog) -> SafeHtml {
+    crate::panels::why::after_412(world, catalog).map_or_else(SafeHtml::default, |next| {
+        el(
+            "p",
+            "class=\"predict-why\" data-testid=\"after-412\"",
+            &next,
+        )
+    })
+}
+
 /// The verdict on a guess against the outcome.
 pub fn result_html(guess: &Choice, actual: &Choice, catalog: &Catalog) -> SafeHtml {
     let right = guess.value == actual.value;
@@ -299,6 +326,23 @@ mod tests {
         ] {
             let badge = crate::text::badge_text(&crate::text::badge(&counter), lang.catalog());
             assert_eq!(badge, three);
+        }
+    }
+
+    /// Issue 42: the guess is followed by why, and after the 412 of story 3 by what the app
+    /// does next, in both languages.
+    #[test]
+    fn the_guess_is_followed_by_why_and_what_comes_after_a_412() {
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let (_, end) = start_end("cas");
+            let html = why_html(&end, c);
+            assert!(html.contains(&crate::panels::why::why(&end, c)), "{html}");
+            assert!(html.contains("If-Match: 6"), "{lang:?}: {html}");
+            assert!(!after_412_html(&end, c).is_empty());
+            let (_, key) = start_end("key");
+            assert!(!why_html(&key, c).contains("If-Match"), "{lang:?}");
+            assert!(after_412_html(&key, c).is_empty());
         }
     }
 

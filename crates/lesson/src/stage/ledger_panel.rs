@@ -3,8 +3,10 @@
 
 use idem_core::net::Fate;
 
+use idem_core::http::RequestBody;
+use idem_core::ledger::Statement;
 use idem_core::message::Payload;
-use idem_core::sql::Schema;
+use idem_core::sql::{quote, Schema};
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
@@ -133,7 +135,11 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
 
 /// The last batch the ledger ran, as the SQL PostgreSQL would receive (rendered by the core's
 /// `sql` module, the same text the conformance suite runs against a real server), and the rows
-/// each statement affected, from the ledger's reply.
+/// each statement affected, from the ledger's reply. Two things are said on top, as SQL
+/// comments (issue 42): a like's op_id is written as the tables and the narration name it
+/// (`'op1'`), with its real value in a comment, so the student sees one value everywhere; and
+/// an INSERT into `charges` without a key says why its ON CONFLICT never fires, so the naive
+/// design's SQL and the panel's "nothing deduplicates" agree.
 pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
     let messages = world.network().messages();
     let (handler, batch, at) = messages
@@ -143,10 +149,41 @@ pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
             (Payload::Sql(h, batch), Fate::Delivered(at)) => Some((*h, batch, at)),
             _ => None,
         })?;
-    let script = Schema::of(world.ledger())
+    let mut script = Schema::of(world.ledger())
         .render_batch(batch, at)
         .ok()?
         .script();
+    let mut said = Vec::new();
+    let names = ShortNames::of(world);
+    for op in world.client().ops() {
+        let RequestBody::Like {
+            op_id: Some(id), ..
+        } = &op.body
+        else {
+            continue;
+        };
+        let (real, Some(short)) = (quote(id), names.get(id)) else {
+            continue;
+        };
+        if script.contains(&real) {
+            script = script.replace(&real, &quote(short));
+            said.push(catalog.fill("sql.op_id_is", &[("short", quote(short)), ("value", real)]));
+        }
+    }
+    let keyless_charge = batch.statements.iter().any(|s| {
+        matches!(
+            s,
+            Statement::InsertCharge {
+                idempotency_key: None,
+                ..
+            }
+        )
+    });
+    if keyless_charge {
+        said.push(catalog.text("sql.never_conflicts"));
+    }
+    let comments: String = said.iter().map(|c| format!("-- {c}\n")).collect();
+    script.insert_str(0, &comments);
     let rows = messages.iter().rev().find_map(|m| match &m.payload {
         Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_words(
             &batch.statements.iter().map(writes).collect::<Vec<_>>(),
@@ -169,18 +206,44 @@ mod tests {
     fn the_last_batch_is_shown_as_real_sql_with_its_rows() {
         let (sql, rows) =
             last_sql(&end("counter"), Lang::En.catalog()).expect("the ledger ran something");
-        assert!(sql.starts_with("BEGIN;\n"), "{sql}");
+        assert!(sql.contains("\nBEGIN;\n"), "{sql}");
         assert!(sql.contains("ON CONFLICT DO NOTHING"), "{sql}");
         assert!(sql.ends_with("COMMIT;\n"), "{sql}");
         assert_eq!(
             rows, "wrote nothing · found 1 row",
             "the retry inserted nothing and skipped the increment"
         );
+        // Issue 42: the op_id in the SQL is the value the like_ops table shows (op1), its
+        // real value said once in a comment.
+        assert!(sql.contains("VALUES ('op1')"), "{sql}");
+        assert!(sql.starts_with("-- 'op1' "), "{sql}");
+        let (naive, _) = last_sql(&end("naive"), Lang::En.catalog()).expect("ran");
+        assert!(
+            naive.starts_with(&format!(
+                "-- {}\n",
+                Lang::En.catalog().text("sql.never_conflicts")
+            )),
+            "{naive}"
+        );
+        let (key, _) = last_sql(&end("key"), Lang::Ru.catalog()).expect("ran");
+        assert!(!key.starts_with("--"), "a keyed insert can conflict: {key}");
         let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
         assert_eq!(rows, "wrote nothing · found 1 row");
         let html = ledger_html(&end("cas"), Lang::En.catalog());
         assert!(html.contains("data-testid=\"sql-last\""));
+    }
+
+    /// Issue 42: story 3 says why the account has a version before it shows any SQL.
+    #[test]
+    fn story_3_says_why_there_is_a_version_before_any_sql() {
+        let world = idem_core::World::new(&Scenario::by_id("cas").expect("cas"));
+        for (lang, why) in [(Lang::En, "that is why"), (Lang::Ru, "для этого")] {
+            let intro = crate::outcome_text::intro(&world, lang.catalog());
+            let said = intro.find(why).expect("the reason is said");
+            let sql = intro.find("UPDATE").expect("the SQL is shown");
+            assert!(said < sql, "{lang:?}: {intro}");
+        }
     }
 
     #[test]

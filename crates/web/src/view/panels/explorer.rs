@@ -24,7 +24,7 @@ use crate::view::drawn::{use_drawn_in, LastSearch};
 use idem_lesson::i18n::Lang;
 use idem_lesson::markup::SafeHtml;
 use idem_lesson::panels::explorer::{
-    counterexample_link, counterexample_text, markers_html, result_view, tell, CxText, Shown,
+    counterexample_link, listing, markers_html, result_view, schedule_text, tell, CxText, Shown,
     Telling, Told, DEFAULT_K, KS, LISTED, SLICE_MS,
 };
 
@@ -263,8 +263,11 @@ pub fn TryEveryFailure() -> impl IntoView {
                     false => s
                         .texts
                         .iter()
-                        .map(|(cx, _)| {
-                            (cx.clone(), counterexample_text(cx, &s.base, lang.catalog()))
+                        .map(|(cx, t)| {
+                            (
+                                cx.clone(),
+                                schedule_text(cx, &t.breaks, &s.base, lang.catalog()),
+                            )
                         })
                         .collect(),
                 })
@@ -273,12 +276,20 @@ pub fn TryEveryFailure() -> impl IntoView {
     });
     let more = move || {
         result.with(|r| {
-            r.as_ref()
-                .map_or(0, |s| s.report.shortest.len().saturating_sub(LISTED))
+            r.as_ref().map_or(0, |s| {
+                listing(&s.report.shortest).len().saturating_sub(LISTED)
+            })
         })
     };
     let cx_button = move |(cx, text): (CounterExample, CxText)| {
+        // The first rule it breaks, and all of them (a schedule is listed once, issue 42).
         let invariant = cx.invariant.name();
+        let invariants = text
+            .breaks
+            .iter()
+            .map(|i| i.name())
+            .collect::<Vec<_>>()
+            .join(" ");
         view! {
             <li>
                 <button
@@ -286,6 +297,7 @@ pub fn TryEveryFailure() -> impl IntoView {
                     class="cx"
                     data-testid="counterexample"
                     data-invariant=invariant
+                    data-invariants=invariants
                     on:click=move |_| replay(&cx)
                 >
                     <strong>{text.invariant}</strong>

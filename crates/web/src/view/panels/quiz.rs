@@ -36,6 +36,8 @@ pub fn Quiz() -> impl IntoView {
                 id,
                 choices,
                 answer,
+                why,
+                next,
             } = q;
             let name = format!("quiz-{id}");
             let right_value = answer.value.clone();
@@ -83,10 +85,17 @@ pub fn Quiz() -> impl IntoView {
                             </button>
                         }
                     });
+                    // Right or wrong, the reason from the run (and after a 412, what an app does).
+                    let because = match &next {
+                        Some(next) => format!("{why} {next}"),
+                        None => why.clone(),
+                    };
                     view! {
                         <span class=format!("predict-result {class}") data-correct=right.to_string()>
                             {text}
                         </span>
+                        " "
+                        <span class="quiz-why" data-testid="quiz-why">{because}</span>
                         {open}
                     }
                 })

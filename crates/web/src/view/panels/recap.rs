@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::platform::lab::{use_lab, use_prefs};
 use crate::view::drawn::use_drawn_in;
 use idem_lesson::markup::{el, SafeHtml};
-use idem_lesson::panels::recap::{options, outcome, result_html, Choice};
+use idem_lesson::panels::recap::{after_412_html, options, outcome, result_html, why_html, Choice};
 
 /// Predict at the start, the lesson of the scenario at the end. The choices are buttons with
 /// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
@@ -62,6 +62,10 @@ pub fn Recap(
             if let Some(c) = &chosen {
                 let actual = lab.run.with(|r| outcome(r.world(), catalog));
                 html.push_str(&result_html(c, &actual, catalog));
+                // Right or wrong, why the run ended so (issue 42).
+                html.push_str(&lab.run.with(|r| why_html(r.world(), catalog)));
+            } else {
+                html.push_str(&lab.run.with(|r| after_412_html(r.world(), catalog)));
             }
             let summary = lab
                 .run

@@ -128,7 +128,8 @@ pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> 
 }
 
 /// The protections that close a counter-example, for the explorer's list
-/// ("would have prevented every break in this run: Forward key to processor").
+/// ("stops this very schedule (checked on it alone …): Forward key to processor"): the
+/// replay of one schedule, said as such.
 pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
     if fixes.is_empty() {
         return catalog.text("ui.explore_no_fix");

@@ -378,7 +378,8 @@ pub struct CxText {
     pub faults: String,
     /// "12 steps".
     pub steps: String,
-    /// "would have prevented every break in this run: …".
+    /// "stops this very schedule (checked on it alone …): …": a replay of this one schedule, not
+    /// the search that backs "would have prevented it" at a run's end.
     pub fix: String,
 }
 
@@ -808,7 +809,7 @@ mod tests {
             listing(&report.shortest).len().min(LISTED)
         );
         assert!(
-            html.contains("| would have prevented every break in this run: “Idempotency-Key”"),
+            html.contains("| stops this very schedule (checked on it alone, not on every schedule of its kinds): “Idempotency-Key”"),
             "{html}"
         );
         let cx = report.shortest_overall().expect("naive breaks");

@@ -204,6 +204,46 @@ mod tests {
         assert_eq!(f.finish(), (whole >> 64) as u64 ^ whole as u64);
     }
 
+    /// The mix and the finish keep every bit as likely set as not (an OR in place of an XOR
+    /// sets three bits in four), and the finish brings the top bit of what was written down
+    /// into the low bits of both halves (a shift the wrong way would leave the low 32 bits
+    /// blind to it, so a table indexed by them would not tell those situations apart).
+    #[test]
+    fn bits_stay_even_and_the_top_bit_reaches_the_low_ones() {
+        let (mut mixed, mut high, mut low, mut n) = (0u32, 0u32, 0u32, 0u32);
+        for i in 0..4096u64 {
+            let w = i.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut f = Fingerprint::default();
+            f.write_u64(w);
+            mixed += f.b.count_ones();
+            let whole = f.finish128();
+            high += ((whole >> 64) as u64).count_ones();
+            low += (whole as u64).count_ones();
+            n += 1;
+        }
+        for (what, ones) in [
+            ("the mix", mixed),
+            ("the high half", high),
+            ("the low half", low),
+        ] {
+            let mean = f64::from(ones) / f64::from(n);
+            assert!(
+                (31.0..=33.0).contains(&mean),
+                "{what}: {mean:.2} of 64 bits set"
+            );
+        }
+        for w in [0u64, 1, 0x1234_5678, u64::MAX >> 1] {
+            let at = |w: u64| {
+                let mut f = Fingerprint::default();
+                f.write_u64(w);
+                f.finish128()
+            };
+            let d = at(w) ^ at(w ^ (1 << 63));
+            assert_ne!((d >> 64) as u32, 0, "{w:#x}: the high half's low bits");
+            assert_ne!(d as u32, 0, "{w:#x}: the low half's low bits");
+        }
+    }
+
     /// A byte string's tail counts by its bytes and its length, for every tail length: eight
     /// bytes and seven bytes plus a zero differ, and so does every shorter tail from a longer.
     #[test]

@@ -2,7 +2,7 @@
 //! loading ([`catalogs`]), the crash notice ([`crash`]), the page's events for course pages
 //! ([`events`]), the reactive lab ([`lab`]) and its hooks ([`hooks`]), the language's choice
 //! ([`lang`]), the search worker's pool ([`search`], in the browser), the student's progress ([`progress`]) and the storage it is kept in
-//! ([`storage`]), and the contexts a part requires ([`provided`]). No component lives here.
+//! ([`storage`]). No component lives here.
 
 pub mod browser;
 pub mod catalogs;
@@ -12,6 +12,5 @@ pub mod hooks;
 pub mod lab;
 pub mod lang;
 pub mod progress;
-pub mod provided;
 pub mod search;
 pub mod storage;

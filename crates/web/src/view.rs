@@ -3,7 +3,7 @@
 //! one file besides `app` that names them). The player ([`stage`]: topology, sequence diagram,
 //! verdict and state panels), the lesson's parts around it ([`panels`]), the masthead's
 //! [`lang_switch`], the widget for course pages ([`embed`]) and keyed lists that leave nothing
-//! behind ([`keyed`]). [`drawn`] says whether all this is drawn in the page or a widget.
+//! behind ([`keyed`]).
 //!
 //! Imports go one way here too: `app` and `bundles` name components; `slices` and `later` name
 //! none, so the player can ask them whether its slice is drawn without importing the page.
@@ -12,7 +12,6 @@
 
 pub mod app;
 pub mod bundles;
-pub mod drawn;
 pub mod embed;
 pub mod keyed;
 pub mod lang_switch;

@@ -29,16 +29,9 @@ pub fn provide_events() -> Events {
     events
 }
 
-/// The events of the enclosing widget or page.
-///
-/// # Panics
-/// Outside one ([`provide_events`] provides them).
-#[track_caller]
-pub fn use_events() -> Events {
-    crate::platform::provided::expect_provided(
-        "Events",
-        "provide_events (the page's App, a Widget)",
-    )
+/// The events of the enclosing widget or page (`None` outside one).
+pub fn use_events() -> Option<Events> {
+    use_context::<Events>()
 }
 
 impl Events {

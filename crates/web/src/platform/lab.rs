@@ -8,10 +8,9 @@ use idem_core::{Action, ActionError, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
 use crate::platform::browser::{current_layout, media_matches};
-use crate::platform::provided::expect_provided;
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{tick, Run};
+use idem_lesson::playback::{default_scenario, tick, Run};
 use idem_lesson::theme::Theme;
 
 /// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
@@ -434,31 +433,20 @@ pub fn provide_lab(run: Run, lang: Lang) -> Lab {
     lab
 }
 
-/// The lab of the enclosing page or widget.
-///
-/// # Panics
-/// Outside one ([`provide_lab`] provides it).
-#[track_caller]
+/// The lab of the enclosing page or widget (outside one, a lab of its own on the default
+/// story).
 pub fn use_lab() -> Lab {
-    expect_provided("Lab", "provide_lab (the page's App, a Widget)")
+    use_context::<Lab>().unwrap_or_else(|| Lab::new(Run::new(default_scenario()), use_prefs()))
 }
 
 /// The playback clock of the enclosing page or widget.
-///
-/// # Panics
-/// Outside one ([`provide_lab`] provides it).
-#[track_caller]
 pub fn use_clock() -> Clock {
-    expect_provided("Clock", "provide_lab (the page's App, a Widget)")
+    use_context::<Clock>().unwrap_or_else(|| use_lab().clock)
 }
 
-/// The preferences of the enclosing page or widget (a compare side's own, drawn tall).
-///
-/// # Panics
-/// Outside one ([`provide_lab`] provides them).
-#[track_caller]
+/// The preferences of the enclosing page or widget (English, wide, with motion outside one).
 pub fn use_prefs() -> Prefs {
-    expect_provided("Prefs", "provide_lab (the page's App, a Widget)")
+    use_context::<Prefs>().unwrap_or_else(|| Prefs::new(Lang::En, Layout::Wide, false))
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use crate::platform::storage;
 use idem_lesson::progress::{format_done, parse_done, tells_the_story, STORAGE_KEY};
 
 /// The marks as stored when the page opened (`None` when storage cannot be used), read ahead
-/// of [`keep_progress`] when the page reads them in an earlier task (main.rs: the
-/// first use of the browser's storage waits for it, and no task should block the page long). Kept as stored, read by `keep_progress`.
+/// of [`provide_progress`] when the page reads them in an earlier task (main.rs: the
+/// first use of the browser's storage waits for it, and no task should block the page long). Kept as stored, read by `provide_progress`.
 pub struct Stored(Option<String>);
 
 impl Stored {
@@ -45,10 +45,9 @@ impl Progress {
     }
 }
 
-/// Loads the marks and marks a scenario done whenever its run
-/// reaches the end. `keep` is false for tests and embeddings that must not touch storage. The
-/// page hands the result to its parts in its `DrawnIn::Page` (view/drawn.rs).
-pub fn keep_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
+/// Loads the marks, provides them as context and marks a scenario done whenever its run
+/// reaches the end. `keep` is false for tests and embeddings that must not touch storage.
+pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
     let loaded = if keep {
         stored
             .unwrap_or_else(Stored::read)
@@ -62,6 +61,7 @@ pub fn keep_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
         refused: RwSignal::new(keep && loaded.is_none()),
         done: RwSignal::new(loaded.unwrap_or_default()),
     };
+    provide_context(progress);
     Effect::new(move |_| {
         // A challenge replays a story without its faults, and a run changed by the student's
         // own faults or switches tells another story: finishing either is not the story.
@@ -84,4 +84,9 @@ pub fn keep_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progress {
         }
     });
     progress
+}
+
+/// The progress of the page, if it keeps one.
+pub fn use_progress() -> Option<Progress> {
+    use_context::<Progress>()
 }

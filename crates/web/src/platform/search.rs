@@ -53,15 +53,10 @@ pub trait Running {
 }
 
 /// Starts a search of a scenario with up to k faults, telling the page how it goes; the page's
-/// own is the workers'. Browser tests give theirs (the test runner serves no worker files) to
-/// the page they mount, which provides it as context to its "Try every failure".
+/// own is the workers'. Browser tests give theirs (the test runner serves no worker files),
+/// provided as context above the page.
 #[derive(Clone, Copy)]
 pub struct Backend(pub StartFn);
-
-impl Backend {
-    /// The page's own: the search in its workers.
-    pub const WORKERS: Backend = Backend(in_workers);
-}
 
 /// How a [`Backend`] starts a search: the scenario, k, and what hears how it goes.
 pub type StartFn = fn(&Scenario, u32, Listener) -> Box<dyn Running>;
@@ -73,15 +68,15 @@ pub type Listener = Box<dyn Fn(Event)>;
 pub struct Search(Box<dyn Running>);
 
 impl Search {
-    /// Starts a search of `scenario` with up to `k` faults with `backend`; `on` hears how it
-    /// goes.
+    /// Starts a search of `scenario` with up to `k` faults with `backend` (the page's workers
+    /// without one); `on` hears how it goes.
     pub fn start(
-        backend: Backend,
+        backend: Option<Backend>,
         scenario: &Scenario,
         k: u32,
         on: impl Fn(Event) + 'static,
     ) -> Search {
-        let Backend(start) = backend;
+        let Backend(start) = backend.unwrap_or(Backend(in_workers));
         Search(start(scenario, k, Box::new(on)))
     }
 

@@ -10,16 +10,16 @@ use crate::platform::events::{provide_events, use_run_events};
 use crate::platform::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::platform::lab::{provide_lab, use_prefs};
 use crate::platform::lang::{browser_languages, set_document_lang};
-use crate::platform::progress::{keep_progress, Stored};
-use crate::platform::search::Backend;
-use crate::view::drawn::{provide_page, Guess, LastSearch, Page};
+use crate::platform::progress::{provide_progress, Stored};
 use crate::view::lang_switch::LangSwitch;
 use crate::view::later::{later_here, Code, LaterPart};
+use crate::view::panels::explorer::LastSearch;
 use crate::view::panels::path::{StoriesBox, Welcome};
-use crate::view::slices::{later_slices, part, Slice, FIRST_SCREEN};
+use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::anchors::PLAYER_ANCHOR;
 use idem_lesson::lang::choose;
+use idem_lesson::panels::glossary::TermLinks;
 use idem_lesson::playback::run_from_query;
 
 /// The whole lesson page.
@@ -28,13 +28,10 @@ use idem_lesson::playback::run_from_query;
 /// browser's address and keeps it up to date. Tests and embeddings pass a query and leave the
 /// address alone.
 /// `opening` is what the page opens with when it was read ahead, in an earlier task (main.rs).
-/// `search` is where "Try every failure" runs: the page's workers, unless a browser test gives
-/// its own (the test runner serves no worker files).
 #[component]
 pub fn App(
     #[prop(optional, into)] query: Option<String>,
     #[prop(optional)] opening: Option<Opening>,
-    #[prop(optional)] search: Option<Backend>,
 ) -> impl IntoView {
     let owns_url = query.is_none();
     let query = query.unwrap_or_else(location_query);
@@ -56,9 +53,8 @@ pub fn App(
         use_url_sync(lab, prefs);
         Effect::new(move |_| set_document_lang(prefs.lang.get()));
     }
-    provide_context(search.unwrap_or(Backend::WORKERS));
-    let progress = keep_progress(lab, owns_url, stored);
-    let last_search = LastSearch(RwSignal::new(None));
+    provide_progress(lab, owns_url, stored);
+    provide_context(LastSearch(RwSignal::new(None)));
     // Compare mode shows two stages and the faults; the rest of the lesson is about one run.
     // The mode follows the run one tick later, so the parts it replaces have finished
     // reacting to the new run before they go.
@@ -71,13 +67,15 @@ pub fn App(
     });
     // The right side's view of the lab lives as long as the page, and so does the layout both
     // sides are drawn in.
-    let compare_right = lab.side(1);
-    let compare_layout = signal(idem_lesson::geometry::Layout::Tall).0;
-    // The guess is kept outside the parts drawn again on a language switch, so it survives it.
-    let guess = Guess(RwSignal::new(None));
+    provide_context(crate::view::stage::compare::CompareRight(lab.side(1)));
+    provide_context(crate::view::stage::compare::CompareLayout(
+        signal(idem_lesson::geometry::Layout::Tall).0,
+    ));
+    provide_context(TermLinks);
+    crate::view::panels::recap::provide_guess();
     let events = provide_events();
     use_run_events(lab, events);
-    crate::view::panels::challenge::use_challenge_events(lab, events, Some(last_search));
+    crate::view::panels::challenge::use_challenge_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(prefs);
@@ -108,14 +106,7 @@ pub fn App(
     let panels_failed = RwSignal::new(None::<String>);
     let later = later_slices(prefs, code, panels_failed);
     let ready = later.0[Slice::Glossary as usize];
-    provide_page(Page {
-        slices: later,
-        progress,
-        last_search,
-        guess,
-        compare_right,
-        compare_layout,
-    });
+    provide_context(later);
     // Everything below is drawn again when the language changes (the lab, and so the run,
     // stays); the notices about the opening link are shown in the first language only.
     let notices = Some((errors, bad_lang));
@@ -161,7 +152,7 @@ pub fn App(
                 }}
                 {later_here(LaterPart::Picker)}
                 // A challenge's goal comes with the lesson's code: Play needs none of it.
-                {move || later.drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
+                {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
                 // The first screen's box stands in for the player until it is drawn.
                 {move || if later.drawn(Slice::Player) {
                     view! { <Stage id=PLAYER_ANCHOR lesson=true/> }.into_any()
@@ -207,7 +198,7 @@ pub fn App(
                     // (on a narrow phone the Russian tools take one row more with it).
                     {move || {
                         prefs.lang.track();
-                        if later.drawn(FIRST_SCREEN) {
+                        if drawn(FIRST_SCREEN) {
                             later_here(LaterPart::Share).into_any()
                         } else {
                             view! {

@@ -21,7 +21,7 @@ use crate::view::panels::path::{AfterRunPanel, StoryPicker};
 use crate::view::panels::recap::Recap;
 use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
-use crate::view::stage::compare::{CompareStage, CompareWith};
+use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
@@ -122,9 +122,9 @@ split_bundles! {
             <footer class="keys">{use_prefs().t("ui.keys")}</footer>
         };
         Compare => {
-            // The right side's lab is the page's, so it outlives a change of mode.
-            let right = crate::view::drawn::use_page().compare_right;
-            view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
+            let right = use_context::<CompareRight>();
+            debug_assert!(right.is_some(), "the compare stage drawn outside the page");
+            right.map(|CompareRight(right)| view! { <CompareStage id=PLAYER_ANCHOR right=right/> })
         };
         WidgetRest => view! {
             // From the player's bundle (asked for with the widget's summary, at the same time

@@ -62,8 +62,8 @@ slices! {
 /// panels' texts, so "drawn" means those texts are here.
 pub const FIRST_SCREEN: Slice = Slice::AfterRun;
 
-/// The page's slice flags, for a part drawn over several slices (the player); the page hands
-/// them to its parts in its `DrawnIn::Page` (drawn.rs), and a widget draws at once.
+/// The page's slice flags, for a part drawn over several slices (the player); a part without
+/// them (the embedded widget) draws at once.
 #[derive(Clone, Copy)]
 pub struct Later(pub [Memo<bool>; SLICES]);
 
@@ -72,6 +72,11 @@ impl Later {
     pub fn drawn(&self, slice: Slice) -> bool {
         self.0[slice as usize].get()
     }
+}
+
+/// Whether `slice` is drawn (always, outside the page).
+pub fn drawn(slice: Slice) -> bool {
+    use_context::<Later>().is_none_or(|later| later.drawn(slice))
 }
 
 /// `slice` of the page: the part its code draws.

@@ -49,14 +49,13 @@ pub fn Stage(
     // On the page, the summary comes in a slice after the drawing and its playback bar, once
     // the player's bundle of code is here, and the faults with the panels, from the lesson's
     // (bundles.rs); the summary's column keeps its place meanwhile.
-    let drawn_in = crate::view::drawn::use_drawn_in();
     let summary = move || {
         let part = if lesson {
             LaterPart::LessonSummary
         } else {
             LaterPart::Summary
         };
-        if drawn_in.slice_drawn(crate::view::slices::Slice::Summary) {
+        if crate::view::slices::drawn(crate::view::slices::Slice::Summary) {
             later_here(part).into_any()
         } else {
             part.placeholder().into_any()
@@ -70,7 +69,7 @@ pub fn Stage(
                 // The fault buttons come with the panels (their code is in the lesson's
                 // bundle): Play needs none of them.
                 {move || {
-                    (lesson && drawn_in.slice_drawn(crate::view::slices::FIRST_SCREEN))
+                    (lesson && crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN))
                         .then(|| later_here(LaterPart::Faults))
                 }}
             </div>

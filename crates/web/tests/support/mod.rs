@@ -9,6 +9,7 @@ use std::rc::Rc;
 use idem_core::{Bounds, Explorer, Report, Scenario};
 use idem_web::platform::search::{Backend, Event, Mode, Running};
 use idem_web::App;
+use leptos::context::Provider;
 use leptos::mount::UnmountHandle;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
@@ -78,7 +79,7 @@ pub async fn mount_app(query: &str) -> (HtmlElement, UnmountHandle<impl Mountabl
     let parent = wrapper();
     let query = query.to_owned();
     let handle = mount_to(parent.clone(), move || {
-        view! { <App query=query search=Backend(search_here)/> }
+        view! { <Provider value=Backend(search_here)><App query=query/></Provider> }
     });
     leptos::task::tick().await;
     // A bound, so a page that never gets ready fails at its first look-up instead of hanging.

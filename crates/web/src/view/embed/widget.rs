@@ -7,8 +7,6 @@ use crate::platform::events::{provide_events, use_run_events};
 use crate::platform::hooks::{handle_key, use_layout, use_playback};
 use crate::platform::lab::Lab;
 use crate::platform::lab::{provide_lab, use_prefs};
-use crate::platform::search::Backend;
-use crate::view::drawn::provide_widget;
 use crate::view::later::{later_here, Code, LaterPart};
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::playback::run_from_query;
@@ -46,11 +44,9 @@ pub fn Widget(
     let lab = provide_lab(run, lang);
     let prefs = use_prefs();
     prefs.theme.set(theme);
-    provide_widget();
-    provide_context(Backend::WORKERS);
     let events = provide_events();
     use_run_events(lab, events);
-    crate::view::panels::challenge::use_challenge_events(lab, events, None);
+    crate::view::panels::challenge::use_challenge_events(lab, events);
     if let Some(cell) = &lab_out {
         cell.set(Some(lab));
     }

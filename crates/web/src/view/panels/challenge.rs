@@ -8,8 +8,9 @@ use leptos::prelude::*;
 use std::collections::BTreeMap;
 
 use crate::platform::lab::{use_lab, use_prefs};
+use crate::platform::progress::use_progress;
 use crate::platform::storage;
-use crate::view::drawn::{use_drawn_in, LastSearch};
+use crate::view::panels::explorer::LastSearch;
 use idem_lesson::anchors::GOAL_ANCHOR;
 use idem_lesson::panels::assumptions::assumptions_html;
 use idem_lesson::panels::challenge::{
@@ -31,7 +32,7 @@ fn save(marks: &BTreeMap<String, Standing>) -> bool {
 pub fn ChallengeGoal() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let search = use_drawn_in().last_search();
+    let search = use_context::<LastSearch>();
     let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
     move || {
         let c = active.get()?;
@@ -88,14 +89,12 @@ pub fn ChallengeGoal() -> impl IntoView {
 /// `idem:challenge` (`{ id, status }`) whenever the challenge being played, or its standing,
 /// changes: on the page, in `?embed` and in a mounted widget (whichever provides `events`),
 /// from the same [`standing`] the goal and the list show. Opening a challenge sends `open`;
-/// leaving one sends nothing. `search` is the page's last finished search (a widget shares
-/// none between its parts); it is passed in because the page sets this up before it says
-/// where it is drawn.
+/// leaving one sends nothing.
 pub fn use_challenge_events(
     lab: crate::platform::lab::Lab,
     events: crate::platform::events::Events,
-    search: Option<LastSearch>,
 ) {
+    let search = use_context::<LastSearch>();
     Effect::new(move |before: Option<Option<(&'static str, Standing)>>| {
         let now = lab.run.with(|r| {
             let challenge = r.challenge().and_then(Challenge::by_id)?;
@@ -124,13 +123,11 @@ pub fn Challenges() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     // Storage is used only where the page keeps the student's progress.
-    let keep = use_drawn_in()
-        .progress()
-        .is_some_and(|p| p.kept.get_untracked() || p.refused.get_untracked());
+    let keep = use_progress().is_some_and(|p| p.kept.get_untracked() || p.refused.get_untracked());
     let loaded = if keep { load() } else { None };
     let refused = RwSignal::new(keep && loaded.is_none());
     let marks = RwSignal::new(loaded.unwrap_or_default());
-    let search = use_drawn_in().last_search();
+    let search = use_context::<LastSearch>();
     let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
     let now = Memo::new(move |_| {
         let c = active.get()?;

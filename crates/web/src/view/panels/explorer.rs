@@ -14,19 +14,22 @@
 //! are compared with the previous search of the same scenario (`explore-diff`): what a
 //! protection toggled in between fixed, and what it let in.
 
-use idem_core::{CounterExample, Protections, Report};
+use idem_core::{CounterExample, Protections, Report, Scenario};
 use leptos::prelude::*;
 
 use crate::platform::browser::now_ms;
 use crate::platform::lab::{use_lab, use_prefs};
 use crate::platform::search::{Event, Mode};
-use crate::view::drawn::{use_drawn_in, LastSearch};
 use idem_lesson::i18n::Lang;
 use idem_lesson::markup::SafeHtml;
 use idem_lesson::panels::explorer::{
     counterexample_link, listing, markers_html, result_view, schedule_text, tell, CxText, Shown,
     Telling, Told, DEFAULT_K, KS, LISTED, SLICE_MS,
 };
+
+/// A finished search, shared with the challenges: the scenario searched, its bound and report.
+#[derive(Clone, Copy)]
+pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
 
 fn slice(
     lang: Lang,
@@ -95,16 +98,13 @@ pub fn TryEveryFailure() -> impl IntoView {
     // could not.
     let searching = StoredValue::new_local(None::<crate::platform::search::Search>);
     let mode = RwSignal::new(None::<Mode>);
-    // Where searches run: the page's workers, unless a browser test gave its own.
-    let backend = crate::platform::provided::expect_provided::<crate::platform::search::Backend>(
-        "Backend",
-        "the page's App or a Widget",
-    );
+    // Where searches run: the page's workers, unless a browser test gives its own.
+    let backend = use_context::<crate::platform::search::Backend>();
     let failed = RwSignal::new(None::<String>);
     let result = RwSignal::new(None::<Shown>);
     // What changed since the previous finished search of the same scenario.
     let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
-    let last_search = use_drawn_in().last_search();
+    let last_search = use_context::<LastSearch>();
     let finished = move || {
         let Some((k, report, base)) =
             result.with_untracked(|r| r.as_ref().map(|s| (s.k, s.report.clone(), s.base.clone())))

@@ -12,8 +12,7 @@ use idem_core::Scenario;
 use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
-use crate::platform::progress::Progress;
-use crate::view::drawn::use_drawn_in;
+use crate::platform::progress::{use_progress, Progress};
 use idem_lesson::anchors::{start_anchor, PLAYER_ANCHOR};
 use idem_lesson::i18n::Catalog;
 use idem_lesson::playback::Run;
@@ -27,7 +26,7 @@ use idem_lesson::progress::{
 #[component]
 fn ProgressLine() -> impl IntoView {
     let prefs = use_prefs();
-    let progress = use_drawn_in().progress();
+    let progress = use_progress();
     let count = move || progress.map_or(0, |p| p.done.with(stories_done));
     let total = stories().len();
     let text = move || progress_line(progress, prefs.catalog());
@@ -65,7 +64,7 @@ fn story_on_screen(run: &Run) -> String {
 pub fn Welcome() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let progress = use_drawn_in().progress();
+    let progress = use_progress();
     let target = Memo::new(move |_| match progress {
         Some(p) => p.done.with(first_unfinished),
         None => Scenario::seed_ids().first().copied(),
@@ -105,7 +104,7 @@ pub fn Welcome() -> impl IntoView {
 
 /// One scenario button of the picker: pressed while on screen, marked when done.
 fn pick(lab: Lab, prefs: Prefs, current: Memo<String>, id: &'static str) -> impl IntoView {
-    let progress = use_drawn_in().progress();
+    let progress = use_progress();
     let done = move || progress.is_some_and(|p| p.is_done(id));
     let button = NodeRef::<leptos::html::Button>::new();
     // The phone's story row scrolls sideways: keep the story on screen in view inside it
@@ -161,7 +160,7 @@ fn show_in_row(chip: &leptos::web_sys::HtmlButtonElement) {
 pub fn StoriesBox() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let progress = use_drawn_in().progress();
+    let progress = use_progress();
     let current = lab.run.with_untracked(story_on_screen);
     let done = |id: &str| progress.is_some_and(|p| p.is_done(id));
     let line = progress_line(progress, prefs.catalog());
@@ -208,9 +207,8 @@ pub fn StoryPicker() -> impl IntoView {
     // at once: drawn with the rest of the picker, their chips would lengthen its task while
     // hidden, and no task should block the page long.
     let open_at_start = untrack(is_mechanic);
-    let drawn_in = use_drawn_in();
     let themes = move || {
-        (open_at_start || drawn_in.slice_drawn(crate::view::slices::Slice::Summary)).then(|| {
+        (open_at_start || crate::view::slices::drawn(crate::view::slices::Slice::Summary)).then(|| {
             untrack(|| THEMES
                 .iter()
                 .map(|(key, ids)| {

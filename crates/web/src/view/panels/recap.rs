@@ -6,9 +6,19 @@
 use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs};
-use crate::view::drawn::use_drawn_in;
 use idem_lesson::markup::{el, SafeHtml};
 use idem_lesson::panels::recap::{after_412_html, options, outcome, result_html, why_html, Choice};
+
+/// The student's guess: (scenario id, chosen value); a guess belongs to the scenario it was
+/// made for. Provided by the page outside the parts drawn again on a language switch, so the
+/// guess survives it.
+#[derive(Clone, Copy)]
+pub struct Guess(pub RwSignal<Option<(String, String)>>);
+
+/// Provides the guess for the page.
+pub fn provide_guess() {
+    provide_context(Guess(RwSignal::new(None)));
+}
 
 /// Predict at the start, the lesson of the scenario at the end. The choices are buttons with
 /// their own handlers (keyed by value, so a pressed one keeps its focus); what the run
@@ -21,11 +31,7 @@ pub fn Recap(
 ) -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    // The page keeps the guess for all its drawings of the recap (it survives a language
-    // switch); a widget's recap keeps its own.
-    let guess = use_drawn_in()
-        .page()
-        .map_or_else(|| RwSignal::new(None), |page| page.guess.0);
+    let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
     // Simulated once per scenario (and protections and language), not on every step.
     let choices = crate::platform::lab::per_scenario(lab, prefs, |r, catalog| {
         let start = r.snapshot(0).unwrap_or(r.world()).clone();
@@ -79,29 +85,30 @@ pub fn Recap(
         html
     });
     // A course site hears whether the prediction came true, once per run that ends.
-    let events = crate::platform::events::use_events();
-    Effect::new(
-        move |before: Option<Option<idem_lesson::events::LabEvent>>| {
-            let now = current_guess()
-                .filter(|_| lab.run.with(|r| r.at_end()))
-                .map(|c| {
-                    let (scenario, actual) = lab
-                        .run
-                        .with(|r| (r.scenario().id.clone(), outcome(r.world(), prefs.catalog())));
-                    idem_lesson::events::LabEvent::Prediction {
-                        scenario,
-                        correct: c.value == actual.value,
-                        choice: c.value,
+    if let Some(events) = crate::platform::events::use_events() {
+        Effect::new(
+            move |before: Option<Option<idem_lesson::events::LabEvent>>| {
+                let now = current_guess()
+                    .filter(|_| lab.run.with(|r| r.at_end()))
+                    .map(|c| {
+                        let (scenario, actual) = lab.run.with(|r| {
+                            (r.scenario().id.clone(), outcome(r.world(), prefs.catalog()))
+                        });
+                        idem_lesson::events::LabEvent::Prediction {
+                            scenario,
+                            correct: c.value == actual.value,
+                            choice: c.value,
+                        }
+                    });
+                if now.is_some() && before.is_some_and(|b| b != now) {
+                    if let Some(event) = &now {
+                        events.emit(event);
                     }
-                });
-            if now.is_some() && before.is_some_and(|b| b != now) {
-                if let Some(event) = &now {
-                    events.emit(event);
                 }
-            }
-            now
-        },
-    );
+                now
+            },
+        );
+    }
     let empty = move || !at_start.get() && body.with(|b| b.is_empty());
     // Keyed by choice: a pressed button keeps its element (and the focus), and stories with
     // the same choices keep the buttons.

@@ -11,20 +11,30 @@ use idem_core::Scenario;
 use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab};
-use crate::view::drawn::use_page;
 use crate::view::later::{later_here, LaterPart};
 use crate::view::panels::controls::Controls;
 use crate::view::stage::topology::Topology;
 use idem_lesson::stage::compare::{difference_line, scripted_line};
 
+/// The layout the two sides of a comparison are drawn in (tall, half the width each). The
+/// page makes it, so it outlives compare mode: a side's parts may still read it as they go.
+#[derive(Clone, Copy)]
+pub struct CompareLayout(pub ReadSignal<idem_lesson::geometry::Layout>);
+
+/// The lab seen from the right side of a comparison ([`Lab::side`]), made by the page so it
+/// outlives a change of mode; the page's compare stage (a part drawn later, bundles.rs) takes it
+/// from here.
+#[derive(Clone, Copy)]
+pub struct CompareRight(pub Lab);
+
 /// One side: its scenario's title, its topology, and its verdict and money.
 #[component]
 fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {
     // Half the width each: both drawings are drawn tall, so their words stay readable.
-    // The page makes the layout, so it outlives compare mode: a side's parts may still read
-    // it as they go.
     let mut prefs = use_prefs();
-    prefs.layout = use_page().compare_layout;
+    if let Some(CompareLayout(tall)) = use_context::<CompareLayout>() {
+        prefs.layout = tall;
+    }
     provide_context(prefs);
     provide_context(lab);
     let title = move || {

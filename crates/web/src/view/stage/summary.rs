@@ -41,8 +41,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
                 .with(|r| invariants_html(r.shown(lab.side), v, prefs.catalog()))
         })
     };
-    let drawn_in = crate::view::drawn::use_drawn_in();
-    let links = drawn_in.links_terms();
+    let links = use_context::<idem_lesson::panels::glossary::TermLinks>().is_some();
     // The step told once, for its plain lines and its detail.
     let told = Memo::new(move |_| {
         lab.run
@@ -130,7 +129,7 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
                 <h2>{prefs.t("ui.what_happened")}</h2>
                 <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
                 {move || {
-                    (links && drawn_in.slice_drawn(crate::view::slices::FIRST_SCREEN))
+                    (links && crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN))
                         .then(|| crate::view::later::later_here(crate::view::later::LaterPart::TermPop))
                 }}
                 <div inner_html=detail on:click=on_sql></div>

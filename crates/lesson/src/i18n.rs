@@ -293,6 +293,13 @@ impl Catalog {
         self.get(key).map(str::to_owned)
     }
 
+    /// [`Catalog::fill`] for a key of the panels' part, if that part is here already (see
+    /// [`Catalog::panel_text`]): a line the first screen's bundles can do without until then.
+    pub fn panel_fill(&self, key: &str, args: &[(&str, String)]) -> Option<String> {
+        self.get(key)
+            .map(|template| fill_plural(template, args, self.plural_rule()))
+    }
+
     /// The text of `key` with every `{name}` replaced by its value from `args`, and every
     /// `{name:form|form|…}` by the plural form this language's rule picks for that number.
     pub fn fill(&self, key: &str, args: &[(&str, String)]) -> String {

@@ -350,7 +350,12 @@ fn first_screen_keys() -> BTreeSet<String> {
 fn without_panel_texts(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
     let mut rest = body;
-    while let Some(at) = rest.find("panel_text(") {
+    // `panel_text("…")` and `panel_fill("…", …)` alike.
+    while let Some(at) = ["panel_text(", "panel_fill("]
+        .iter()
+        .filter_map(|call| rest.find(call))
+        .min()
+    {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
         // Skip to the end of the call's first string literal.

@@ -37,7 +37,7 @@ pub fn question(id: &'static str, catalog: &Catalog) -> Option<Question> {
         id,
         choices: options(&start, &end, catalog),
         answer: outcome(&end, catalog),
-        why: why(&end, catalog),
+        why: why(&end, catalog).unwrap_or_default(),
         next: after_412(&end, catalog),
     })
 }

@@ -198,47 +198,50 @@ fn payment_reason(world: &World, times: usize, retried: bool) -> Reason {
     }
 }
 
-/// The sentence of why for `world`'s ending, in `catalog`'s language.
-pub fn why(world: &World, catalog: &Catalog) -> String {
+/// The sentence of why for `world`'s ending, in `catalog`'s language; `None` until the panels'
+/// texts are here (the reasons live there: the prediction's bundle comes before them and does
+/// without the line meanwhile, which keeps them off the first screen's bytes).
+pub fn why(world: &World, catalog: &Catalog) -> Option<String> {
     let n = |v: usize| v.to_string();
     match reason(world) {
-        Reason::Leak => catalog.text("why.leak"),
-        Reason::Scoped => catalog.text("why.scoped"),
-        Reason::MissingKey => catalog.text("why.missing_key"),
-        Reason::NothingCharged => catalog.text("why.nothing_charged"),
-        Reason::Expired { times } => catalog.fill("why.expired", &[("n", n(times))]),
-        Reason::Evicted { times } => catalog.fill("why.evicted", &[("n", n(times))]),
-        Reason::LookupOnly { times } => catalog.fill("why.lookup_only", &[("n", n(times))]),
-        Reason::NoKey { times } => catalog.fill("why.no_key", &[("n", n(times))]),
-        Reason::Repeated { times } => catalog.fill("why.repeated", &[("n", n(times))]),
+        Reason::Leak => catalog.panel_text("why.leak"),
+        Reason::Scoped => catalog.panel_text("why.scoped"),
+        Reason::MissingKey => catalog.panel_text("why.missing_key"),
+        Reason::NothingCharged => catalog.panel_text("why.nothing_charged"),
+        Reason::Expired { times } => catalog.panel_fill("why.expired", &[("n", n(times))]),
+        Reason::Evicted { times } => catalog.panel_fill("why.evicted", &[("n", n(times))]),
+        Reason::LookupOnly { times } => catalog.panel_fill("why.lookup_only", &[("n", n(times))]),
+        Reason::NoKey { times } => catalog.panel_fill("why.no_key", &[("n", n(times))]),
+        Reason::Repeated { times } => catalog.panel_fill("why.repeated", &[("n", n(times))]),
         Reason::Replayed { status } => {
-            catalog.fill("why.replayed", &[("status", status.to_string())])
+            catalog.panel_fill("why.replayed", &[("status", status.to_string())])
         }
-        Reason::InProgress => catalog.text("why.in_progress"),
-        Reason::ProcessorDeduplicated => catalog.text("why.processor_dedup"),
-        Reason::NoRetry => catalog.text("why.no_retry"),
-        Reason::Recognised => catalog.text("why.recognised"),
-        Reason::BlindDebit { from, to } => catalog.fill(
+        Reason::InProgress => catalog.panel_text("why.in_progress"),
+        Reason::ProcessorDeduplicated => catalog.panel_text("why.processor_dedup"),
+        Reason::NoRetry => catalog.panel_text("why.no_retry"),
+        Reason::Recognised => catalog.panel_text("why.recognised"),
+        Reason::BlindDebit { from, to } => catalog.panel_fill(
             "why.blind_debit",
             &[("from", from.to_string()), ("to", to.to_string())],
         ),
         Reason::Reconciled { balance } => {
-            catalog.fill("why.reconciled", &[("balance", balance.to_string())])
+            catalog.panel_fill("why.reconciled", &[("balance", balance.to_string())])
         }
-        Reason::CasRejected { version, balance } => catalog.fill(
+        Reason::CasRejected { version, balance } => catalog.panel_fill(
             "why.cas_rejected",
             &[
                 ("version", version.to_string()),
                 ("balance", balance.to_string()),
             ],
         ),
-        Reason::LikeSkipped => catalog.text("why.like_skipped"),
-        Reason::NoUniqueIndex => catalog.text("why.no_unique_index"),
-        Reason::LikesNotDeduplicated => catalog.text("why.likes_not_deduplicated"),
+        Reason::LikeSkipped => catalog.panel_text("why.like_skipped"),
+        Reason::NoUniqueIndex => catalog.panel_text("why.no_unique_index"),
+        Reason::LikesNotDeduplicated => catalog.panel_text("why.likes_not_deduplicated"),
     }
 }
 
-/// After a 412, what a real app does next, or `None` when no answer was a 412. When the
+/// After a 412, what a real app does next, or `None` when no answer was a 412 (or the panels'
+/// texts are not here yet). When the
 /// operation that got it had retried (its first answer was lost), the change that moved the
 /// version may be its own debit, so the app shows the balance the 412 carries; when it was
 /// another operation's change, the app re-reads, lets the user confirm and resends with
@@ -259,18 +262,15 @@ pub fn after_412(world: &World, catalog: &Catalog) -> Option<String> {
         _ => return None,
     };
     let own = world.client().op(op).is_some_and(|o| o.attempts > 1);
-    let key = if own {
-        "why.next_412_own"
+    let args = [
+        ("balance", balance.to_string()),
+        ("version", version.to_string()),
+    ];
+    if own {
+        catalog.panel_fill("why.next_412_own", &args)
     } else {
-        "why.next_412_other"
-    };
-    Some(catalog.fill(
-        key,
-        &[
-            ("balance", balance.to_string()),
-            ("version", version.to_string()),
-        ],
-    ))
+        catalog.panel_fill("why.next_412_other", &args)
+    }
 }
 
 #[cfg(test)]
@@ -278,6 +278,11 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::{Action, Scenario};
+
+    /// The reason's words (native builds hold every part of the catalogs).
+    fn why(world: &World, catalog: &Catalog) -> String {
+        super::why(world, catalog).expect("native builds hold every part")
+    }
 
     fn end(id: &str) -> World {
         let mut world = World::new(&Scenario::by_id(id).expect("scenario"));

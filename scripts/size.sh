@@ -18,13 +18,16 @@ cd "$ROOT"
 # GOAL_KB is the bar the first screen aims for; BUDGET_KB is what the build last measured for
 # the heavier language plus a small margin, so that any real growth fails. Only moves down;
 # the figures of each build and what moved them are in docs/measurements.md and in
-# git log -- scripts/size.sh.
+# git log -- scripts/size.sh. Moved up once, by 1 KB, when the page began to check its own
+# claims (the record of faults placed, the user-truth invariant, fault kinds as a type): RU
+# 290.9 KB, EN 288.0 KB; see docs/measurements.md.
 GOAL_KB=130
-BUDGET_KB=290
+BUDGET_KB=291
 # The bytes before Play: the first screen without the player's bundle, what a student waits
 # for before the first step. Kept as BUDGET_KB is: the last measure plus a small margin, only
-# moving down (figures: docs/measurements.md, git log -- scripts/size.sh).
-PLAY_BUDGET_KB=245
+# moving down (figures: docs/measurements.md, git log -- scripts/size.sh); moved up once with
+# BUDGET_KB: RU 245.3 KB, EN 242.3 KB.
+PLAY_BUDGET_KB=246
 LANGS=(en ru)
 
 dist=dist

@@ -22,7 +22,8 @@ pub fn missed_sentence(placed: &[PlacedFault], story: Story, catalog: &Catalog) 
     if missed.is_empty() {
         return None;
     }
-    Some(catalog.fill(
+    // The panels' text: a run's end comes after they are here.
+    catalog.panel_fill(
         "sum.missed",
         &[
             ("n", injected.len().to_string()),
@@ -30,19 +31,25 @@ pub fn missed_sentence(placed: &[PlacedFault], story: Story, catalog: &Catalog) 
             ("missed", missed.len().to_string()),
             ("list", missed.join(", ")),
         ],
-    ))
+    )
 }
 
 fn missed_phrase(placed: &PlacedFault, story: Story, catalog: &Catalog) -> String {
     let phase = |p| vec![("phase", crate::labels::phase_in(p, story, catalog))];
     match placed.action {
-        Action::Crash(p) => catalog.fill("missed.crash", &phase(p)),
-        Action::Pause(p) => catalog.fill("missed.pause", &phase(p)),
-        Action::LoseNextAck => catalog.text("missed.lose_ack"),
-        Action::EvictKeys => catalog.text("missed.evict"),
-        Action::AdvanceClock(_) => catalog.text("missed.clock"),
-        Action::RetryNow => catalog.text("missed.retry"),
-        Action::Drop(_) | Action::Duplicate(_) | Action::Delay(..) => catalog.text("missed.packet"),
+        Action::Crash(p) => catalog
+            .panel_fill("missed.crash", &phase(p))
+            .unwrap_or_default(),
+        Action::Pause(p) => catalog
+            .panel_fill("missed.pause", &phase(p))
+            .unwrap_or_default(),
+        Action::LoseNextAck => catalog.panel_text("missed.lose_ack").unwrap_or_default(),
+        Action::EvictKeys => catalog.panel_text("missed.evict").unwrap_or_default(),
+        Action::AdvanceClock(_) => catalog.panel_text("missed.clock").unwrap_or_default(),
+        Action::RetryNow => catalog.panel_text("missed.retry").unwrap_or_default(),
+        Action::Drop(_) | Action::Duplicate(_) | Action::Delay(..) => {
+            catalog.panel_text("missed.packet").unwrap_or_default()
+        }
         Action::ConcurrentDuplicate => catalog.text("fact.second_request"),
         Action::ReuseKeyOtherBody => catalog.text("fact.key_reused"),
         Action::OtherUserSameKey | Action::Start(_) => catalog.text("fact.other_user"),

@@ -366,9 +366,26 @@ pub fn intro(world: &World, catalog: &Catalog) -> String {
     } else if story.is_some_and(|s| s.protections != world.scenario().protections) {
         catalog.fill("narr.changed_intro", &[("title", title())])
     } else {
-        catalog.text(&format!("scenario.{id}.intro"))
+        match SEED_INTROS.iter().find(|(seed, _)| *seed == id.as_str()) {
+            Some((_, key)) => catalog.text(key),
+            // A mechanic's intro is the panels' text; until it is here the step names the
+            // scenario by its title.
+            None => catalog
+                .panel_text(&format!("scenario.{id}.intro"))
+                .unwrap_or_else(title),
+        }
     }
 }
+
+/// The seed stories' intros, which the first screen carries (every other scenario's is in the
+/// panels' texts, as their summaries are).
+const SEED_INTROS: [(&str, &str); 5] = [
+    ("naive", "scenario.naive.intro"),
+    ("key", "scenario.key.intro"),
+    ("cas", "scenario.cas.intro"),
+    ("counter-naive", "scenario.counter-naive.intro"),
+    ("counter", "scenario.counter.intro"),
+];
 
 /// The constraints that decide where deduplication happens, for the ledger panel: the unique
 /// index of `like_ops`, of `idempotency_keys` (when keys live in PostgreSQL), and the absence

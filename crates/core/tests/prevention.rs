@@ -139,9 +139,7 @@ fn ttl_neither_the_deadline_nor_the_deadline_with_the_outcome_check_is_credited(
     );
     let search = Explorer::new(
         &both.clone().without_scripted_faults(),
-        Bounds::faults(2).of_kinds(KindSet::of(
-            [FaultKind::LoseAck, FaultKind::Clock].into_iter(),
-        )),
+        Bounds::faults(2).of_kinds(KindSet::of([FaultKind::LoseAck, FaultKind::Clock])),
     )
     .run_to_end()
     .clone();

@@ -163,7 +163,7 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     let (parent, _dispose) = mount_app("scenario=key&base=1").await;
     click(&parent, "step-forward").await;
     click(&parent, "fault-duplicate").await;
-    assert!(text(&parent, "narration").contains("twice"));
+    assert!(text(&parent, "narration").contains("second copy"));
     find(&parent, "split-packet");
     let packets = all(&parent, "[data-testid=packet]").len();
     assert_eq!(packets, 2, "the request and its copy");

@@ -570,15 +570,6 @@ fn the_record_names_exactly_the_faults_that_took_effect() {
                 .map(|p| p.action)
                 .collect();
             prop_assert_eq!(&recorded, &injected);
-            let notes = || world.steps().iter().flat_map(|s| &s.notes);
-            let count = |f: fn(&Note) -> bool| notes().filter(|n| f(n)).count();
-            let hits = |kind: &str| {
-                outcome
-                    .placed
-                    .iter()
-                    .filter(|p| p.action.kind_name() == kind && p.hit.is_some())
-                    .count()
-            };
             let net = world.network();
             for p in &outcome.placed {
                 let hit = p.hit.is_some();
@@ -599,28 +590,9 @@ fn the_record_names_exactly_the_faults_that_took_effect() {
                     _ => {}
                 }
             }
-            prop_assert_eq!(
-                hits("crash"),
-                count(|n| matches!(n, Note::ApiCrashed { .. }))
-            );
-            prop_assert_eq!(
-                hits("pause"),
-                count(|n| matches!(n, Note::ApiPaused { .. }))
-            );
-            prop_assert_eq!(
-                hits("evict"),
-                count(|n| matches!(n, Note::KeysEvicted { .. }))
-            );
-            prop_assert_eq!(
-                hits("lose-ack"),
-                count(|n| matches!(
-                    n,
-                    Note::MessageLost {
-                        reason: DropReason::LostAck,
-                        ..
-                    }
-                ))
-            );
+            for (kind, hits, notes) in record_beside_notes(&world, &outcome) {
+                prop_assert_eq!(hits, notes, "{}: {}", kind, trace());
+            }
             let clocks: Vec<&idem_core::PlacedFault> = outcome
                 .placed
                 .iter()

@@ -2,10 +2,14 @@
 //! faults placed on a run says which took effect and where (item 1): the seed stories keep
 //! their verdicts, no scripted scenario's verdict changes, and the review's examples are pinned.
 
+mod support;
+
 use idem_core::{
     Action, DeepLink, Fault, Gist, Invariant, Outcome, Phase, PlacedBy, Scenario, Status, Told,
     World,
 };
+
+use support::record_beside_notes;
 
 fn end(id: &str) -> World {
     let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
@@ -224,8 +228,6 @@ fn the_narration_s_last_answer_and_the_told_state_agree() {
 fn chaos_draws_are_recorded_as_the_notes_tell() {
     use idem_core::client::UserView;
     use idem_core::http::ResponseBody;
-    use idem_core::message::DropReason;
-    use idem_core::Note;
     let mut missed = 0;
     for id in [
         "key",
@@ -246,37 +248,9 @@ fn chaos_draws_are_recorded_as_the_notes_tell() {
             let drawn: Vec<Action> = schedule.iter().map(|(_, a)| *a).collect();
             let placed: Vec<Action> = outcome.placed.iter().map(|p| p.action).collect();
             assert_eq!(placed, drawn, "{id} {seed}");
-            let notes = || world.steps().iter().flat_map(|s| &s.notes);
-            let hits = |kind: &str| {
-                outcome
-                    .placed
-                    .iter()
-                    .filter(|p| p.action.kind_name() == kind && p.hit.is_some())
-                    .count()
-            };
-            let count = |f: fn(&Note) -> bool| notes().filter(|n| f(n)).count();
-            assert_eq!(
-                hits("crash"),
-                count(|n| matches!(n, Note::ApiCrashed { .. }))
-            );
-            assert_eq!(
-                hits("pause"),
-                count(|n| matches!(n, Note::ApiPaused { .. }))
-            );
-            assert_eq!(
-                hits("evict"),
-                count(|n| matches!(n, Note::KeysEvicted { .. }))
-            );
-            assert_eq!(
-                hits("lose-ack"),
-                count(|n| matches!(
-                    n,
-                    Note::MessageLost {
-                        reason: DropReason::LostAck,
-                        ..
-                    }
-                ))
-            );
+            for (kind, hits, notes) in record_beside_notes(&world, &outcome) {
+                assert_eq!(hits, notes, "{id} {seed}: {kind}");
+            }
             missed += outcome.placed.iter().filter(|p| p.hit.is_none()).count();
             let effects = world.verdict().effects;
             let lied = world.client().ops().iter().any(|o| {

@@ -184,3 +184,59 @@ pub fn closing_text() -> String {
     }
     out
 }
+
+/// The faults of `outcome`'s record that hit, per kind, beside the notes `world` wrote for
+/// that kind: `(kind, recorded hits, notes)` for crashes, pauses, evictions and lost answers.
+/// The record is read from the step log; the notes are what the nodes said: each pair must be
+/// equal.
+pub fn record_beside_notes(
+    world: &World,
+    outcome: &idem_core::Outcome,
+) -> [(&'static str, usize, usize); 4] {
+    use idem_core::message::DropReason;
+    let hits = |kind: &str| {
+        outcome
+            .placed
+            .iter()
+            .filter(|p| p.action.kind_name() == kind && p.hit.is_some())
+            .count()
+    };
+    let count = |f: fn(&Note) -> bool| {
+        world
+            .steps()
+            .iter()
+            .flat_map(|s| &s.notes)
+            .filter(|n| f(n))
+            .count()
+    };
+    [
+        (
+            "crash",
+            hits("crash"),
+            count(|n| matches!(n, Note::ApiCrashed { .. })),
+        ),
+        (
+            "pause",
+            hits("pause"),
+            count(|n| matches!(n, Note::ApiPaused { .. })),
+        ),
+        (
+            "evict",
+            hits("evict"),
+            count(|n| matches!(n, Note::KeysEvicted { .. })),
+        ),
+        (
+            "lose-ack",
+            hits("lose-ack"),
+            count(|n| {
+                matches!(
+                    n,
+                    Note::MessageLost {
+                        reason: DropReason::LostAck,
+                        ..
+                    }
+                )
+            }),
+        ),
+    ]
+}

@@ -145,7 +145,7 @@ step "unit and property tests (idem-core, idem-worker's protocol, native)" \
 step "imports (no file of a crate imports one that imports it back)" \
   node scripts/imports.mjs
 step "unit tests and options fuzz (idem-lesson and idem-web's pure parts, native)" \
-  counted cargo test -p idem-lesson -p idem-web --lib --test options_fuzz --test page_sources
+  counted cargo test -p idem-lesson -p idem-web --lib --test run_words --test options_fuzz --test page_sources
 step "trunk release build (dist/)" \
   trunk build --release --offline
 step "first-screen size (gzip -9 of dist/, per language; scripts/size.sh)" \

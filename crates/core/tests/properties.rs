@@ -541,25 +541,15 @@ fn a_fault_due_after_the_run_is_quiet_is_still_applied() {
 /// fault came). And the user-truth verdict agrees with the client's final screens.
 #[test]
 fn the_record_names_exactly_the_faults_that_took_effect() {
-    use idem_core::client::UserView;
-    use idem_core::http::ResponseBody;
     use idem_core::message::DropReason;
     use idem_core::net::Fate;
     use idem_core::{Outcome, PlacedBy};
-    const IDS: [&str; 6] = [
-        "key",
-        "naive",
-        "cas",
-        "counter",
-        "lease-expiry",
-        "fully-protected",
-    ];
     check(
         "record",
-        (0..IDS.len(), any::<u64>(), schedule(any_fault())),
+        (0..RECORD_DESIGNS.len(), any::<u64>(), schedule(any_fault())),
         &["drop", "crash", "pause", "clock"],
         |(i, seed, faults)| {
-            let (world, effects) = run_with(&with_seed(IDS[i], seed), &faults);
+            let (world, effects) = run_with(&with_seed(RECORD_DESIGNS[i], seed), &faults);
             let outcome = Outcome::of(&world);
             let trace = || trace_text(&world);
             let injected: Vec<Action> = world.injected().iter().map(|(_, a)| *a).collect();
@@ -628,29 +618,9 @@ fn the_record_names_exactly_the_faults_that_took_effect() {
             hit.sort();
             prop_assert_eq!(told, hit);
             // The user-truth verdict, from the client's screens and the effects counted here.
-            let effects_of = |op: idem_core::OpId| {
-                world
-                    .processor()
-                    .statement
-                    .iter()
-                    .filter(|l| l.op == op)
-                    .count()
-                    + world.ledger().debits.iter().filter(|d| d.op == op).count()
-                    + world.ledger().likes.iter().filter(|l| l.op == op).count()
-            };
-            let lied = world.client().ops().iter().any(|o| {
-                let failed = match &o.view {
-                    UserView::Failed(r) => {
-                        !matches!(r.body, ResponseBody::PreconditionFailed { .. })
-                    }
-                    UserView::GaveUp => true,
-                    _ => false,
-                };
-                failed && effects_of(o.op) > 0
-            });
             prop_assert_eq!(
                 !holds(&world, Invariant::UserToldTheTruth),
-                lied,
+                user_misinformed(&world),
                 "{}",
                 trace()
             );

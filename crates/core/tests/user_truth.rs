@@ -9,7 +9,7 @@ use idem_core::{
     World,
 };
 
-use support::record_beside_notes;
+use support::{record_beside_notes, user_misinformed, RECORD_DESIGNS};
 
 fn end(id: &str) -> World {
     let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
@@ -226,17 +226,8 @@ fn the_narration_s_last_answer_and_the_told_state_agree() {
 /// tell one, and the user-truth verdict agrees with the phone's final screens.
 #[test]
 fn chaos_draws_are_recorded_as_the_notes_tell() {
-    use idem_core::client::UserView;
-    use idem_core::http::ResponseBody;
     let mut missed = 0;
-    for id in [
-        "key",
-        "naive",
-        "cas",
-        "counter",
-        "lease-expiry",
-        "fully-protected",
-    ] {
+    for id in RECORD_DESIGNS {
         let scenario = Scenario::by_id(id).expect("scenario");
         let design = scenario.clone().without_scripted_faults();
         for seed in 0..40u32 {
@@ -252,24 +243,9 @@ fn chaos_draws_are_recorded_as_the_notes_tell() {
                 assert_eq!(hits, notes, "{id} {seed}: {kind}");
             }
             missed += outcome.placed.iter().filter(|p| p.hit.is_none()).count();
-            let effects = world.verdict().effects;
-            let lied = world.client().ops().iter().any(|o| {
-                let n = effects
-                    .iter()
-                    .find(|(op, _)| *op == o.op)
-                    .map_or(0, |(_, n)| *n);
-                let failed = match &o.view {
-                    UserView::Failed(r) => {
-                        !matches!(r.body, ResponseBody::PreconditionFailed { .. })
-                    }
-                    UserView::GaveUp => true,
-                    _ => false,
-                };
-                failed && n > 0
-            });
             assert_eq!(
                 !holds(&world, Invariant::UserToldTheTruth),
-                lied,
+                user_misinformed(&world),
                 "{id} {seed}"
             );
         }

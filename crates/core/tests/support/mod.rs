@@ -240,3 +240,42 @@ pub fn record_beside_notes(
         ),
     ]
 }
+
+/// The designs the record's checks draw faults over: the seed stories, a slow holder past its
+/// lease, and everything on.
+pub const RECORD_DESIGNS: [&str; 6] = [
+    "key",
+    "naive",
+    "cas",
+    "counter",
+    "lease-expiry",
+    "fully-protected",
+];
+
+/// Whether some user was left believing an operation that took effect failed: an error screen
+/// (a 412 shows the state it carries, not a failure) or "we couldn't confirm", for an
+/// operation with an effect. Read from the phone's screens and the effects counted here (card
+/// charges, debits, likes), apart from the core's `Told`, so a test can hold the user-truth
+/// verdict against it.
+pub fn user_misinformed(world: &World) -> bool {
+    use idem_core::client::UserView;
+    use idem_core::http::ResponseBody;
+    let effects_of = |op: idem_core::OpId| {
+        world
+            .processor()
+            .statement
+            .iter()
+            .filter(|l| l.op == op)
+            .count()
+            + world.ledger().debits.iter().filter(|d| d.op == op).count()
+            + world.ledger().likes.iter().filter(|l| l.op == op).count()
+    };
+    world.client().ops().iter().any(|o| {
+        let failed = match &o.view {
+            UserView::Failed(r) => !matches!(r.body, ResponseBody::PreconditionFailed { .. }),
+            UserView::GaveUp => true,
+            _ => false,
+        };
+        failed && effects_of(o.op) > 0
+    })
+}

@@ -124,18 +124,17 @@ impl FaultKind {
     ];
 
     /// The kinds "Try every failure" injects, in menu order (the others shape a scenario and
-    /// stay its own).
-    pub const SEARCHED: [FaultKind; 9] = [
-        FaultKind::Drop,
-        FaultKind::Dup,
-        FaultKind::Delay,
-        FaultKind::Crash,
-        FaultKind::Pause,
-        FaultKind::LoseAck,
-        FaultKind::Evict,
-        FaultKind::Retry,
-        FaultKind::Clock,
-    ];
+    /// stay its own): the first nine of [`FaultKind::ALL`], taken from it so the two lists
+    /// cannot drift ([`FaultKind::is_searched`] relies on the prefix).
+    pub const SEARCHED: [FaultKind; 9] = {
+        let mut searched = [FaultKind::Drop; 9];
+        let mut i = 0;
+        while i < searched.len() {
+            searched[i] = FaultKind::ALL[i];
+            i += 1;
+        }
+        searched
+    };
 
     /// The URL spelling (links, catalog keys `kind.<name>`, test ids).
     pub const fn name(self) -> &'static str {

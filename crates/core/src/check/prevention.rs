@@ -158,10 +158,9 @@ pub fn check_prevention(scenario: &Scenario, injected: &[(u32, Action)]) -> Prev
     // search (one that breaks it answers "no" at the cost of a replay; most protections do
     // not touch what broke the run).
     let known = std::cell::RefCell::new(Vec::<Vec<Planned>>::new());
-    let check = |on: &[Protection]| {
-        let design = design_with(scenario, on);
+    // The claim for `on`, given its design and this schedule replayed there.
+    let check = |on: &[Protection], design: Scenario, replayed: ClaimAnswer| {
         let absent = absent(scenario, &design, &faults);
-        let replayed = this_schedule(&design, planned.as_deref());
         let holds_this_schedule = replayed == ClaimAnswer::Prevents;
         let answer = match scope {
             ClaimScope::Searched => {
@@ -189,17 +188,28 @@ pub fn check_prevention(scenario: &Scenario, injected: &[(u32, Action)]) -> Prev
             holds_this_schedule,
         }
     };
-    let singles: Vec<Claim> = off.iter().map(|x| check(&[*x])).collect();
+    let replayed_with = |on: &[Protection]| {
+        let design = design_with(scenario, on);
+        let replayed = this_schedule(&design, planned.as_deref());
+        (design, replayed)
+    };
+    let singles: Vec<Claim> = off
+        .iter()
+        .map(|x| {
+            let (design, replayed) = replayed_with(&[*x]);
+            check(&[*x], design, replayed)
+        })
+        .collect();
     let pair = if singles.iter().any(Claim::prevents) {
         None
     } else {
         pairs(&off).find_map(|on| {
+            let (design, replayed) = replayed_with(&on);
             // This schedule breaking the pair's design already answers no: skip its search.
-            let design = design_with(scenario, &on);
-            if let ClaimAnswer::BreaksThisSchedule(_) = this_schedule(&design, planned.as_deref()) {
+            if let ClaimAnswer::BreaksThisSchedule(_) = replayed {
                 return None;
             }
-            Some(check(&on)).filter(Claim::prevents)
+            Some(check(&on, design, replayed)).filter(Claim::prevents)
         })
     };
     Prevention {

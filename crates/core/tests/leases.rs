@@ -10,10 +10,10 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idem_core::{Action, HandlerRef, Invariant, MsgId, Note, Phase, Scenario, Status, World};
+use idem_core::{Action, HandlerRef, Invariant, MsgId, Note, Phase, Scenario, World};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
-use support::{run_scenario, scenario, STEP_BOUND};
+use support::{holds, noted, run_scenario, scenario, STEP_BOUND};
 
 /// A fault of these properties; a packet is chosen by index among those in flight on the
 /// mobile link when the fault comes.
@@ -179,19 +179,6 @@ fn play(scenario: &Scenario, faults: &[(u32, Fault)]) -> (World, Leases) {
     (world, leases)
 }
 
-fn count(world: &World, wanted: impl Fn(&Note) -> bool) -> usize {
-    world
-        .steps()
-        .iter()
-        .flat_map(|s| &s.notes)
-        .filter(|n| wanted(n))
-        .count()
-}
-
-fn holds(world: &World, invariant: Invariant) -> bool {
-    matches!(world.verdict().status(invariant), Some(Status::Holds))
-}
-
 /// 300 cases, or `PROPTEST_CASES`; zero is refused (it would check nothing).
 fn cases() -> u32 {
     let cases = std::env::var("PROPTEST_CASES")
@@ -277,7 +264,7 @@ fn a_stale_holder_is_fenced_whenever_its_claim_was_taken_over() {
                 leases.fenced.is_subset(&leases.stale),
                 "fenced while current"
             );
-            prop_assert!(count(world, |n| *n == Note::ApiFenced) >= leases.resumed_stale.len());
+            prop_assert!(noted(world, |n| *n == Note::ApiFenced) >= leases.resumed_stale.len());
             prop_assert!(leases.stale.is_empty() || leases.expired > 0);
             Ok(())
         });
@@ -313,11 +300,11 @@ fn pause_row(mut s: Scenario, phase: Phase) -> Row {
         processor_charges: money.processor_charges,
         ledger_rows: money.ledger_rows,
         statement_cents: money.statement_cents,
-        paused: count(
+        paused: noted(
             &world,
             |n| matches!(n, Note::ApiPaused { phase: p } if *p == phase),
         ),
-        expired: count(&world, |n| matches!(n, Note::ClaimsExpired { .. })),
+        expired: noted(&world, |n| matches!(n, Note::ClaimsExpired { .. })),
         tokens: world
             .steps()
             .iter()
@@ -327,8 +314,8 @@ fn pause_row(mut s: Scenario, phase: Phase) -> Row {
                 _ => None,
             })
             .collect(),
-        processor_fenced: count(&world, |n| *n == Note::ProcessorFenced),
-        api_fenced: count(&world, |n| *n == Note::ApiFenced),
+        processor_fenced: noted(&world, |n| *n == Note::ProcessorFenced),
+        api_fenced: noted(&world, |n| *n == Note::ApiFenced),
         ok: world.verdict().ok(),
     }
 }

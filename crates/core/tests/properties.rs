@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use idem_core::SimTime;
-use idem_core::{Action, Invariant, Note, Phase, Protections, Scenario, Status, World};
+use idem_core::{Action, Invariant, Note, Phase, Protections, Scenario, World};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
 use support::*;
@@ -226,10 +226,6 @@ fn cases() -> u32 {
         .unwrap_or(300);
     assert!(cases > 0, "PROPTEST_CASES=0 would run no cases");
     cases
-}
-
-fn holds(world: &World, invariant: Invariant) -> bool {
-    world.verdict().status(invariant) == Some(&Status::Holds)
 }
 
 /// Tallies over all cases of one property: how many cases ran, how many had at least one fault

@@ -6,16 +6,7 @@ mod support;
 use idem_core::Scenario;
 use idem_core::SimTime;
 use idem_core::{Action, ActionError, DeepLink, Invariant, LinkError, Note, Phase, World};
-use support::{run, run_scenario, scenario};
-
-fn noted(world: &World, wanted: impl Fn(&Note) -> bool) -> usize {
-    world
-        .steps()
-        .iter()
-        .flat_map(|s| &s.notes)
-        .filter(|n| wanted(n))
-        .count()
-}
+use support::{noted, run, run_scenario, scenario};
 
 #[test]
 fn a_holder_that_stalls_past_its_lease_charges_after_the_retry_took_the_key() {

@@ -5,11 +5,10 @@
 mod support;
 
 use idem_core::{
-    Action, DeepLink, Fault, Gist, Invariant, Outcome, Phase, PlacedBy, Scenario, Status, Told,
-    World,
+    Action, DeepLink, Fault, Gist, Invariant, Outcome, Phase, PlacedBy, Scenario, Told, World,
 };
 
-use support::{record_beside_notes, user_misinformed, RECORD_DESIGNS};
+use support::{holds, record_beside_notes, user_misinformed, RECORD_DESIGNS};
 
 fn end(id: &str) -> World {
     let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
@@ -24,10 +23,6 @@ fn linked(query: &str) -> World {
     let mut world = World::replay(&scenario, &link.faults, last + 1).expect("replays");
     world.run(5_000);
     world
-}
-
-fn holds(world: &World, invariant: Invariant) -> bool {
-    world.verdict().status(invariant) == Some(&Status::Holds)
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use idem_core::http::{HttpRequest, HttpResponse};
 use idem_core::message::Payload;
 use idem_core::net::Fate;
-use idem_core::{Note, RunEnd, Scenario, World};
+use idem_core::{Invariant, Note, RunEnd, Scenario, Status, World};
 
 /// Upper bound on steps for any scenario run in tests.
 pub const STEP_BOUND: usize = 2_000;
@@ -201,14 +201,7 @@ pub fn record_beside_notes(
             .filter(|p| p.action.kind_name() == kind && p.hit.is_some())
             .count()
     };
-    let count = |f: fn(&Note) -> bool| {
-        world
-            .steps()
-            .iter()
-            .flat_map(|s| &s.notes)
-            .filter(|n| f(n))
-            .count()
-    };
+    let count = |f: fn(&Note) -> bool| noted(world, f);
     [
         (
             "crash",
@@ -278,4 +271,19 @@ pub fn user_misinformed(world: &World) -> bool {
         };
         failed && effects_of(o.op) > 0
     })
+}
+
+/// Whether `invariant` holds in `world` now (not broken, not pending).
+pub fn holds(world: &World, invariant: Invariant) -> bool {
+    world.verdict().status(invariant) == Some(&Status::Holds)
+}
+
+/// How many notes of the whole run `wanted` picks.
+pub fn noted(world: &World, wanted: impl Fn(&Note) -> bool) -> usize {
+    world
+        .steps()
+        .iter()
+        .flat_map(|s| &s.notes)
+        .filter(|n| wanted(n))
+        .count()
 }

@@ -38,17 +38,17 @@ pub fn start(
     injected: &[(u32, Action)],
     done: impl FnOnce(Option<Prevention>) + 'static,
 ) -> Option<Check> {
-    let request = message(
-        "prevent",
-        &[
-            ("scenario", serde_wasm_bindgen::to_value(scenario).ok()?),
-            ("injected", serde_wasm_bindgen::to_value(injected).ok()?),
-        ],
-    );
-    let Some(worker) = new_worker() else {
+    // Whatever fails before a worker listens is told to `done` too: the panel would otherwise
+    // say "checking" for ever.
+    let asked = serde_wasm_bindgen::to_value(scenario)
+        .ok()
+        .zip(serde_wasm_bindgen::to_value(injected).ok());
+    // A worker is started only for a request that could be written.
+    let Some(((scenario, injected), worker)) = asked.and_then(|a| Some((a, new_worker()?))) else {
         done(None);
         return None;
     };
+    let request = message("prevent", &[("scenario", scenario), ("injected", injected)]);
     let done: Done = Rc::new(RefCell::new(Some(Box::new(done))));
     let answer = {
         let done = Rc::clone(&done);

@@ -38,7 +38,6 @@ pub const PAUSE_MS: u64 = CLAIM_LEASE_MS + SECOND;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 enum Await {
     Claim,
-    Token,
     Paused,
     Lookup,
     Reclaim,
@@ -364,15 +363,22 @@ impl Api {
             return;
         };
         match (awaiting, payload) {
-            (Await::Claim, Payload::RedisReply(_, reply)) => {
-                self.after_claim(now, id, reply == RedisReply::Ok, p)
-            }
-            (Await::Token, Payload::RedisReply(_, RedisReply::Int(token))) => {
+            (Await::Claim, Payload::RedisReply(_, RedisReply::Int(token))) => {
+                // The fenced claim is ours, with its token, in one step (no window between).
                 if let Some(h) = self.handlers.get_mut(&id) {
                     h.token = Some(token);
                 }
+                self.note(Note::ApiKeyIsNew);
                 self.note(Note::ApiGetsToken { token });
                 self.enter(now, id, Phase::CallProcessor, p);
+            }
+            (Await::Claim, Payload::RedisReply(_, RedisReply::Value(record))) => {
+                // The fenced claim found the key taken and brought its record back.
+                self.note(Note::ApiKeyTaken);
+                self.after_lookup(now, id, Some((record, None)), p);
+            }
+            (Await::Claim, Payload::RedisReply(_, reply)) => {
+                self.after_claim(now, id, reply == RedisReply::Ok, p)
             }
             (Await::Claim, Payload::SqlResults(_, rows)) => {
                 self.after_claim(now, id, first_rows(&rows) == 1, p)
@@ -510,23 +516,6 @@ impl Api {
     }
 
     fn after_claim(&mut self, now: SimTime, id: u32, won: bool, p: &Protections) {
-        if won && fencing_applies(p) {
-            // The claim is ours; its token comes from the key's counter, which outlives it.
-            self.note(Note::ApiKeyIsNew);
-            let Some(h) = self.handlers.get_mut(&id) else {
-                return;
-            };
-            let Some(key) = h.store_key.as_deref().map(fence_key) else {
-                return;
-            };
-            h.awaiting = Await::Token;
-            let handler = self.handler_ref(id);
-            self.send(
-                Node::Store,
-                Payload::Redis(handler, RedisCommand::Incr { key }),
-            );
-            return;
-        }
         if won {
             self.note(Note::ApiKeyIsNew);
             self.enter(now, id, Phase::CallProcessor, p);
@@ -833,11 +822,22 @@ impl Api {
                 return;
             };
             let handler = self.handler_ref(id);
-            let command = RedisCommand::Set {
-                key,
-                value: record,
-                nx: true,
-                ttl_ms: CLAIM_LEASE_MS,
+            // With fencing, the token comes from the key's counter (which outlives the claim)
+            // in the same script as the claim.
+            let command = if fencing_applies(p) {
+                RedisCommand::ClaimWithToken {
+                    fence: fence_key(&key),
+                    key,
+                    value: record,
+                    ttl_ms: CLAIM_LEASE_MS,
+                }
+            } else {
+                RedisCommand::Set {
+                    key,
+                    value: record,
+                    nx: true,
+                    ttl_ms: CLAIM_LEASE_MS,
+                }
             };
             self.send(Node::Store, Payload::Redis(handler, command));
         }

@@ -15,11 +15,10 @@
 //! (`World::view`: times relative to now, message ids and the page-only past left out, keys
 //! past their expiry gone), so schedules that reach the same situation at other times or
 //! through other message numbers merge. With no fault left, a run is a straight line: it is
-//! looked up where straight runs meet (something still armed, the phone just woken), and a
-//! fault that only arms something (a crash or a pause before a phase, the next answer lost)
-//! armed one step later than one already played out is the same run one step shorter (arming
-//! commutes with every step until it fires), so it is carried down the line of steps instead
-//! of simulated. [`crate::explore_brute`] walks every schedule one by one; the
+//! looked up where straight runs meet (a crash still armed, the phone just woken), and a
+//! crash armed one step later than one already played out is the same run one step shorter
+//! (arming commutes with every step until the crash fires), so it is carried down the line of
+//! steps instead of simulated. [`crate::explore_brute`] walks every schedule one by one; the
 //! tests check that both agree on the runs, the violations and the shortest counter-example
 //! of every class.
 //!

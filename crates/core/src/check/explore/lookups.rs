@@ -3,7 +3,7 @@
 //! (tests/explorer.rs) check that the reports agree; these check that the work is saved.
 
 use super::search::worth_recording;
-use super::summary::{invariant_index, Armed, Straight};
+use super::summary::{invariant_index, Straight};
 use super::*;
 use crate::action::{Action, KindCounts};
 use crate::phase::Phase;
@@ -176,30 +176,21 @@ fn a_played_out_run_remembers_its_start_and_the_meeting_points_on_its_way() {
 }
 
 #[test]
-fn a_played_out_run_knows_how_long_what_it_armed_stays_armed() {
-    // For each fault that only arms something: the run counts the steps it stays armed for,
-    // and nothing for the kinds not armed.
-    for (fault, armed_kind) in [
-        (Action::Crash(Phase::Respond), Armed::Crash),
-        (Action::Pause(Phase::Respond), Armed::Pause),
-        (Action::LoseNextAck, Armed::LostAnswer),
-    ] {
-        let (mut explorer, mut world, _) = a_situation_twice();
-        world.apply(fault).expect("always applies");
-        assert_eq!(Armed::by(fault), Some(armed_kind));
-        explorer.play_out(world.clone(), STEP_EDGE);
-        let run = explorer.last_run.expect("played out");
-        // By hand: the steps after which it is still armed.
-        let mut armed = 0;
-        while world.step().is_some() && Armed::in_world(&world)[armed_kind.index()] {
-            armed += 1;
-            assert!(armed < 100, "{fault:?} fires");
-        }
-        assert!(armed > 1, "{fault:?} armed for a while: {armed}");
-        let mut expected = [0; Armed::KINDS];
-        expected[armed_kind.index()] = armed;
-        assert_eq!(run.armed, expected, "{fault:?}");
+fn a_played_out_run_knows_how_long_its_armed_crash_stays_armed() {
+    let (mut explorer, mut world, _) = a_situation_twice();
+    world
+        .apply(Action::Crash(Phase::Respond))
+        .expect("always applies");
+    explorer.play_out(world.clone(), STEP_EDGE);
+    let run = explorer.last_run.expect("played out");
+    // By hand: the steps after which the crash is still armed.
+    let mut armed = 0;
+    while world.step().is_some() && world.api().crash_armed().is_some() {
+        armed += 1;
+        assert!(armed < 100, "the crash fires");
     }
+    assert!(armed > 1, "armed for a while: {armed}");
+    assert_eq!(run.armed, armed);
 }
 
 #[test]
@@ -213,13 +204,13 @@ fn a_run_that_meets_a_remembered_one_adds_up_how_long_the_crash_stays_armed() {
     further.step();
     assert!(further.api().crash_armed().is_some());
     explorer.play_out(further.clone(), STEP_EDGE);
-    let rest = explorer.last_run.expect("played out").armed[Armed::Crash.index()];
+    let rest = explorer.last_run.expect("played out").armed;
     let states = explorer.report.states;
     explorer.play_out(world, STEP_EDGE);
     assert_eq!(explorer.report.states, states + 1, "one more situation");
     let run = explorer.last_run.expect("met the remembered run");
     assert!(rest > 0);
-    assert_eq!(run.armed[Armed::Crash.index()], rest + 1);
+    assert_eq!(run.armed, rest + 1);
 }
 
 #[test]
@@ -351,7 +342,7 @@ fn a_parent_counts_its_longest_run_from_where_it_stands() {
         cut: false,
         steps: 4,
         at_step: 0,
-        armed: [0; Armed::KINDS],
+        armed: 0,
     };
     let mut parent = Summary::default();
     parent.absorb_straight(&run, STEP_EDGE);
@@ -396,7 +387,7 @@ fn of_equally_short_counter_examples_the_first_found_is_kept() {
         cut: false,
         steps: 2,
         at_step: 0,
-        armed: [0; Armed::KINDS],
+        armed: 0,
     };
     let mut parent = Summary::default();
     parent.absorb_straight(&run, edge(7));

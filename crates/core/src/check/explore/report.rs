@@ -91,8 +91,7 @@ pub struct Report {
     /// Distinct situations remembered (a situation: everything that decides what happens next,
     /// plus the faults still allowed): every one the search branched at over the faults left,
     /// and on runs without faults left, the start and the points where runs meet again (a
-    /// crash, a pause or a lost answer still armed, the phone waking, a step that sent
-    /// nothing). Each was simulated from
+    /// crash still armed, the phone waking, a step that sent nothing). Each was simulated from
     /// once; a run that reaches one again reuses its outcome. The situations passed in between
     /// are not remembered; every step simulated is counted in `steps`. (The brute-force oracle
     /// counts every node of the tree here.)

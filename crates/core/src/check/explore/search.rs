@@ -4,7 +4,7 @@
 
 use super::menu::faults_of;
 use super::report::{note_tried, Bounds, CounterExample, Report};
-use super::summary::{Armed, Best, Edge, Straight, Summary, END, STEP};
+use super::summary::{Best, Edge, Straight, Summary, END, STEP};
 use crate::action::{Action, KindCounts};
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
@@ -70,18 +70,17 @@ pub(super) struct Frame {
     pub(super) next: usize,
     pub(super) acc: Summary,
     pub(super) edge: Edge,
-    /// Faults that arm something ([`Armed`]), armed at an earlier node of this straight line of
-    /// steps and still armed here: their runs from this node are known (see [`Carry`]).
+    /// Crashes armed at an earlier node of this straight line of steps, still armed here: their
+    /// runs from this node are known (see [`Carry`]).
     pub(super) carry: Vec<Carry>,
-    /// Such faults armed here whose runs were played out: carried to the step child.
+    /// Crashes armed here whose runs were played out: carried to the step child.
     pub(super) carry_next: Vec<Carry>,
 }
 
-/// A fault that arms something ([`Armed`]: a crash, a pause, the next answer lost) applied at
-/// node N one fault before the end, whose straight run `run` is known: as long as it has not
-/// fired, "arm, then step" is "step, then arm" (arming changes nothing until it fires), so at
-/// N's step child the same fault leads to the same run one step shorter, without simulating
-/// it (`run.armed`: for how many more steps).
+/// A crash armed at node N one fault before the end, whose straight run `run` is known: as
+/// long as it has not fired, "arm, then step" is "step, then arm" (arming changes nothing
+/// until the handler enters that phase), so at N's step child the same crash leads to the
+/// same run one step shorter, without simulating it (`run.armed`: for how many more steps).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Carry {
     pub(super) action: Action,
@@ -90,16 +89,14 @@ pub(super) struct Carry {
 
 /// Whether a straight run remembers the situation it is in (every remembered situation costs
 /// a fingerprint and a map entry; a run met again is looked up only where it was remembered).
-/// Runs meet where a fault that arms something ([`Armed`]: a crash, a pause, the next answer
-/// lost) is still armed (one armed later starts there: the search carries it instead, but a
-/// search cut into parts meets it here, so one part does the single search's work), where
+/// Runs meet where a crash armed earlier is still armed (one armed later starts there), where
 /// the phone wakes after going offline at different moments (by then the servers are idle
 /// and what differed is past), and after a step that sent nothing: a packet was absorbed (a
 /// duplicate answered and ignored, a reply lost, an ack that arrived), which is where runs that
 /// differed in an extra packet come back together (k = 3 `scope`: 28 % fewer steps; recording
 /// after every step saves more steps but costs more fingerprints than it saves).
 pub(super) fn worth_recording(world: &World) -> bool {
-    Armed::in_world(world).contains(&true)
+    world.api().crash_armed().is_some()
         || world
             .steps()
             .last()
@@ -234,12 +231,11 @@ impl Explorer {
                 self.last_run = None;
                 self.enter(child, remaining, edge);
                 visited += 1;
-                let run = match (self.last_run.take(), Armed::by(action)) {
-                    (Some(run), Some(armed)) if remaining == 0 => run.advanced(armed),
-                    _ => None,
-                };
+                let run = self.last_run.take().and_then(|r| r.advanced());
                 if let (Some(run), Some(frame)) = (run, self.stack.last_mut()) {
-                    frame.carry_next.push(Carry { action, run });
+                    if remaining == 0 && matches!(action, Action::Crash(_)) {
+                        frame.carry_next.push(Carry { action, run });
+                    }
                 }
             } else if frame.next == total {
                 frame.next += 1;
@@ -250,8 +246,7 @@ impl Explorer {
                     .carry
                     .iter()
                     .filter_map(|c| {
-                        let armed = Armed::by(c.action)?;
-                        c.run.advanced(armed).map(|run| Carry {
+                        c.run.advanced().map(|run| Carry {
                             action: c.action,
                             run,
                         })
@@ -383,32 +378,30 @@ impl Explorer {
             self.absorb_straight(&known, edge);
             return;
         }
-        let armed_at_start = Armed::in_world(&world);
+        let world_armed_at_start = world.api().crash_armed().is_some();
         let mut path: Vec<(u128, u32)> = Vec::new();
         let mut known: Option<Straight> = None;
-        // Per armed kind: whether what was armed at the start is still armed, and for how many
-        // steps it stayed so (it did not fire in any of them).
-        let mut live = armed_at_start;
-        let mut armed_until = [0u16; Armed::KINDS];
+        // Steps after which the crash armed at the start (if any) was still armed.
+        let mut armed_until = 0u32;
+        let mut disarmed = world.api().crash_armed().is_none();
         while world.step_count() < max {
             if world.step().is_none() {
                 break;
             }
             self.report.steps += 1;
-            if live.contains(&true) {
-                let now = Armed::in_world(&world);
-                for i in 0..Armed::KINDS {
-                    live[i] &= now[i];
-                    armed_until[i] += u16::from(live[i]);
-                }
-            }
             // Whether the run ended is asked only where it matters (it costs a look at every
             // timer and packet): the next `step` says so anyway.
             if !worth_recording(&world) {
+                disarmed = true;
                 continue;
             }
             if world.is_quiescent() {
                 break;
+            }
+            if !disarmed && world.api().crash_armed().is_some() {
+                armed_until += 1;
+            } else {
+                disarmed = true;
             }
             let here = (world.view(false), world.step_count());
             if let Some(s) = self
@@ -424,10 +417,8 @@ impl Explorer {
         let end = world.step_count();
         let (broken, cut, tail) = match known {
             Some(s) => {
-                for i in 0..Armed::KINDS {
-                    if live[i] {
-                        armed_until[i] += s.armed[i];
-                    }
+                if !disarmed {
+                    armed_until += s.armed;
                 }
                 (s.broken, s.cut, s.steps)
             }
@@ -438,14 +429,14 @@ impl Explorer {
                 (s.broken, s.cut, 0)
             }
         };
-        // What was armed at the start stays armed for `armed_until` steps (counted from it).
+        // A crash armed at the start stays armed for `armed_until` steps (counted from it).
+        let armed_from_start = if world_armed_at_start { armed_until } else { 0 };
         let from = |start: u32| Straight {
             broken,
             cut,
             steps: end - start + tail,
             at_step: start,
-            armed: armed_until
-                .map(|n| n.saturating_sub(u16::try_from(start - at_step).unwrap_or(u16::MAX))),
+            armed: armed_from_start.saturating_sub(start - at_step),
         };
         let mut new = 0;
         for (k, s) in path {

@@ -3,7 +3,7 @@
 //! faults left ([`Straight`]): what the search remembers and reuses when it meets a situation
 //! again.
 
-use crate::action::{Action, FaultKind, KindCounts};
+use crate::action::{FaultKind, KindCounts};
 use crate::verdict::Invariant;
 use crate::world::World;
 
@@ -51,49 +51,9 @@ pub(super) struct Straight {
     pub(super) cut: bool,
     pub(super) steps: u32,
     pub(super) at_step: u32,
-    /// For how many of the next steps each fault that only arms something (see [`Armed`]),
-    /// if armed in this situation, stays armed (0 when none is).
-    pub(super) armed: [u16; Armed::KINDS],
-}
-
-/// The faults that only arm something for later: a crash or a pause before a phase, and the
-/// API's next answer lost. Until it fires, such a fault changes nothing a step does (the
-/// handler looks at it only when it enters that phase, the network only when the API sends an
-/// answer), so "arm, then step" and "step, then arm" reach the same world: a run armed one step
-/// later is the run armed now, one step shorter. The explorer carries such runs down the line
-/// of steps instead of simulating them again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Armed {
-    Crash,
-    Pause,
-    LostAnswer,
-}
-
-impl Armed {
-    pub(super) const KINDS: usize = 3;
-
-    /// Which armed thing `action` arms, if it only arms something.
-    pub(super) fn by(action: Action) -> Option<Armed> {
-        match action {
-            Action::Crash(_) => Some(Armed::Crash),
-            Action::Pause(_) => Some(Armed::Pause),
-            Action::LoseNextAck => Some(Armed::LostAnswer),
-            _ => None,
-        }
-    }
-
-    /// Which of them are armed in `world`, by [`Armed::index`].
-    pub(super) fn in_world(world: &World) -> [bool; Armed::KINDS] {
-        [
-            world.api().crash_armed().is_some(),
-            world.api().pause_armed().is_some(),
-            world.next_ack_will_be_lost(),
-        ]
-    }
-
-    pub(super) fn index(self) -> usize {
-        self as usize
-    }
+    /// For how many of the next steps a crash armed in this situation stays armed (0 when
+    /// none is).
+    pub(super) armed: u32,
 }
 
 impl Straight {
@@ -110,16 +70,16 @@ impl Straight {
             cut,
             steps,
             at_step,
-            armed: [0; Armed::KINDS],
+            armed: 0,
         }
     }
 
-    /// The same run seen from one step further, while what `armed` armed here stays armed.
-    pub(super) fn advanced(&self, armed: Armed) -> Option<Straight> {
-        (self.armed[armed.index()] > 0 && self.steps > 0).then(|| Straight {
+    /// The same run seen from one step further (while a crash armed here stays armed).
+    pub(super) fn advanced(&self) -> Option<Straight> {
+        (self.armed > 0 && self.steps > 0).then(|| Straight {
             steps: self.steps - 1,
             at_step: self.at_step + 1,
-            armed: self.armed.map(|n| n.saturating_sub(1)),
+            armed: self.armed - 1,
             ..*self
         })
     }

@@ -1,6 +1,6 @@
 //! The view the search merges situations by, and what the search counts and carries.
 
-use super::summary::{Armed, Straight};
+use super::summary::Straight;
 use super::*;
 use crate::action::Action;
 use crate::phase::Phase;
@@ -127,59 +127,52 @@ fn situations_counted_are_the_situations_remembered() {
 }
 
 #[test]
-fn a_carried_fault_is_the_run_it_stands_for() {
-    // Every fault that arms something (a crash, a pause, the next answer lost) the explorer
-    // carried instead of simulating: simulating it gives the same run (same verdict, same
-    // length). Each kind is carried somewhere.
-    let mut checked = [0u32; Armed::KINDS];
-    for id in ["crash-window", "scope", "lease-expiry"] {
-        let scenario = Scenario::by_id(id).expect("known");
-        let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
-        explorer.pending_root = false;
-        let root = explorer.root.clone();
-        explorer.enter(
-            root,
-            1,
-            Edge {
-                choice: END,
-                kind: None,
-            },
-        );
-        // Until the report is done: once the stack is empty, the last units rebuild the
-        // counter-examples.
-        let mut slices = 0;
-        while !explorer.report.done {
-            slices += 1;
-            assert!(slices < 5_000, "{id}: the search ends");
-            let Some(frame) = explorer.stack.last() else {
-                explorer.run_for(1);
-                continue;
-            };
-            if frame.next < frame.faults.len() {
-                let action = frame.faults[frame.next];
-                if let (Some(c), Some(world)) = (
-                    frame.carry.iter().find(|c| c.action == action),
-                    frame.world.as_ref(),
-                ) {
-                    let mut child = world.clone();
-                    child.apply(action).expect("applies");
-                    let start = child.step_count();
-                    child.run(300);
-                    let played = Straight::of(&child, child.step_count() - start, start);
-                    assert_eq!(
-                        (played.broken, played.cut, played.steps),
-                        (c.run.broken, c.run.cut, c.run.steps),
-                        "{id}: {action:?}"
-                    );
-                    let kind = Armed::by(action).expect("only armed faults are carried");
-                    checked[kind.index()] += 1;
-                }
-            }
-            explorer.run_for(1);
-        }
-    }
-    assert!(
-        checked.iter().all(|n| *n > 5),
-        "crashes, pauses and lost answers were carried: {checked:?}"
+fn a_carried_crash_is_the_run_it_stands_for() {
+    // Every crash the explorer carried instead of simulating: simulating it gives the
+    // same run (same verdict, same length).
+    let scenario = Scenario::by_id("crash-window").expect("known");
+    let mut explorer = Explorer::new(&scenario, Bounds::faults(1));
+    let mut checked = 0;
+    explorer.pending_root = false;
+    let root = explorer.root.clone();
+    explorer.enter(
+        root,
+        1,
+        Edge {
+            choice: END,
+            kind: None,
+        },
     );
+    // Until the report is done: once the stack is empty, the last units rebuild the
+    // counter-examples.
+    let mut slices = 0;
+    while !explorer.report.done {
+        slices += 1;
+        assert!(slices < 2_000, "the search ends");
+        let Some(frame) = explorer.stack.last() else {
+            explorer.run_for(1);
+            continue;
+        };
+        if frame.next < frame.faults.len() {
+            let action = frame.faults[frame.next];
+            if let (Some(c), Some(world)) = (
+                frame.carry.iter().find(|c| c.action == action),
+                frame.world.as_ref(),
+            ) {
+                let mut child = world.clone();
+                child.apply(action).expect("applies");
+                let start = child.step_count();
+                child.run(300);
+                let played = Straight::of(&child, child.step_count() - start, start);
+                assert_eq!(
+                    (played.broken, played.cut, played.steps),
+                    (c.run.broken, c.run.cut, c.run.steps),
+                    "{action:?}"
+                );
+                checked += 1;
+            }
+        }
+        explorer.run_for(1);
+    }
+    assert!(checked > 5, "crashes were carried: {checked}");
 }

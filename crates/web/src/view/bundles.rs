@@ -119,7 +119,12 @@ split_bundles! {
         Glossary => view! {
             <Glossary back_to=PLAYER_ANCHOR/>
             <Sources/>
-            <footer class="keys">{use_prefs().t("ui.keys")}</footer>
+            <footer class="keys">
+                {use_prefs().t("ui.keys")}
+                // The guide for instructors is copied into the build beside the page
+                // (index.html), so the link works wherever dist/ is hosted.
+                " " <a href="teaching.md" data-testid="teaching">{use_prefs().t("ui.teaching")}</a>
+            </footer>
         };
         Compare => {
             let right = use_context::<CompareRight>();

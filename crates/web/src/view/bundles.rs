@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::platform::lab::use_prefs;
+use crate::view::embed::host::HostFit;
 use crate::view::embed::share::EmbedButton;
 use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
 use crate::view::panels::calculator::Calculator;
@@ -95,6 +96,7 @@ split_bundles! {
         TermPop => view! { <TermPopover/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
+        Host => view! { <HostFit/> };
         AfterRun => view! {
             <AfterRunPanel/>
             <CheckedClaim/>

@@ -19,6 +19,7 @@ pub mod geometry;
 pub mod i18n;
 pub mod labels;
 pub mod lang;
+pub mod link_params;
 pub mod markup;
 pub mod options;
 pub mod outcome_text;

@@ -76,11 +76,15 @@ pub enum LaterPart {
     /// The page's compare mode: the two stages and their playback bar (drawn with the panels,
     /// whose texts it uses: the lesson's bundle).
     Compare,
+    /// Above a widget's player once its player is here: a challenge's goal, and what an
+    /// `?embed` page does for its host, the notice for unused link parameters and the height
+    /// messages (`embed/host.rs`).
+    Host,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 15] = [
+    pub const ALL: [LaterPart; 16] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -96,6 +100,7 @@ impl LaterPart {
         LaterPart::Share,
         LaterPart::Picker,
         LaterPart::Compare,
+        LaterPart::Host,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

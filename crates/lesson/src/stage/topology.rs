@@ -8,9 +8,9 @@
 use idem_core::client::UserView;
 use idem_core::message::DropReason;
 use idem_core::net::{Fate, Message};
-use idem_core::{Node, Note, Story, World};
+use idem_core::{MsgId, Node, Note, Story, World};
 
-use crate::geometry::{drawn_progress, pill_width, progress, Layout, Point};
+use crate::geometry::{drawn_progress, pill_width, progress, Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames};
 use crate::markup::{el, num, void, wrap, SafeHtml};
@@ -28,6 +28,10 @@ pub struct PacketView {
     pub proto: &'static str,
     /// On the mobile link, where the student may drop it.
     pub droppable: bool,
+    /// The node it leaves (with `to`: the link, whose length decides its pill's lines).
+    pub from: Node,
+    /// The node it goes to.
+    pub to: Node,
     /// The accessible name: `#3 POST /charges, Mobile client → Payment API`.
     pub aria: String,
     /// The tooltip: what a press does.
@@ -61,6 +65,8 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
                 kind: packet_kind(m),
                 proto: protocol(&m.payload),
                 droppable: m.is_faultable(),
+                from: m.from,
+                to: m.to,
             }
         })
         .collect()
@@ -348,6 +354,83 @@ pub fn ghosts_svg(
     splits + lost
 }
 
+/// The pill of message `m` in `layout` (its caption on one line, or two where one would not
+/// fit between the cards it travels between).
+pub fn pill_of(layout: Layout, m: &Message, names: &ShortNames, catalog: &Catalog) -> Pill {
+    Pill::new(
+        &packet_label(m, names, catalog),
+        layout.label_px(),
+        layout.gap(m.from, m.to),
+    )
+}
+
+/// Where packet `id` of `world` is drawn at simulated time `now` (`None` once it is not in
+/// flight): on its link and lane (`point_at`); a two-line pill a little out of its lane, away
+/// from the link, so it keeps clear of the other lane; and clear of every packet sent before it
+/// that its pill would lie on (the two requests of a double tap leave together and were drawn
+/// as one; on a slanted link a request and its reply passing each other in their lanes covered
+/// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card). It makes room across a link that runs across the drawing
+/// (moving out of the lane), and along one that runs down it (trailing the earlier packet),
+/// whichever the pills' shapes need less of.
+pub fn packet_at(
+    layout: Layout,
+    world: &World,
+    id: MsgId,
+    now: f64,
+    reduced_motion: bool,
+    catalog: &Catalog,
+) -> Option<Point> {
+    let names = ShortNames::of(world);
+    let net = world.network();
+    let m = net.get(id).filter(|m| m.fate == Fate::InFlight)?;
+    let single = layout.label_px() * 1.9;
+    let mut placed: Vec<(Point, Pill)> = Vec::new();
+    for o in net.in_flight().filter(|o| o.id.0 <= m.id.0) {
+        let reply = o.payload.is_reply();
+        let (ux, uy) = layout.lane_out(o.from, o.to, reply);
+        let (a, b) = (
+            layout.packet_point(o.from, o.to, 0.0, reply),
+            layout.packet_point(o.from, o.to, 1.0, reply),
+        );
+        let len = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt().max(1.0);
+        let (vx, vy) = ((b.x - a.x) / len, (b.y - a.y) / len);
+        let pill = pill_of(layout, o, &names, catalog);
+        let base = point_at(layout, o, now, reduced_motion, pill.w);
+        let lift = uy.abs() * (pill.h - single) / 2.0;
+        let mut p = Point {
+            x: base.x + ux * lift,
+            y: base.y + uy * lift,
+        };
+        for _ in 0..placed.len() {
+            let Some((q, theirs)) = placed.iter().find(|(q, theirs)| {
+                (q.x - p.x).abs() < (pill.w + theirs.w) / 2.0
+                    && (q.y - p.y).abs() < (pill.h + theirs.h) / 2.0
+            }) else {
+                break;
+            };
+            let (w, h) = ((pill.w + theirs.w) / 2.0, (pill.h + theirs.h) / 2.0);
+            let across = ux.abs() * w + uy.abs() * h + 4.0;
+            let along = vx.abs() * w + vy.abs() * h + 4.0;
+            p = if across <= along {
+                Point {
+                    x: q.x + ux * across,
+                    y: q.y + uy * across,
+                }
+            } else {
+                Point {
+                    x: q.x - vx * along,
+                    y: q.y - vy * along,
+                }
+            };
+        }
+        if o.id == m.id {
+            return Some(p);
+        }
+        placed.push((p, pill));
+    }
+    None
+}
+
 /// Where message `m`, drawn as a pill `pill_w` wide, is at simulated time `now`.
 pub fn point_at(layout: Layout, m: &Message, now: f64, reduced_motion: bool, pill_w: f64) -> Point {
     let p = progress(now, m.sent_at, m.deliver_at);
@@ -360,6 +443,40 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    /// Issue #42: two packets sent together on one link and lane (the double tap of
+    /// `concurrent`) were drawn on one another; the later one moves out of the lane.
+    #[test]
+    fn packets_that_would_lie_on_one_another_are_stacked() {
+        let catalog = Lang::En.catalog();
+        let mut seen = false;
+        for id in Scenario::IDS {
+            let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+            while world.step().is_some() {
+                let now = world.now().ms() as f64;
+                for layout in [Layout::Wide, Layout::Tall] {
+                    let names = ShortNames::of(&world);
+                    let drawn: Vec<(Point, Pill)> = world
+                        .network()
+                        .in_flight()
+                        .map(|m| {
+                            let at = packet_at(layout, &world, m.id, now, false, catalog);
+                            (at.expect("in flight"), pill_of(layout, m, &names, catalog))
+                        })
+                        .collect();
+                    for (i, (a, pa)) in drawn.iter().enumerate() {
+                        for (b, pb) in &drawn[i + 1..] {
+                            let apart_x = (a.x - b.x).abs() >= (pa.w + pb.w) / 2.0;
+                            let apart_y = (a.y - b.y).abs() >= (pa.h + pb.h) / 2.0;
+                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} {b:?}");
+                        }
+                    }
+                    seen |= drawn.len() > 1;
+                }
+            }
+        }
+        assert!(seen, "some step has two packets in flight");
+    }
 
     /// Review finding 16: "offline (asleep)" while the phone's request was still being handled.
     #[test]

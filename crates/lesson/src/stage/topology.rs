@@ -369,9 +369,10 @@ pub fn pill_of(layout: Layout, m: &Message, names: &ShortNames, catalog: &Catalo
 /// from the link, so it keeps clear of the other lane; and clear of every packet sent before it
 /// that its pill would lie on (the two requests of a double tap leave together and were drawn
 /// as one; on a slanted link a request and its reply passing each other in their lanes covered
-/// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card). It makes room across a link that runs across the drawing
-/// (moving out of the lane), and along one that runs down it (trailing the earlier packet),
-/// whichever the pills' shapes need less of.
+/// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card),
+/// and off every card and inside the drawing: the nearest free place of a few, a pill's size at
+/// a time out of its lane, back along its link, into the other lane or ahead (where none is
+/// free of cards, the nearest free of pills).
 pub fn packet_at(
     layout: Layout,
     world: &World,
@@ -397,32 +398,52 @@ pub fn packet_at(
         let pill = pill_of(layout, o, &names, catalog);
         let base = point_at(layout, o, now, reduced_motion, pill.w);
         let lift = uy.abs() * (pill.h - single) / 2.0;
-        let mut p = Point {
+        let start = Point {
             x: base.x + ux * lift,
             y: base.y + uy * lift,
         };
-        for _ in 0..placed.len() {
-            let Some((q, theirs)) = placed.iter().find(|(q, theirs)| {
-                (q.x - p.x).abs() < (pill.w + theirs.w) / 2.0
-                    && (q.y - p.y).abs() < (pill.h + theirs.h) / 2.0
-            }) else {
-                break;
-            };
-            let (w, h) = ((pill.w + theirs.w) / 2.0, (pill.h + theirs.h) / 2.0);
-            let across = ux.abs() * w + uy.abs() * h + 4.0;
-            let along = vx.abs() * w + vy.abs() * h + 4.0;
-            p = if across <= along {
-                Point {
-                    x: q.x + ux * across,
-                    y: q.y + uy * across,
-                }
-            } else {
-                Point {
-                    x: q.x - vx * along,
-                    y: q.y - vy * along,
-                }
-            };
-        }
+        let across = ux.abs() * pill.w + uy.abs() * pill.h + 4.0;
+        let along = vx.abs() * pill.w + vy.abs() * pill.h + 4.0;
+        // Where the pill may go, nearest first: its place, then a pill's width or height at a
+        // time out of its lane, back along its link, into the other lane, ahead.
+        let candidates = (0..=3).flat_map(|k| {
+            let k = f64::from(k);
+            [
+                (ux * across, uy * across),
+                (-vx * along, -vy * along),
+                (-ux * across, -uy * across),
+                (vx * along, vy * along),
+            ]
+            .map(|(dx, dy)| Point {
+                x: start.x + dx * k,
+                y: start.y + dy * k,
+            })
+        });
+        let clear_of_pills = |p: &Point| {
+            placed.iter().all(|(q, theirs)| {
+                (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + 2.0
+                    || (q.y - p.y).abs() >= (pill.h + theirs.h) / 2.0 + 2.0
+            })
+        };
+        let clear_of_cards = |p: &Point| {
+            let (w, h) = layout.size();
+            let (cw, ch) = layout.card();
+            let inside = p.x - pill.w / 2.0 >= 0.0
+                && p.x + pill.w / 2.0 <= w
+                && p.y - pill.h / 2.0 >= 0.0
+                && p.y + pill.h / 2.0 <= h;
+            inside
+                && world.scenario().story.nodes().iter().all(|&node| {
+                    let c = layout.center(node);
+                    (c.x - p.x).abs() >= (cw + pill.w) / 2.0 + 2.0
+                        || (c.y - p.y).abs() >= (ch + pill.h) / 2.0 + 2.0
+                })
+        };
+        let p = candidates
+            .clone()
+            .find(|p| clear_of_pills(p) && clear_of_cards(p))
+            .or_else(|| candidates.clone().find(clear_of_pills))
+            .unwrap_or(start);
         if o.id == m.id {
             return Some(p);
         }
@@ -464,6 +485,15 @@ mod tests {
                             (at.expect("in flight"), pill_of(layout, m, &names, catalog))
                         })
                         .collect();
+                    let (cw, ch) = layout.card();
+                    for (a, pa) in &drawn {
+                        for &node in world.scenario().story.nodes() {
+                            let c = layout.center(node);
+                            let apart_x = (a.x - c.x).abs() >= (pa.w + cw) / 2.0;
+                            let apart_y = (a.y - c.y).abs() >= (pa.h + ch) / 2.0;
+                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} on {node:?}");
+                        }
+                    }
                     for (i, (a, pa)) in drawn.iter().enumerate() {
                         for (b, pb) in &drawn[i + 1..] {
                             let apart_x = (a.x - b.x).abs() >= (pa.w + pb.w) / 2.0;

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
 use crate::view::keyed::keyed_rows;
-use idem_lesson::geometry::{label_lines, Layout, Pill};
+use idem_lesson::geometry::{label_lines, pill_width, Layout, Pill};
 use idem_lesson::labels::node_text;
 use idem_lesson::markup::num;
 use idem_lesson::stage::topology::{
@@ -164,10 +164,27 @@ fn node_card(lab: Lab, prefs: Prefs, layout: Layout, node: Node) -> impl IntoVie
                     let lines = status
                         .with(|s| label_lines(&s.0, layout.status_px(), layout.status_room()));
                     let ys = layout.status_baselines(lines.len());
+                    // A line still wider than the card (a phone's narrow card, two long words)
+                    // is drawn a little narrower rather than past the card's edge.
+                    let room = layout.status_room();
                     lines
                         .into_iter()
                         .zip(ys)
-                        .map(|(line, y)| view! { <tspan x=x.clone() y=num(y)>{line}</tspan> })
+                        .map(|(line, y)| {
+                            let squeeze = pill_width(&line, layout.status_px())
+                                - layout.status_px() * 1.4
+                                > room;
+                            view! {
+                                <tspan
+                                    x=x.clone()
+                                    y=num(y)
+                                    textLength=squeeze.then(|| num(room))
+                                    lengthAdjust=squeeze.then_some("spacingAndGlyphs")
+                                >
+                                    {line}
+                                </tspan>
+                            }
+                        })
                         .collect_view()
                 }}
             </text>

@@ -364,6 +364,65 @@ pub fn pill_of(layout: Layout, m: &Message, names: &ShortNames, catalog: &Catalo
     )
 }
 
+/// A card's status line as the tspans of its `<text>`: one line or two (`label_lines`), at the
+/// baselines the layout gives, `x` the card's left margin or centre; a line still wider than the
+/// card (a phone's narrow card, two long words) is drawn a little narrower (`textLength`)
+/// rather than past the card's edge. Markup, not a component: the first screen's wasm is
+/// smaller for it.
+pub fn status_svg(layout: Layout, status: &str, x: &str) -> SafeHtml {
+    let (px, room) = (layout.status_px(), layout.status_room());
+    let lines = crate::geometry::label_lines(status, px, room);
+    let ys = layout.status_baselines(lines.len());
+    lines
+        .iter()
+        .zip(ys)
+        .map(|(line, y)| {
+            let squeeze = pill_width(line, px) - px * 1.4 > room;
+            let fit = if squeeze {
+                format!(
+                    " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+                    num(room)
+                )
+            } else {
+                String::new()
+            };
+            el("tspan", &format!("x=\"{x}\" y=\"{}\"{fit}", num(y)), line)
+        })
+        .collect()
+}
+
+/// A packet's pill: its rect and its caption's lines.
+pub fn pill_svg(pill: &Pill) -> SafeHtml {
+    let rect = void(
+        "rect",
+        &format!(
+            "class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"",
+            num(-pill.w / 2.0),
+            num(-pill.h / 2.0),
+            num(pill.w),
+            num(pill.h),
+            num(pill.px * 0.95)
+        ),
+    );
+    let lines: SafeHtml = pill
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            el(
+                "text",
+                &format!(
+                    "class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"",
+                    num(pill.baseline(i)),
+                    num(pill.px)
+                ),
+                line,
+            )
+        })
+        .collect();
+    rect + lines
+}
+
 /// Where packet `id` of `world` is drawn at simulated time `now` (`None` once it is not in
 /// flight): on its link and lane (`point_at`); a two-line pill a little out of its lane, away
 /// from the link, so it keeps clear of the other lane; and clear of every packet sent before it
@@ -372,7 +431,8 @@ pub fn pill_of(layout: Layout, m: &Message, names: &ShortNames, catalog: &Catalo
 /// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card),
 /// and off every card and inside the drawing: the nearest free place of a few, a pill's size at
 /// a time out of its lane, back along its link, into the other lane or ahead (where none is
-/// free of cards, the nearest free of pills).
+/// free of cards, the nearest free of pills, even past the drawing's edge: on a phone two long
+/// packets side by side on the client's link have no room; else its own place).
 pub fn packet_at(
     layout: Layout,
     world: &World,
@@ -425,14 +485,16 @@ pub fn packet_at(
                     || (q.y - p.y).abs() >= (pill.h + theirs.h) / 2.0 + 2.0
             })
         };
-        let clear_of_cards = |p: &Point| {
+        let inside = |p: &Point| {
             let (w, h) = layout.size();
-            let (cw, ch) = layout.card();
-            let inside = p.x - pill.w / 2.0 >= 0.0
+            p.x - pill.w / 2.0 >= 0.0
                 && p.x + pill.w / 2.0 <= w
                 && p.y - pill.h / 2.0 >= 0.0
-                && p.y + pill.h / 2.0 <= h;
-            inside
+                && p.y + pill.h / 2.0 <= h
+        };
+        let clear_of_cards = |p: &Point| {
+            let (cw, ch) = layout.card();
+            inside(p)
                 && world.scenario().story.nodes().iter().all(|&node| {
                     let c = layout.center(node);
                     (c.x - p.x).abs() >= (cw + pill.w) / 2.0 + 2.0

@@ -12,11 +12,12 @@ use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
 use crate::view::keyed::keyed_rows;
-use idem_lesson::geometry::{label_lines, pill_width, Layout, Pill};
+use idem_lesson::geometry::{Layout, Pill};
 use idem_lesson::labels::node_text;
 use idem_lesson::markup::num;
 use idem_lesson::stage::topology::{
-    ghosts_svg, icon, packet_at, packet_views, status_line, topology_text, PacketView,
+    ghosts_svg, icon, packet_at, packet_views, pill_svg, status_line, status_svg, topology_text,
+    PacketView,
 };
 
 /// The SVG drawing of the system.
@@ -133,6 +134,7 @@ fn node_card(lab: Lab, prefs: Prefs, layout: Layout, node: Node) -> impl IntoVie
     let c = layout.center(node);
     let (w, h) = layout.card();
     let mid = num(w / 2.0);
+    let status_x = if tall { mid.clone() } else { "14".to_owned() };
     let class = move || status.with(|s| s.1);
     view! {
         <g
@@ -158,36 +160,11 @@ fn node_card(lab: Lab, prefs: Prefs, layout: Layout, node: Node) -> impl IntoVie
                 {text("short")}
             </text>
             {(!tall).then(|| view! { <text class="node-sub" x="48" y="49">{text("tech")}</text> })}
-            <text class="node-status" text-anchor=tall.then_some("middle")>
-                {move || {
-                    let x = if tall { mid.clone() } else { "14".to_owned() };
-                    let lines = status
-                        .with(|s| label_lines(&s.0, layout.status_px(), layout.status_room()));
-                    let ys = layout.status_baselines(lines.len());
-                    // A line still wider than the card (a phone's narrow card, two long words)
-                    // is drawn a little narrower rather than past the card's edge.
-                    let room = layout.status_room();
-                    lines
-                        .into_iter()
-                        .zip(ys)
-                        .map(|(line, y)| {
-                            let squeeze = pill_width(&line, layout.status_px())
-                                - layout.status_px() * 1.4
-                                > room;
-                            view! {
-                                <tspan
-                                    x=x.clone()
-                                    y=num(y)
-                                    textLength=squeeze.then(|| num(room))
-                                    lengthAdjust=squeeze.then_some("spacingAndGlyphs")
-                                >
-                                    {line}
-                                </tspan>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </text>
+            <text
+                class="node-status"
+                text-anchor=tall.then_some("middle")
+                inner_html=move || status.with(|s| status_svg(layout, &s.0, &status_x))
+            ></text>
         </g>
     }
 }
@@ -258,18 +235,7 @@ fn packet(
         }
     };
     let hit_h = (pill.h + 16.0).max(40.0);
-    let lines = pill
-        .lines
-        .iter()
-        .enumerate()
-        .map(|(i, line)| {
-            view! {
-                <text class="pill-label" text-anchor="middle" y=num(pill.baseline(i)) font-size=num(px)>
-                    {line.clone()}
-                </text>
-            }
-        })
-        .collect_view();
+    let body = pill_svg(&pill);
     let pill = view! {
             <rect
                 class="hit"
@@ -279,17 +245,7 @@ fn packet(
                 height=num(hit_h)
                 rx="20"
             />
-            <g class="pill-body">
-                <rect
-                    class="pill"
-                    x=num(-w / 2.0)
-                    y=num(-pill.h / 2.0)
-                    width=num(w)
-                    height=num(pill.h)
-                    rx=num(px * 0.95)
-                />
-                {lines}
-            </g>
+            <g class="pill-body" inner_html=body></g>
     };
     view! {
         <g

@@ -204,3 +204,163 @@ export async function playFrames(page, frames) {
     iterations: [...iterations],
   };
 }
+
+/**
+ * Puts `window.idemLabelProblems()` on `page`: what is wrong with the labels on screen now, as
+ * sentences ("… overlaps …", "… leaves its box", "… is cut by …"); empty when nothing is.
+ * Measured in CSS pixels with getBoundingClientRect. What counts:
+ * - a text of the topology or the sequence diagram must sit inside its node card, packet pill
+ *   or lifeline head when it has one, and must not overlap another text of its drawing, nor a
+ *   card it does not belong to; two packets' pills must not overlap each other;
+ * - no text may be cut: every ancestor that clips (overflow other than visible, an svg's
+ *   viewport) must hold it, unless that ancestor scrolls along the axis it is cut on;
+ * - a state panel's (below the player) tables, rows and lines stay inside its card's padding
+ *   (half of it may be used), and a request or key (`code`, a table cell of one word) keeps
+ *   to one line.
+ * Half a pixel of slack absorbs rounding; a text that is not rendered (display none, no size)
+ * is not measured. Installed by evaluation (the DevTools protocol), which the page's strict
+ * CSP does not see.
+ */
+export async function installLabelProblems(page) {
+  await page.evaluate(() => {
+    const SLACK = 0.5;
+    const box = (el) => el.getBoundingClientRect();
+    const said = (el) => JSON.stringify(el.textContent.replace(/\s+/g, ' ').trim());
+    const inside = (a, b) =>
+      a.left >= b.left - SLACK && a.right <= b.right + SLACK && a.top >= b.top - SLACK && a.bottom <= b.bottom + SLACK;
+    const overlap = (a, b) =>
+      Math.min(a.right, b.right) - Math.max(a.left, b.left) > SLACK &&
+      Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > SLACK;
+    const shown = (el) => {
+      const b = box(el);
+      return b.width > 0 && b.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const named = (a) =>
+      a.dataset?.testid ?? `${a.tagName.toLowerCase()}.${(a.getAttribute('class') ?? '').split(' ')[0]}`;
+    const where = (el) => {
+      const at = el.closest('[data-testid^="node-"], [data-testid="packet"], .lifeline, .panel, svg');
+      return at ? named(at) : '';
+    };
+    /** The first ancestor that cuts `el`: it clips, and does not scroll along that axis. */
+    const cutBy = (el) => {
+      const b = box(el);
+      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        const clipsX = style.overflowX !== 'visible' || a.tagName === 'svg';
+        const clipsY = style.overflowY !== 'visible' || a.tagName === 'svg';
+        if (!clipsX && !clipsY) continue;
+        const r = box(a);
+        const scrollsX = /auto|scroll/.test(style.overflowX) && a.scrollWidth > a.clientWidth;
+        const scrollsY = /auto|scroll/.test(style.overflowY) && a.scrollHeight > a.clientHeight;
+        if (clipsX && !scrollsX && (b.left < r.left - SLACK || b.right > r.right + SLACK)) return a;
+        if (clipsY && !scrollsY && (b.top < r.top - SLACK || b.bottom > r.bottom + SLACK)) return a;
+      }
+      return null;
+    };
+    window.idemLabelProblems = () => {
+      const out = [];
+      for (const svg of document.querySelectorAll('svg.topology, svg.sequence-svg')) {
+        const texts = [...svg.querySelectorAll('text')].filter(shown);
+        const cards = [...svg.querySelectorAll('[data-testid^="node-"] > rect.card')];
+        for (const t of texts) {
+          const b = box(t);
+          const holder = t.closest('[data-testid^="node-"], .pill-body, .lifeline');
+          const frame = holder?.querySelector(':scope > rect');
+          if (frame && !inside(b, box(frame))) out.push(`${said(t)} leaves its box (${where(t)})`);
+          const by = cutBy(t);
+          if (by) out.push(`${said(t)} is cut by ${named(by)} (${where(t)})`);
+          for (const card of cards) {
+            if (!card.parentElement.contains(t) && overlap(b, box(card))) {
+              out.push(`${said(t)} (${where(t)}) covers the card ${card.parentElement.dataset.testid}`);
+            }
+          }
+        }
+        for (let i = 0; i < texts.length; i++) {
+          for (let j = i + 1; j < texts.length; j++) {
+            if (overlap(box(texts[i]), box(texts[j]))) {
+              out.push(`${said(texts[i])} (${where(texts[i])}) overlaps ${said(texts[j])} (${where(texts[j])})`);
+            }
+          }
+        }
+        const pills = [...svg.querySelectorAll('[data-testid="packet"] rect.pill')].filter(shown);
+        for (let i = 0; i < pills.length; i++) {
+          for (let j = i + 1; j < pills.length; j++) {
+            if (overlap(box(pills[i]), box(pills[j]))) {
+              const [a, b] = [pills[i], pills[j]].map((p) => said(p.closest('[data-testid="packet"]')));
+              out.push(`the packets ${a} and ${b} overlap`);
+            }
+          }
+        }
+      }
+      for (const panel of document.querySelectorAll('section.panels .panel')) {
+        const p = box(panel);
+        const style = getComputedStyle(panel);
+        const content = {
+          left: p.left + parseFloat(style.borderLeftWidth) + parseFloat(style.paddingLeft) / 2,
+          right: p.right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight) / 2,
+          top: p.top,
+          bottom: p.bottom,
+        };
+        for (const part of panel.querySelectorAll('table, tr, li, p, dl, h3, pre')) {
+          const scrolls = part.closest('.table-scroll');
+          if (shown(part) && !scrolls && !inside(box(part), content)) {
+            out.push(`${part.tagName.toLowerCase()} ${said(part).slice(0, 60)} leaves its card (${named(panel)})`);
+          }
+        }
+        for (const code of panel.querySelectorAll('code')) {
+          if (shown(code) && code.getClientRects().length > 1) out.push(`${said(code)} wraps (${named(panel)})`);
+        }
+        // A table cell of one word (a key, an id) on more than one line was broken inside it.
+        for (const cell of panel.querySelectorAll('td')) {
+          if (!shown(cell) || /\s/.test(cell.textContent.trim())) continue;
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (tops.size > 1) out.push(`${said(cell)} wraps (${named(panel)})`);
+        }
+      }
+      return out;
+    };
+  });
+}
+
+/**
+ * Walks `page` from the step it shows to the end of its run with the player's own Step button
+ * (no real-time playing), and returns each problem `idemLabelProblems` (above) finds, once, with
+ * the steps it was seen at ("steps 8–16: …"). Each step is measured a frame after the page's finite
+ * animations were brought to their end (a packet gliding to its place is measured where it
+ * stops, without waiting for the glide).
+ */
+export async function walkLabelProblems(page) {
+  await installLabelProblems(page);
+  return page.evaluate(async () => {
+    const settle = async () => {
+      await new Promise((r) => requestAnimationFrame(r));
+      for (const a of document.getAnimations()) {
+        if (Number.isFinite(a.effect?.getTiming().iterations ?? Infinity)) a.finish();
+      }
+      await new Promise((r) => requestAnimationFrame(r));
+    };
+    const index = () => Number(document.querySelector('[data-testid="step-index"]').textContent);
+    const total = Number(document.querySelector('[data-testid="step-total"]').textContent);
+    const seen = new Map();
+    let steps = 0;
+    for (;;) {
+      await settle();
+      const at = index();
+      for (const problem of window.idemLabelProblems()) {
+        const [first] = seen.get(problem) ?? [at];
+        seen.set(problem, [first, at]);
+      }
+      steps++;
+      if (at >= total) break;
+      document.querySelector('[data-testid="step-forward"]').click();
+      for (let wait = 0; index() === at; wait++) {
+        if (wait > 100) throw new Error(`step ${at} did not move on`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    }
+    const problems = [...seen].map(([p, [a, b]]) => `${a === b ? `step ${a}` : `steps ${a}–${b}`}: ${p}`);
+    return { steps, problems };
+  });
+}

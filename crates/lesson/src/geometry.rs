@@ -130,6 +130,48 @@ impl Layout {
             y: p.y + dx / len * lane,
         }
     }
+
+    /// The unit vector from a link towards the outer side of the lane a packet from `from` to
+    /// `to` travels in (the way a packet moves when it must make room: see
+    /// `stage::topology::packet_at`).
+    pub fn lane_out(self, from: Node, to: Node, reply: bool) -> (f64, f64) {
+        let on = self.packet_point(from, to, 0.5, reply);
+        let mid = self
+            .card_edge(from, self.center(to))
+            .lerp(self.card_edge(to, self.center(from)), 0.5);
+        let (dx, dy) = (on.x - mid.x, on.y - mid.y);
+        let len = (dx * dx + dy * dy).sqrt().max(f64::EPSILON);
+        (dx / len, dy / len)
+    }
+
+    /// Font size of a node card's status line (the drawing's units; web/style.css sets the same
+    /// sizes: 12.5 px, and 10 px on phones, where the tall layout is drawn).
+    pub fn status_px(self) -> f64 {
+        match self {
+            Layout::Wide => 12.5,
+            Layout::Tall => 10.0,
+        }
+    }
+
+    /// How wide a line of a card's status may be: the card less its margins (14 units each side
+    /// on the wide card, where it starts at x = 14; 5 on the tall one, where it is centred).
+    pub fn status_room(self) -> f64 {
+        match self {
+            Layout::Wide => self.card().0 - 28.0,
+            Layout::Tall => self.card().0 - 10.0,
+        }
+    }
+
+    /// The baselines (y inside the card) of a status drawn on `lines` lines: one line where it
+    /// always was, two a line higher and a line lower, above the card's bottom edge.
+    pub fn status_baselines(self, lines: usize) -> Vec<f64> {
+        match (self, lines) {
+            (Layout::Wide, 1) => vec![80.0],
+            (Layout::Wide, _) => vec![72.0, 86.0],
+            (Layout::Tall, 1) => vec![72.0],
+            (Layout::Tall, _) => vec![68.0, 79.0],
+        }
+    }
     /// Distance between the card edges of `a` and `b` along the line joining their centres.
     pub fn gap(self, a: Node, b: Node) -> f64 {
         let p = self.card_edge(a, self.center(b));
@@ -163,6 +205,62 @@ pub fn pill_width(label: &str, px: f64) -> f64 {
     label.chars().count() as f64 * px * 0.62 + px * 1.4
 }
 
+/// A label cut into the lines it is drawn on: one when it is at most `room` wide (estimated
+/// as a pill's text: `pill_width` less its ends), else two: before and after its first " · "
+/// (a packet's caption joins what it carries that way) or, without one, at the space nearest
+/// its middle. A label without a space stays on one line. Two lines keep a long packet
+/// between the cards it travels between, and a long status inside its card.
+pub fn label_lines(label: &str, px: f64, room: f64) -> Vec<String> {
+    if pill_width(label, px) - px * 1.4 <= room {
+        return vec![label.to_owned()];
+    }
+    if let Some((a, b)) = label.split_once(" · ") {
+        return vec![a.to_owned(), b.to_owned()];
+    }
+    let middle = label.chars().count() / 2;
+    let cut = label
+        .char_indices()
+        .filter(|(_, c)| *c == ' ')
+        .map(|(at, _)| at)
+        .min_by_key(|&at| label[..at].chars().count().abs_diff(middle));
+    match cut {
+        Some(at) => vec![label[..at].to_owned(), label[at + 1..].to_owned()],
+        None => vec![label.to_owned()],
+    }
+}
+
+/// The shape of a packet's pill: its lines (`label_lines`), width and height, for a label of
+/// `px` on a link `gap` long (the pill keeps 6 units off each card).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pill {
+    /// The caption's lines, top first.
+    pub lines: Vec<String>,
+    /// The pill's width.
+    pub w: f64,
+    /// The pill's height.
+    pub h: f64,
+    /// The font size.
+    pub px: f64,
+}
+
+impl Pill {
+    /// The pill of `label` at `px` on a link `gap` long.
+    pub fn new(label: &str, px: f64, gap: f64) -> Pill {
+        let lines = label_lines(label, px, gap - 12.0 - px * 1.4);
+        let w = lines.iter().map(|l| pill_width(l, px)).fold(0.0, f64::max);
+        let h = px * 1.9 + (lines.len() - 1) as f64 * px * Pill::LEADING;
+        Pill { lines, w, h, px }
+    }
+
+    /// Distance between two lines' baselines, in font sizes.
+    const LEADING: f64 = 1.2;
+
+    /// The baseline of line `i`, from the pill's centre.
+    pub fn baseline(&self, i: usize) -> f64 {
+        -self.h / 2.0 + self.px * 0.95 + self.px * 0.36 + i as f64 * self.px * Pill::LEADING
+    }
+}
+
 /// Width of the sequence diagram in SVG units.
 pub const SEQ_WIDTH: f64 = 720.0;
 /// Height of the lifeline heads.
@@ -191,6 +289,50 @@ pub fn seq_height(rows: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_label_too_wide_is_cut_at_its_dot_or_nearest_its_middle() {
+        assert_eq!(
+            label_lines("INSERT charges", 12.5, 200.0),
+            ["INSERT charges"]
+        );
+        assert_eq!(
+            label_lines("wrote nothing · found 1 row", 12.5, 150.0),
+            ["wrote nothing", "found 1 row"]
+        );
+        assert_eq!(
+            label_lines("PATCH /accounts/1 −20 v5", 12.5, 150.0),
+            ["PATCH /accounts/1", "−20 v5"]
+        );
+        assert_eq!(
+            label_lines("idem:user_1:K1", 12.5, 20.0),
+            ["idem:user_1:K1"]
+        );
+        // A two-line pill is taller, and as wide as its longer line.
+        let pill = Pill::new("PATCH /accounts/1 −20 v5", 12.5, 168.0);
+        assert_eq!(pill.lines.len(), 2);
+        assert_eq!(pill.w, pill_width("PATCH /accounts/1", 12.5));
+        assert!(pill.w <= 168.0 - 12.0, "between the cards");
+        assert!(pill.h > 12.5 * 1.9 + 12.5);
+        assert_eq!(
+            pill.baseline(0),
+            Pill::new("OK", 12.5, 168.0).baseline(0) - 12.5 * 0.6
+        );
+    }
+
+    #[test]
+    fn the_lane_points_away_from_the_link() {
+        for layout in [Layout::Wide, Layout::Tall] {
+            for reply in [false, true] {
+                let (x, y) = layout.lane_out(Node::Client, Node::Api, reply);
+                assert!(((x * x + y * y).sqrt() - 1.0).abs() < 1e-9);
+                let on = layout.packet_point(Node::Client, Node::Api, 0.5, reply);
+                let further = layout.packet_point(Node::Api, Node::Client, 0.5, reply);
+                // Both directions of one lane are the same side.
+                assert!((on.x - further.x).abs() < 1e-9 && (on.y - further.y).abs() < 1e-9);
+            }
+        }
+    }
 
     fn inside_card(layout: Layout, node: Node, p: Point) -> bool {
         let c = layout.center(node);

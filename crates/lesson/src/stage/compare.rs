@@ -45,7 +45,12 @@ pub fn gist_words(gist: &Gist, story: Story, catalog: &Catalog) -> String {
 }
 
 /// The line under the two stages: what each side amounts to, or that both agree.
+/// Before the first step neither side has run, and the line says so: "Both sides: still
+/// running." read as if something were already happening (issue #42).
 pub fn difference_line(left: &World, right: &World, catalog: &Catalog) -> String {
+    if left.steps().is_empty() && right.steps().is_empty() {
+        return catalog.text("compare.before");
+    }
     let story = left.scenario().story;
     let (l, r) = (Gist::of(left), Gist::of(right));
     let (lw, rw) = (
@@ -125,6 +130,12 @@ mod tests {
         );
         assert_eq!(
             difference_line(start.left(), start.right(), Lang::En.catalog()),
+            Lang::En.catalog().text("compare.before")
+        );
+        let mut one = start.clone();
+        one.step();
+        assert_eq!(
+            difference_line(one.left(), one.right(), Lang::En.catalog()),
             "Both sides: still running."
         );
     }

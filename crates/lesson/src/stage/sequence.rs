@@ -7,7 +7,7 @@
 use idem_core::net::Fate;
 use idem_core::World;
 
-use crate::geometry::{lifeline_x, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
+use crate::geometry::{lifeline_x, pill_width, row_y, seq_height, SEQ_HEAD, SEQ_WIDTH};
 use crate::i18n::Catalog;
 use crate::labels::{
     clock_in, msg_tag, node_text, packet_kind, packet_label, protocol, ShortNames,
@@ -95,12 +95,41 @@ pub fn arrow_view(
     let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
     let lost = matches!(m.fate, Fate::Lost(..));
     let flying = m.fate == Fate::InFlight;
-    let end = if lost || flying {
-        x1 + (x2 - x1) * 0.55
+    let caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
+    let clock = clock_in(m.sent_at.ms(), catalog);
+    let dir = dir_of(x1, x2);
+    // Captions are measured as pills' texts: 11 px on wide screens, 14 px on phones
+    // (web/style.css), where the time column is hidden.
+    let (narrow, wide) = (pill_width(&caption, 11.0), pill_width(&caption, 14.0));
+    // The caption is centred above its arrow, but never reaches back into the time column on
+    // the left (10 px mono, 0.6 em a character: "25 ч 00 мин 03 с" is 96 units wide and ran
+    // under the caption of the first lifeline's arrow in the expired-key story).
+    let clock_end = 4.0 + clock.chars().count() as f64 * 6.0 + 6.0;
+    let centre = ((x1 + x2) / 2.0).max(clock_end + narrow / 2.0);
+    // A lost message's line stops at its cross, past the middle. The cross must not cover the
+    // caption: it goes past the caption's end where the arrow leaves room; else the caption
+    // moves beside the arrow, right of it or left of it, where the row has room (each row holds
+    // one arrow).
+    let halfway = x1 + (x2 - x1) * 0.55;
+    let past_caption = centre + (wide / 2.0 + 6.0) * dir;
+    let (lo, hi) = (x1.min(x2), x1.max(x2));
+    let (label_x, anchor, end) = if !lost {
+        let end = if flying { halfway } else { x2 };
+        (centre, "middle", end)
+    } else if (x2 - past_caption) * dir > 10.0 {
+        let end = if (past_caption - halfway) * dir > 0.0 {
+            past_caption
+        } else {
+            halfway
+        };
+        (centre, "middle", end)
+    } else if SEQ_WIDTH - hi >= wide + 8.0 {
+        (hi + 8.0, "start", halfway)
+    } else if lo - clock_end >= narrow + 8.0 {
+        (lo - 8.0, "end", halfway)
     } else {
-        x2
+        (centre, "middle", halfway)
     };
-    let dir = if x2 > x1 { 1.0 } else { -1.0 };
     let jump = world
         .steps()
         .iter()
@@ -147,7 +176,6 @@ pub fn arrow_view(
             num(SEQ_WIDTH)
         ),
     );
-    let clock = clock_in(m.sent_at.ms(), catalog);
     let time = el(
         "text",
         &format!("class=\"time\" x=\"4\" y=\"{}\"", num(y + 4.0)),
@@ -162,12 +190,11 @@ pub fn arrow_view(
             num(end)
         ),
     );
-    let caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
     let label = el(
         "text",
         &format!(
-            "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"middle\"",
-            num((x1 + x2) / 2.0),
+            "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\"",
+            num(label_x),
             num(y - 5.0)
         ),
         &caption,
@@ -194,10 +221,52 @@ pub fn arrow_view(
 
 const SEQ_ROW_H: u32 = 24;
 
+/// 1 for an arrow drawn rightwards, -1 for one drawn leftwards.
+fn dir_of(x1: f64, x2: f64) -> f64 {
+    if x2 > x1 {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+
+    /// Issue #42: a lost reply's cross was drawn over its caption ("#6 201 pay_abc"). The
+    /// cross stands at the line's end; the caption, at either size it is drawn at, keeps
+    /// clear of it (as estimated from its characters).
+    #[test]
+    fn a_lost_message_s_cross_keeps_off_its_caption() {
+        let mut world = World::new(&idem_core::Scenario::by_id("naive").expect("naive"));
+        while world.step().is_some() {}
+        let names = ShortNames::of(&world);
+        let mut lost = 0;
+        for row in 0..world.network().messages().len() {
+            let arrow = arrow_view(&world, &names, row, Lang::En.catalog()).expect("arrow");
+            let body = arrow.body.to_string();
+            let Some(cross) = body.split("class=\"cross\" x=\"").nth(1) else {
+                continue;
+            };
+            lost += 1;
+            let number = |s: &str| s.split('"').next().unwrap().parse::<f64>().unwrap();
+            let cross_x = number(cross);
+            let label = body.split("class=\"label\" x=\"").nth(1).expect("label");
+            let label_x = number(label);
+            let anchor = label.split("text-anchor=\"").nth(1).expect("anchor");
+            let caption = label.split('>').nth(1).unwrap().split('<').next().unwrap();
+            let w = pill_width(caption, 14.0);
+            let (from, to) = match anchor.split('"').next().unwrap() {
+                "middle" => (label_x - w / 2.0, label_x + w / 2.0),
+                "start" => (label_x, label_x + w),
+                _ => (label_x - w, label_x),
+            };
+            assert!(cross_x + 6.0 <= from || cross_x - 6.0 >= to, "{body}");
+        }
+        assert!(lost > 0, "the naive story loses a reply");
+    }
     use crate::test_support::end;
 
     #[test]

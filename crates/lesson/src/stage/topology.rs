@@ -8,9 +8,9 @@
 use idem_core::client::UserView;
 use idem_core::message::DropReason;
 use idem_core::net::{Fate, Message};
-use idem_core::{Node, Note, Story, World};
+use idem_core::{MsgId, Node, Note, Story, World};
 
-use crate::geometry::{drawn_progress, pill_width, progress, Layout, Point};
+use crate::geometry::{drawn_progress, pill_width, progress, Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, node_text, packet_kind, packet_label, protocol, usd_in, ShortNames};
 use crate::markup::{el, num, void, wrap, SafeHtml};
@@ -28,6 +28,10 @@ pub struct PacketView {
     pub proto: &'static str,
     /// On the mobile link, where the student may drop it.
     pub droppable: bool,
+    /// The node it leaves (with `to`: the link, whose length decides its pill's lines).
+    pub from: Node,
+    /// The node it goes to.
+    pub to: Node,
     /// The accessible name: `#3 POST /charges, Mobile client → Payment API`.
     pub aria: String,
     /// The tooltip: what a press does.
@@ -61,6 +65,8 @@ pub fn packet_views(world: &World, catalog: &Catalog) -> Vec<PacketView> {
                 kind: packet_kind(m),
                 proto: protocol(&m.payload),
                 droppable: m.is_faultable(),
+                from: m.from,
+                to: m.to,
             }
         })
         .collect()
@@ -348,6 +354,166 @@ pub fn ghosts_svg(
     splits + lost
 }
 
+/// The pill of message `m` in `layout` (its caption on one line, or two where one would not
+/// fit between the cards it travels between).
+pub fn pill_of(layout: Layout, m: &Message, names: &ShortNames, catalog: &Catalog) -> Pill {
+    Pill::new(
+        &packet_label(m, names, catalog),
+        layout.label_px(),
+        layout.gap(m.from, m.to),
+    )
+}
+
+/// A card's status line as the tspans of its `<text>`: one line or two (`label_lines`), at the
+/// baselines the layout gives, `x` the card's left margin or centre; a line still wider than the
+/// card (a phone's narrow card, two long words) is drawn a little narrower (`textLength`)
+/// rather than past the card's edge. Markup, not a component: the first screen's wasm is
+/// smaller for it.
+pub fn status_svg(layout: Layout, status: &str, x: &str) -> SafeHtml {
+    let (px, room) = (layout.status_px(), layout.status_room());
+    let lines = crate::geometry::label_lines(status, px, room);
+    let ys = layout.status_baselines(lines.len());
+    lines
+        .iter()
+        .zip(ys)
+        .map(|(line, y)| {
+            let squeeze = pill_width(line, px) - px * 1.4 > room;
+            let fit = if squeeze {
+                format!(
+                    " textLength=\"{}\" lengthAdjust=\"spacingAndGlyphs\"",
+                    num(room)
+                )
+            } else {
+                String::new()
+            };
+            el("tspan", &format!("x=\"{x}\" y=\"{}\"{fit}", num(y)), line)
+        })
+        .collect()
+}
+
+/// A packet's pill: its rect and its caption's lines.
+pub fn pill_svg(pill: &Pill) -> SafeHtml {
+    let rect = void(
+        "rect",
+        &format!(
+            "class=\"pill\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\"",
+            num(-pill.w / 2.0),
+            num(-pill.h / 2.0),
+            num(pill.w),
+            num(pill.h),
+            num(pill.px * 0.95)
+        ),
+    );
+    let lines: SafeHtml = pill
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            el(
+                "text",
+                &format!(
+                    "class=\"pill-label\" text-anchor=\"middle\" y=\"{}\" font-size=\"{}\"",
+                    num(pill.baseline(i)),
+                    num(pill.px)
+                ),
+                line,
+            )
+        })
+        .collect();
+    rect + lines
+}
+
+/// Where packet `id` of `world` is drawn at simulated time `now` (`None` once it is not in
+/// flight): on its link and lane (`point_at`); a two-line pill a little out of its lane, away
+/// from the link, so it keeps clear of the other lane; and clear of every packet sent before it
+/// that its pill would lie on (the two requests of a double tap leave together and were drawn
+/// as one; on a slanted link a request and its reply passing each other in their lanes covered
+/// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card),
+/// and off every card and inside the drawing: the nearest free place of a few, a pill's size at
+/// a time out of its lane, back along its link, into the other lane or ahead (where none is
+/// free of cards, the nearest free of pills, even past the drawing's edge: on a phone two long
+/// packets side by side on the client's link have no room; else its own place).
+pub fn packet_at(
+    layout: Layout,
+    world: &World,
+    id: MsgId,
+    now: f64,
+    reduced_motion: bool,
+    catalog: &Catalog,
+) -> Option<Point> {
+    let names = ShortNames::of(world);
+    let net = world.network();
+    let m = net.get(id).filter(|m| m.fate == Fate::InFlight)?;
+    let single = layout.label_px() * 1.9;
+    let mut placed: Vec<(Point, Pill)> = Vec::new();
+    for o in net.in_flight().filter(|o| o.id.0 <= m.id.0) {
+        let reply = o.payload.is_reply();
+        let (ux, uy) = layout.lane_out(o.from, o.to, reply);
+        let (a, b) = (
+            layout.packet_point(o.from, o.to, 0.0, reply),
+            layout.packet_point(o.from, o.to, 1.0, reply),
+        );
+        let len = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt().max(1.0);
+        let (vx, vy) = ((b.x - a.x) / len, (b.y - a.y) / len);
+        let pill = pill_of(layout, o, &names, catalog);
+        let base = point_at(layout, o, now, reduced_motion, pill.w);
+        let lift = uy.abs() * (pill.h - single) / 2.0;
+        let start = Point {
+            x: base.x + ux * lift,
+            y: base.y + uy * lift,
+        };
+        let across = ux.abs() * pill.w + uy.abs() * pill.h + 4.0;
+        let along = vx.abs() * pill.w + vy.abs() * pill.h + 4.0;
+        // Where the pill may go, nearest first: its place, then a pill's width or height at a
+        // time out of its lane, back along its link, into the other lane, ahead.
+        let candidates = (0..=3).flat_map(|k| {
+            let k = f64::from(k);
+            [
+                (ux * across, uy * across),
+                (-vx * along, -vy * along),
+                (-ux * across, -uy * across),
+                (vx * along, vy * along),
+            ]
+            .map(|(dx, dy)| Point {
+                x: start.x + dx * k,
+                y: start.y + dy * k,
+            })
+        });
+        let clear_of_pills = |p: &Point| {
+            placed.iter().all(|(q, theirs)| {
+                (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + 2.0
+                    || (q.y - p.y).abs() >= (pill.h + theirs.h) / 2.0 + 2.0
+            })
+        };
+        let inside = |p: &Point| {
+            let (w, h) = layout.size();
+            p.x - pill.w / 2.0 >= 0.0
+                && p.x + pill.w / 2.0 <= w
+                && p.y - pill.h / 2.0 >= 0.0
+                && p.y + pill.h / 2.0 <= h
+        };
+        let clear_of_cards = |p: &Point| {
+            let (cw, ch) = layout.card();
+            inside(p)
+                && world.scenario().story.nodes().iter().all(|&node| {
+                    let c = layout.center(node);
+                    (c.x - p.x).abs() >= (cw + pill.w) / 2.0 + 2.0
+                        || (c.y - p.y).abs() >= (ch + pill.h) / 2.0 + 2.0
+                })
+        };
+        let p = candidates
+            .clone()
+            .find(|p| clear_of_pills(p) && clear_of_cards(p))
+            .or_else(|| candidates.clone().find(clear_of_pills))
+            .unwrap_or(start);
+        if o.id == m.id {
+            return Some(p);
+        }
+        placed.push((p, pill));
+    }
+    None
+}
+
 /// Where message `m`, drawn as a pill `pill_w` wide, is at simulated time `now`.
 pub fn point_at(layout: Layout, m: &Message, now: f64, reduced_motion: bool, pill_w: f64) -> Point {
     let p = progress(now, m.sent_at, m.deliver_at);
@@ -360,6 +526,49 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    /// Issue #42: two packets sent together on one link and lane (the double tap of
+    /// `concurrent`) were drawn on one another; the later one moves out of the lane.
+    #[test]
+    fn packets_that_would_lie_on_one_another_are_stacked() {
+        let catalog = Lang::En.catalog();
+        let mut seen = false;
+        for id in Scenario::IDS {
+            let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+            while world.step().is_some() {
+                let now = world.now().ms() as f64;
+                for layout in [Layout::Wide, Layout::Tall] {
+                    let names = ShortNames::of(&world);
+                    let drawn: Vec<(Point, Pill)> = world
+                        .network()
+                        .in_flight()
+                        .map(|m| {
+                            let at = packet_at(layout, &world, m.id, now, false, catalog);
+                            (at.expect("in flight"), pill_of(layout, m, &names, catalog))
+                        })
+                        .collect();
+                    let (cw, ch) = layout.card();
+                    for (a, pa) in &drawn {
+                        for &node in world.scenario().story.nodes() {
+                            let c = layout.center(node);
+                            let apart_x = (a.x - c.x).abs() >= (pa.w + cw) / 2.0;
+                            let apart_y = (a.y - c.y).abs() >= (pa.h + ch) / 2.0;
+                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} on {node:?}");
+                        }
+                    }
+                    for (i, (a, pa)) in drawn.iter().enumerate() {
+                        for (b, pb) in &drawn[i + 1..] {
+                            let apart_x = (a.x - b.x).abs() >= (pa.w + pb.w) / 2.0;
+                            let apart_y = (a.y - b.y).abs() >= (pa.h + pb.h) / 2.0;
+                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} {b:?}");
+                        }
+                    }
+                    seen |= drawn.len() > 1;
+                }
+            }
+        }
+        assert!(seen, "some step has two packets in flight");
+    }
 
     /// Review finding 16: "offline (asleep)" while the phone's request was still being handled.
     #[test]

@@ -12,11 +12,12 @@ use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
 use crate::view::keyed::keyed_rows;
-use idem_lesson::geometry::{pill_width, Layout};
+use idem_lesson::geometry::{Layout, Pill};
 use idem_lesson::labels::node_text;
 use idem_lesson::markup::num;
 use idem_lesson::stage::topology::{
-    ghosts_svg, icon, packet_views, point_at, status_line, topology_text, PacketView,
+    ghosts_svg, icon, packet_at, packet_views, pill_svg, status_line, status_svg, topology_text,
+    PacketView,
 };
 
 /// The SVG drawing of the system.
@@ -133,6 +134,7 @@ fn node_card(lab: Lab, prefs: Prefs, layout: Layout, node: Node) -> impl IntoVie
     let c = layout.center(node);
     let (w, h) = layout.card();
     let mid = num(w / 2.0);
+    let status_x = if tall { mid.clone() } else { "14".to_owned() };
     let class = move || status.with(|s| s.1);
     view! {
         <g
@@ -160,12 +162,9 @@ fn node_card(lab: Lab, prefs: Prefs, layout: Layout, node: Node) -> impl IntoVie
             {(!tall).then(|| view! { <text class="node-sub" x="48" y="49">{text("tech")}</text> })}
             <text
                 class="node-status"
-                x=if tall { mid } else { "14".to_owned() }
-                y=if tall { "72" } else { "80" }
                 text-anchor=tall.then_some("middle")
-            >
-                {move || status.with(|s| s.0.clone())}
-            </text>
+                inner_html=move || status.with(|s| status_svg(layout, &s.0, &status_x))
+            ></text>
         </g>
     }
 }
@@ -182,7 +181,8 @@ fn packet(
 ) -> impl IntoView {
     let id = p.id;
     let px = layout.label_px();
-    let w = pill_width(&p.label, px);
+    let pill = Pill::new(&p.label, px, layout.gap(p.from, p.to));
+    let w = pill.w;
     let doomed = move || {
         lab.run.with(|r| {
             r.shown(lab.side)
@@ -205,13 +205,12 @@ fn packet(
         }
     };
     let reduced = prefs.reduced_motion.get_untracked();
+    let catalog = prefs.lang.get_untracked().catalog();
     let at = move || {
         let now = lab.clock.display.get();
         lab.run.with(|r| {
-            r.shown(lab.side).network().get(MsgId(id)).map(|m| {
-                let p = point_at(layout, m, now, reduced, w);
-                format!("translate({} {})", num(p.x), num(p.y))
-            })
+            packet_at(layout, r.shown(lab.side), MsgId(id), now, reduced, catalog)
+                .map(|p| format!("translate({} {})", num(p.x), num(p.y)))
         })
     };
     // A click, not a pointerdown: a touch that scrolls the page and starts on a packet makes
@@ -235,22 +234,18 @@ fn packet(
             }
         }
     };
-    let label = p.label;
+    let hit_h = (pill.h + 16.0).max(40.0);
+    let body = pill_svg(&pill);
     let pill = view! {
-            <rect class="hit" x=num(-w / 2.0 - 6.0) y="-20" width=num(w + 12.0) height="40" rx="20"/>
-            <g class="pill-body">
-                <rect
-                    class="pill"
-                    x=num(-w / 2.0)
-                    y=num(-px * 0.95)
-                    width=num(w)
-                    height=num(px * 1.9)
-                    rx=num(px * 0.95)
-                />
-                <text class="pill-label" text-anchor="middle" y=num(px * 0.36) font-size=num(px)>
-                    {label}
-                </text>
-            </g>
+            <rect
+                class="hit"
+                x=num(-w / 2.0 - 6.0)
+                y=num(-hit_h / 2.0)
+                width=num(w + 12.0)
+                height=num(hit_h)
+                rx="20"
+            />
+            <g class="pill-body" inner_html=body></g>
     };
     view! {
         <g

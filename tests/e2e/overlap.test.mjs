@@ -1,0 +1,92 @@
+// Nothing in the drawing overlaps, leaves its box or is cut (issue #42 item 6): every step of
+// every scenario, at 1280 px and 360 px, in English and Russian. A step is made current with
+// the player's own Step button (one click a step, no real-time playing), and each is measured
+// by `walkLabelProblems` in the harness: a text of the topology or the sequence diagram that
+// overlaps another or a card not its own, leaves its node card, packet pill or lifeline head,
+// or is cut by a box that does not scroll; two packets' pills on one another; a state panel's
+// table or row out of its card; a request or key broken over two lines. Its first cases were
+// the issue's screenshots: "will crash before: claim the key" out of the Payment API's card,
+// "charge $100.00" and "pay_abc" on one another, "wrote nothing · found 1 row" over the edges
+// of both cards, the ledger's table against its card's border, the Redis key broken as
+// "idem:user_1:K / 1" (before and after: docs/screenshots/, tests/e2e/shots-overlap.mjs).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { labForFile, DESKTOP, PHONE, walkLabelProblems } from './harness.mjs';
+
+const lab = labForFile();
+
+/** Every scenario, as the page lists them (its chips), or `OVERLAP_SCENARIOS=naive,key` while
+ * working on one story. */
+let listed;
+async function scenarios() {
+  if (process.env.OVERLAP_SCENARIOS) return process.env.OVERLAP_SCENARIOS.split(',');
+  if (listed) return listed;
+  const page = await lab.open('');
+  const ids = await page
+    .locator('[data-testid^="scenario-"]')
+    .evaluateAll((chips) => chips.map((c) => c.dataset.testid.slice('scenario-'.length)));
+  await page.context().close();
+  assert.equal(ids.length, 23, 'every scenario has a chip');
+  listed = ids;
+  return ids;
+}
+
+/**
+ * What this test still finds and is left for now, per width and language: on a phone the
+ * drawing has no room for two long packets side by side on one short link (the client's, or
+ * the API's beside a card), so the later one goes past the drawing's edge or onto a card
+ * (`packet_at` in crates/lesson/src/stage/topology.rs takes the nearest free place of a few and
+ * finds none). A larger phone layout (issue #42 item 7) is the fix. The test fails when one of
+ * these is gone too, so the list only shrinks.
+ */
+const KNOWN = {
+  'desktop en': [],
+  'desktop ru': [],
+  'phone en': [
+    'concurrent-no-lock step 8: "charge $100.00" is cut by svg.topology (packet)',
+    'cas-race step 2: "PATCH /accounts/1" is cut by svg.topology (packet)',
+    'lease-expiry step 19: "charge $100.00" is cut by svg.topology (packet)',
+  ],
+  'phone ru': [
+    'concurrent-no-lock step 9: "pay_abc" (packet) covers the card node-ledger',
+    'cas-race step 2: "PATCH /accounts/1" is cut by svg.topology (packet)',
+    'cas-race step 6: "ничего не записано" is cut by svg.topology (packet)',
+    'cas-race step 6: "найдено: 1 строка" is cut by svg.topology (packet)',
+  ],
+};
+
+for (const [size, viewport] of [
+  ['desktop', DESKTOP],
+  ['phone', PHONE],
+]) {
+  for (const lang of ['en', 'ru']) {
+    test(`no label overlaps, leaves its box or is cut: every step, ${size}, ${lang}`, async () => {
+      const found = [];
+      let steps = 0;
+      const ids = await scenarios();
+      // One page a configuration: a story's chip (those of "More mechanics" too, folded or not)
+      // switches the run, which opens at step 0.
+      const page = await lab.open(`lang=${lang}`, viewport);
+      for (const id of ids) {
+        await page.getByTestId(`scenario-${id}`).evaluate((chip) => chip.click());
+        await page.waitForFunction(
+          (id) => new URLSearchParams(location.search).get('scenario') === id || (id === 'naive' && !location.search.includes('scenario=')),
+          id,
+        );
+        const walked = await walkLabelProblems(page);
+        steps += walked.steps;
+        found.push(...walked.problems.map((p) => `${id} ${p}`));
+      }
+      await page.context().close();
+      assert.ok(steps > ids.length * 5, `walked ${steps} steps`);
+      const known = KNOWN[`${size} ${lang}`];
+      // Only a whole walk can tell that a known problem is gone.
+      const gone = process.env.OVERLAP_SCENARIOS ? [] : known.filter((k) => !found.includes(k));
+      assert.deepEqual(
+        { found: found.filter((f) => !known.includes(f)), gone },
+        { found: [], gone: [] },
+        'a new problem (found), or a known one fixed: take it off KNOWN (gone)',
+      );
+    });
+  }
+}

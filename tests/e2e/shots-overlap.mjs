@@ -1,0 +1,46 @@
+// Screenshots of the drawing defects issue #42 listed, at 1280 px and 360 px, in English and
+// Russian, into docs/screenshots/<when>-<defect>-<width>-<lang>.png (`when` is the first
+// argument: "before" was taken on the build before the fix, "after" on the one after). Each is
+// the part of the page the defect is in, not the whole page, so the files stay small.
+//   node tests/e2e/shots-overlap.mjs after   (dist/ built; OUT= writes elsewhere, ONLY=a,b some)
+import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { start, ROOT, DESKTOP, PHONE } from './harness.mjs';
+
+const when = process.argv[2] ?? 'after';
+const out = process.env.OUT ?? join(ROOT, 'docs', 'screenshots');
+/** name → [deep link, what to photograph]. */
+const DEFECTS = {
+  // "will crash before: …" spilled out of the Payment API's card.
+  'crash-status': ['scenario=crash-window&step=2', '.topology-frame'],
+  // "charge $100.00" and "pay_abc" passing each other on the processor's slanted link.
+  'passing-packets': ['scenario=lease-expiry&step=19', '.topology-frame'],
+  // "wrote nothing · found 1 row" over both cards and over "wrote 1 row".
+  'wrote-nothing': ['scenario=cas-race&step=6', '.topology-frame'],
+  // A lost reply's cross over its caption in the sequence diagram.
+  'lost-cross': ['scenario=naive&step=16', '[data-testid="sequence"]'],
+  // The ledger's table against its card's border.
+  'ledger-table': ['scenario=naive&step=16', '[data-testid="panel-ledger"]'],
+  // The store's keys in the scope story ("idem:user_1:K / 1" wrapped there).
+  'store-key': ['scenario=scope&step=22', '[data-testid="panel-store"]'],
+  // The phone's request in Russian ("POST /charges $100,00" wrapped there).
+  'client-request': ['scenario=scope&step=22', '[data-testid="panel-client"]'],
+};
+
+await mkdir(out, { recursive: true });
+const lab = await start();
+for (const [size, viewport] of [
+  ['1280', DESKTOP],
+  ['360', PHONE],
+]) {
+  for (const lang of ['en', 'ru']) {
+    for (const [name, [query, part]] of Object.entries(DEFECTS)) {
+      if (process.env.ONLY && !process.env.ONLY.split(',').includes(name)) continue;
+      const page = await lab.open(`${query}&lang=${lang}`, viewport);
+      await page.evaluate(() => document.getAnimations().forEach((a) => Number.isFinite(a.effect?.getTiming().iterations) && a.finish()));
+      await page.locator(part).first().screenshot({ path: join(out, `${when}-${name}-${size}-${lang}.png`), animations: 'disabled' });
+      await page.context().close();
+    }
+  }
+}
+await lab.close();

@@ -76,11 +76,14 @@ pub enum LaterPart {
     /// The page's compare mode: the two stages and their playback bar (drawn with the panels,
     /// whose texts it uses: the lesson's bundle).
     Compare,
+    /// The checked "would have prevented it" under the page's recap, beside the player (its
+    /// code, the worker's request and its words come with the panels: the lesson's bundle).
+    Checked,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 15] = [
+    pub const ALL: [LaterPart; 16] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -96,6 +99,7 @@ impl LaterPart {
         LaterPart::Share,
         LaterPart::Picker,
         LaterPart::Compare,
+        LaterPart::Checked,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

@@ -37,6 +37,13 @@ byId('a-unmount').addEventListener('click', () => a.unmount());
 const frame = document.querySelector('[data-testid=iframe-embed]');
 window.addEventListener('message', (event) => {
   if (event.source !== frame.contentWindow || event.data?.source !== 'idem-lab') return;
+  // The frame says its height as it changes: size it to its content (no scroll bar, nothing
+  // cut off at any width).
+  if (event.data.type === 'idem:height') {
+    const borders = frame.offsetHeight - frame.clientHeight;
+    frame.style.height = `${event.data.detail.height + borders}px`;
+    return;
+  }
   note('iframe', event.data.type, event.data.detail);
 });
 

@@ -25,6 +25,18 @@ pub(crate) const MAX_QUERY_LEN: usize = 4_096;
 pub(crate) const MAX_FAULTS: usize = 64;
 /// Highest step a link may ask for.
 pub(crate) const MAX_STEP: u32 = 5_000;
+/// The parameters a deep link owns; the page reads others of its own (`lang`, `embed`, …)
+/// and reports any name neither knows.
+pub(crate) const PARAMS: [&str; 8] = [
+    "scenario",
+    "protect",
+    "faults",
+    "step",
+    "base",
+    "compare",
+    "challenge",
+    "chaos",
+];
 
 /// A parsed deep link.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -110,6 +122,8 @@ impl DeepLink {
     pub const MAX_FAULTS: usize = MAX_FAULTS;
     /// The latest step a link names.
     pub const MAX_STEP: u32 = MAX_STEP;
+    /// The parameters [`DeepLink::parse`] reads (any other is left to the page).
+    pub const PARAMS: [&'static str; 8] = PARAMS;
 
     /// The link spelling of an action, without its step (`crash.record-key`).
     pub fn action_token(action: &Action) -> String {
@@ -166,17 +180,7 @@ impl DeepLink {
             .filter(|p| !p.is_empty())
         {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-            if !matches!(
-                name,
-                "scenario"
-                    | "protect"
-                    | "faults"
-                    | "step"
-                    | "base"
-                    | "compare"
-                    | "challenge"
-                    | "chaos"
-            ) {
+            if !PARAMS.contains(&name) {
                 continue;
             }
             if seen.contains(&name) {

@@ -2,8 +2,8 @@
 //! on `idem-core` only (the `leptos` feature lets [`markup::SafeHtml`] be an `inner_html`
 //! value); its tests run natively. The web crate draws what it says.
 //!
-//! - the run on screen and its playback ([`playback`]), the deep link's language and the mount
-//!   options ([`lang`], [`options`]), the student's progress ([`progress`]), the events for
+//! - the run on screen and its playback ([`playback`]), the player's policy frame by frame
+//!   ([`player`]), the deep link's language and the mount options ([`lang`], [`options`]), the student's progress ([`progress`]), the events for
 //!   course pages ([`events`]), the page's anchors ([`anchors`]);
 //! - the text layer: catalogs and their parsing ([`i18n`]), narration ([`text`]), outcome
 //!   sentences ([`outcome_text`]), labels and plurals ([`labels`]);
@@ -19,11 +19,13 @@ pub mod geometry;
 pub mod i18n;
 pub mod labels;
 pub mod lang;
+pub mod link_params;
 pub mod markup;
 pub mod options;
 pub mod outcome_text;
 pub mod panels;
 pub mod playback;
+pub mod player;
 pub mod prevention_text;
 pub mod progress;
 pub mod stage;

@@ -311,6 +311,17 @@ pub fn query_lang(query: &str) -> Lang {
         .unwrap_or_default()
 }
 
+/// The colour theme a query's `theme` parameter names (following the system when absent or
+/// unknown; an unknown one is reported by `link_params`).
+pub fn query_theme(query: &str) -> Theme {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|p| p.strip_prefix("theme="))
+        .and_then(Theme::from_name)
+        .unwrap_or_default()
+}
+
 /// The iframe snippet that embeds `url` (already with `embed`).
 pub fn iframe_snippet(url: &str, title: &str) -> String {
     format!(
@@ -468,6 +479,9 @@ mod tests {
         assert!(embed_param("?embed=1"));
         assert!(!embed_param("scenario=embed"));
         assert_eq!(query_lang("scenario=key"), Lang::En);
+        assert_eq!(query_theme("scenario=key&theme=dark&embed"), Theme::Dark);
+        assert_eq!(query_theme("theme=pink"), Theme::Auto);
+        assert_eq!(query_theme("scenario=key"), Theme::Auto);
     }
 
     #[test]

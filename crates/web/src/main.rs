@@ -38,9 +38,13 @@ fn main() {
                         (Ok(_), Some(opening)) => {
                             mount_to_body(move || view! { <idem_web::App opening/> })
                         }
-                        (Ok(_), None) => mount_to_body(
-                            move || view! { <idem_web::view::embed::Widget query=query page=true/> },
-                        ),
+                        (Ok(_), None) => {
+                            // `theme` in the link, as the option of `mount`.
+                            let theme = idem_web::view::embed::query_theme(&query);
+                            mount_to_body(move || {
+                                view! { <idem_web::view::embed::Widget query=query theme page=true/> }
+                            })
+                        }
                         (Err(error), _) => mount_to_body(
                             move || view! { <idem_web::view::app::LoadFailed error/> },
                         ),

@@ -1,126 +1,32 @@
 //! Idempotency Lab's search worker: "Try every failure" off the page's main thread.
 //!
 //! The page starts one Web Worker per spare core, each running this crate's wasm (the core and
-//! its explorer, no Leptos), and talks to them with [`Request`]s and [`Reply`]s, plain objects
-//! converted with `serde-wasm-bindgen`. Every worker builds the same [`Plan`] (the search cut
-//! into units); the page hands each one unit at a time, the worker explores it as a [`Part`]
-//! (telling its progress as it goes) and answers its [`UnitOutcome`]. When every unit is in,
-//! one worker merges them ([`Plan::merge`]), the workers that explored the units behind the
-//! chosen counter-examples rebuild them, and the merging worker puts the report together
-//! ([`Plan::finish`]): the report a single search gives.
+//! its explorer, no Leptos), and talks to them with [`Request`]s and [`Reply`]s ([`protocol`]),
+//! converted with `serde-wasm-bindgen` on both sides. Every worker builds the same [`Plan`] (the
+//! search cut into units); the page hands each one unit at a time, the worker explores it as a
+//! [`Part`] (telling its progress as it goes) and answers its [`idem_core::UnitOutcome`]. When
+//! every unit is in, one worker merges them ([`Plan::merge`]), the workers that explored the
+//! units behind the chosen counter-examples rebuild them, and the merging worker puts the report
+//! together ([`Plan::finish`]): the report a single search gives.
 //!
-//! Where a worker cannot start (a host page's CSP, an old browser), the page imports this same
-//! module on its main thread and drives a whole [`Search`] in time slices. Either way the
-//! explorer's code stays out of the page's own wasm.
-//!
-//! [`Worker`] is the protocol without the browser, so it is tested natively.
+//! Both sides of that protocol are here without the browser, so they are tested natively:
+//! [`Worker`] answers requests, and [`Coordinator`] is the page's side (who gets which request,
+//! what the page is told), driven by events. The page links only the coordinator and the
+//! protocol's types, never the explorer; the worker's browser glue (its message loop, and the
+//! `Search` class the page drives on its main thread where a worker cannot start) is in the
+//! binary (`src/main.rs`), so its exports never reach the page's wasm.
 
-use idem_core::{
-    check_prevention, Action, Bounds, CounterExample, Explorer, Merged, Part, Plan, Prevention,
-    Report, Scenario, UnitOutcome, Wanted,
-};
-use serde::{Deserialize, Serialize};
+use idem_core::{check_prevention, Bounds, Explorer, Merged, Part, Plan, Report, Scenario};
 
-#[cfg(target_arch = "wasm32")]
-mod web;
-#[cfg(target_arch = "wasm32")]
-pub use web::{serve, Search};
+pub mod coordinator;
+pub mod protocol;
+
+pub use coordinator::{on_check_reply, CheckStep, Coordinator, Step};
+pub use protocol::{Explored, Held, Reply, Request};
 
 /// Milliseconds of search between two progress replies (the page shows progress at least every
 /// 250 ms).
 pub const PROGRESS_MS: f64 = 100.0;
-
-/// What the page asks a worker.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum Request {
-    /// Build the plan of a search of `scenario` with up to `k` faults.
-    Plan {
-        /// The design searched (its scripted faults are left out, as the explorer does).
-        scenario: Scenario,
-        /// The fault bound.
-        k: u32,
-    },
-    /// Explore unit `unit` of the plan.
-    Unit {
-        /// The unit's number.
-        unit: u32,
-    },
-    /// Merge every unit's outcome (this worker then answers which counter-examples to rebuild).
-    Merge {
-        /// Every unit's outcome, in any order.
-        outcomes: Vec<UnitOutcome>,
-    },
-    /// Rebuild counter-examples the merge picked in units this worker explored.
-    Rebuild {
-        /// What to rebuild, in the merge's order.
-        wanted: Vec<Wanted>,
-    },
-    /// Put the report together from the merge and the rebuilt counter-examples (in the merge's
-    /// order).
-    Finish {
-        /// The rebuilt counter-examples, one per wanted.
-        rebuilt: Vec<Option<CounterExample>>,
-    },
-    /// Check which protections would have prevented a run ([`check_prevention`]): a search
-    /// per protection, too long for the page's main thread. Independent of any plan.
-    Prevent {
-        /// The run's scenario, as played (its scripted faults count as the run's).
-        scenario: Scenario,
-        /// The actions injected into it.
-        injected: Vec<(u32, Action)>,
-    },
-}
-
-/// What a worker answers.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum Reply {
-    /// The worker is listening (sent once, when it starts).
-    Ready,
-    /// The plan is built: it has `units` units.
-    Planned {
-        /// How many units to hand out.
-        units: u32,
-    },
-    /// The unit being explored, so far.
-    Progress {
-        /// The unit's number.
-        unit: u32,
-        /// Its totals so far.
-        report: Report,
-    },
-    /// A unit is explored.
-    Done {
-        /// What it holds.
-        outcome: UnitOutcome,
-    },
-    /// The merge: its totals and which counter-examples to rebuild, where.
-    Merged {
-        /// The merge (`report` without the counter-examples of units).
-        merged: Merged,
-    },
-    /// The counter-examples asked for, in order (`None` where one could not be rebuilt).
-    Rebuilt {
-        /// One per wanted.
-        rebuilt: Vec<Option<CounterExample>>,
-    },
-    /// The search's report.
-    Finished {
-        /// The report one search would give.
-        report: Report,
-    },
-    /// The answer to [`Request::Prevent`].
-    Prevented {
-        /// The claims, proved or refuted.
-        prevention: Prevention,
-    },
-    /// A request this worker could not answer (no plan yet, a unit out of range).
-    Refused {
-        /// Why, for the page's console.
-        reason: String,
-    },
-}
 
 /// One worker's side of the protocol: its plan, its part and the merge it may be asked for.
 #[derive(Debug, Default)]
@@ -174,8 +80,9 @@ impl Worker {
                     return send(refused("no plan"));
                 };
                 let merged = part.plan().merge(&outcomes);
-                self.merged = Some(merged.clone());
-                send(Reply::Merged { merged });
+                let wanted = merged.wanted.clone();
+                self.merged = Some(merged);
+                send(Reply::Merged { wanted });
             }
             Request::Rebuild { wanted } => {
                 let Some(part) = self.part.as_mut() else {
@@ -200,7 +107,7 @@ impl Worker {
 }
 
 /// A whole search in one place, in time slices: the main thread's fallback where workers
-/// cannot start, driven by the page between animation frames.
+/// cannot start, driven by the page between animation frames (through the binary's `Search`).
 #[derive(Debug)]
 pub struct Sliced {
     explorer: Explorer,

@@ -50,24 +50,30 @@ impl Events {
         if let Some(custom) = custom_event(event.name(), &detail) {
             let _ = root.dispatch_event(&custom);
         }
-        let window = window();
-        let Ok(Some(parent)) = window.parent() else {
-            return;
-        };
-        if JsValue::from(&parent) == JsValue::from(&window) {
-            return;
-        }
-        let message = js_sys::Object::new();
-        for (key, value) in [
-            ("source", JsValue::from_str(MESSAGE_SOURCE)),
-            ("type", JsValue::from_str(event.name())),
-            ("detail", detail),
-        ] {
-            let _ = js_sys::Reflect::set(&message, &JsValue::from_str(key), &value);
-        }
-        // The payloads hold nothing private: any embedding page may read them.
-        let _ = parent.post_message(&message, "*");
+        post_to_parent(event.name(), detail);
     }
+}
+
+/// In an iframe, posts `{ source: "idem-lab", type: name, detail }` to the parent window
+/// (the events, and the `?embed` page's height); nothing outside a frame.
+pub fn post_to_parent(name: &str, detail: JsValue) {
+    let window = window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if JsValue::from(&parent) == JsValue::from(&window) {
+        return;
+    }
+    let message = js_sys::Object::new();
+    for (key, value) in [
+        ("source", JsValue::from_str(MESSAGE_SOURCE)),
+        ("type", JsValue::from_str(name)),
+        ("detail", detail),
+    ] {
+        let _ = js_sys::Reflect::set(&message, &JsValue::from_str(key), &value);
+    }
+    // The payloads hold nothing private: any embedding page may read them.
+    let _ = parent.post_message(&message, "*");
 }
 
 /// `new CustomEvent(name, { bubbles: true, composed: true, detail })`, built through

@@ -10,11 +10,9 @@ use leptos::prelude::*;
 use crate::platform::browser::{current_layout, media_matches};
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{default_scenario, tick, Run};
+use idem_lesson::playback::{default_scenario, Run};
+use idem_lesson::player::Playhead;
 use idem_lesson::theme::Theme;
-
-/// Real time (ms) playback holds the step after a skipped gap, so its note can be read.
-pub const SKIP_NOTE_MS: f64 = 2_000.0;
 
 /// The student's preferences: the page's language, the topology's layout, reduced motion, the
 /// colour theme.
@@ -123,6 +121,32 @@ impl Clock {
     /// Stops playing.
     fn pause(&self) {
         put(self.set_playing, false);
+    }
+
+    /// The clock's values for the lesson's player, untracked; `None` once the page is gone.
+    fn head(&self) -> Option<Playhead> {
+        Some(Playhead {
+            playing: self.playing.try_get_untracked()?,
+            display: self.display.try_get_untracked()?,
+            speed: self.speed.try_get_untracked()?,
+            hold: self.hold.try_get_untracked()?,
+            skipped: self.skipped.try_get_untracked()?,
+            paused_at_key: self.paused_at_key.try_get_untracked()?,
+        })
+    }
+
+    /// Writes back what a frame of the player changed (`before` → `after`), so a signal's
+    /// readers hear only of their own value changing.
+    fn write(&self, before: Playhead, after: Playhead) {
+        if after.display != before.display {
+            self.set_display.set(after.display);
+        }
+        if after.hold != before.hold {
+            self.hold.set(after.hold);
+        }
+        put(self.set_skipped, after.skipped);
+        put(self.set_playing, after.playing);
+        put(self.set_paused_at_key, after.paused_at_key);
     }
 }
 
@@ -317,60 +341,32 @@ impl Lab {
         self.changed();
     }
 
-    /// One animation frame of `real_ms` while playing: advances the display time and steps
-    /// when the next event is due. Returns whether playback goes on. Never panics on a lab
-    /// whose page was unmounted (it just stops).
+    /// One animation frame of `real_ms` while playing: the lesson's [`Playhead::frame`] decides
+    /// (advance the display time, step when the next event is due, hold, stop); this hands it
+    /// the clock's values and the run and writes back what changed. Returns whether playback
+    /// goes on. Never panics on a lab whose page was unmounted (it just stops).
     pub fn frame(&self, real_ms: f64) -> bool {
         let clock = self.clock;
-        if clock.playing.try_get_untracked() != Some(true) {
-            return false;
-        }
-        let Some(next) = self.run.try_with_untracked(Run::next_time) else {
+        let Some(before) = clock.head() else {
             return false;
         };
-        if next.is_none() {
-            clock.set_playing.set(false);
+        if !before.playing {
             return false;
         }
-        let held = clock.hold.get_untracked();
-        if held > 0.0 {
-            clock.hold.set(held - real_ms);
-            return true;
-        }
-        let speed = clock.speed.get_untracked();
-        let display = clock.display.get_untracked();
-        let t = tick(display, real_ms, speed, next);
-        clock.set_display.set(t.display);
-        if t.due {
-            // The note on a skipped gap belongs to the step it led to: the next step clears it.
-            put(clock.set_skipped, t.skipped_ms);
-            self.set_run.update(|r| {
-                r.step_forward();
-            });
-            // At 1× and slower: time to read the step, and a stop at the story's key moments.
-            let catalog = clock.lang.get_untracked().catalog();
-            let (chars, stop) = self.run.with_untracked(|r| {
-                (
-                    idem_lesson::stage::summary::narration_chars(r.world(), catalog),
-                    !r.at_end() && idem_lesson::playback::key_moment(r.world()),
-                )
-            });
-            let hold = idem_lesson::playback::hold_ms(chars, speed);
-            // At any speed, the note on a skipped gap stays long enough to be read.
-            let hold = if t.skipped_ms.is_some() {
-                hold.max(SKIP_NOTE_MS)
-            } else {
-                hold
-            };
-            clock.hold.set(hold);
-            if speed <= 1.0 && stop {
-                clock.set_playing.set(false);
-                // Said beside the narration: a pause nobody asked for looks like a freeze.
-                clock.set_paused_at_key.set(true);
-                return false;
-            }
-        }
-        true
+        let Some(lang) = clock.lang.try_get_untracked() else {
+            return false;
+        };
+        let mut head = before;
+        // The run's readers hear of it only when it stepped.
+        let frame = self.set_run.try_maybe_update(|r| {
+            let frame = head.frame(r, real_ms, lang.catalog());
+            (frame.stepped, frame)
+        });
+        let Some(frame) = frame else {
+            return false;
+        };
+        clock.write(before, head);
+        frame.go_on
     }
 }
 
@@ -455,6 +451,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use idem_lesson::player::SKIP_NOTE_MS;
 
     fn lab(id: &str) -> Lab {
         lab_in(id, prefs())

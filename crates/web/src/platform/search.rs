@@ -10,19 +10,29 @@
 //! workers, the worker's file missing), the page imports the same module on its main thread and
 //! searches in slices of a few milliseconds between animation frames, and says it is slower.
 //!
-//! The page never links the explorer: the messages are plain objects, read here by their
-//! `type` (see `idem_worker::Request` and `Reply`); only the reports are converted
-//! (`serde-wasm-bindgen`), the units' outcomes are passed on as they came. Stopping (or
-//! dropping the [`Search`]) terminates the workers at once and keeps the totals so far.
+//! Who gets which request and what the page is told is `idem_worker::Coordinator`, tested
+//! natively with real workers; here is only the browser's glue (`workers`: the pool and its
+//! messages, `spare`: workers started ahead, `main_thread`: the fallback, `js`: the messages as
+//! JavaScript values). The messages are `idem_worker`'s `Request` and `Reply`, converted with
+//! `serde-wasm-bindgen` on both sides; the page decodes the reports and unit numbers it shows
+//! and carries the rest (units' summaries, counter-examples to rebuild) as it came, so it never
+//! links the explorer. Stopping (or dropping the [`Search`]) terminates the workers at once and
+//! keeps the totals so far.
 
 use idem_core::{Report, Scenario};
 
 #[cfg(target_arch = "wasm32")]
+mod js;
+#[cfg(target_arch = "wasm32")]
+mod main_thread;
+#[cfg(target_arch = "wasm32")]
 pub mod prevent;
+#[cfg(target_arch = "wasm32")]
+mod spare;
 #[cfg(target_arch = "wasm32")]
 mod workers;
 #[cfg(target_arch = "wasm32")]
-pub use workers::{cool, warm};
+pub use spare::{cool, warm};
 
 /// Where a search runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

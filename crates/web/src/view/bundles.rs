@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::platform::lab::use_prefs;
+use crate::view::embed::host::HostFit;
 use crate::view::embed::share::EmbedButton;
 use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
 use crate::view::panels::calculator::Calculator;
@@ -103,6 +104,7 @@ split_bundles! {
         TermPop => view! { <TermPopover/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
+        Host => view! { <HostFit/> };
         Checked => view! { <CheckedClaim/> };
         AfterRun => view! {
             <AfterRunPanel/>
@@ -127,7 +129,12 @@ split_bundles! {
         Glossary => view! {
             <Glossary back_to=PLAYER_ANCHOR/>
             <Sources/>
-            <footer class="keys">{use_prefs().t("ui.keys")}</footer>
+            <footer class="keys">
+                {use_prefs().t("ui.keys")}
+                // The guide for instructors is copied into the build beside the page
+                // (index.html), so the link works wherever dist/ is hosted.
+                " " <a href="teaching.md" data-testid="teaching">{use_prefs().t("ui.teaching")}</a>
+            </footer>
         };
         Compare => {
             let right = use_context::<CompareRight>();

@@ -3,11 +3,12 @@
 //! "Embed" snippet of the full page.
 
 pub mod api;
+pub mod host;
 pub mod share;
 pub mod widget;
 
 pub use api::{manual_mount, mount, MountHandle};
 pub use idem_lesson::options::{
-    embed_param, query_lang, validate, OptionError, Options, RawOptions, Value, FIELDS,
+    embed_param, query_lang, query_theme, validate, OptionError, Options, RawOptions, Value, FIELDS,
 };
 pub use widget::Widget;

@@ -76,6 +76,10 @@ pub enum LaterPart {
     /// The page's compare mode: the two stages and their playback bar (drawn with the panels,
     /// whose texts it uses: the lesson's bundle).
     Compare,
+    /// Above a widget's player once its player is here: a challenge's goal, and what an
+    /// `?embed` page does for its host, the notice for unused link parameters and the height
+    /// messages (`embed/host.rs`).
+    Host,
     /// The checked "would have prevented it" under the page's recap, beside the player (its
     /// code, the worker's request and its words come with the panels: the lesson's bundle).
     Checked,
@@ -83,7 +87,7 @@ pub enum LaterPart {
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 16] = [
+    pub const ALL: [LaterPart; 17] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -99,6 +103,7 @@ impl LaterPart {
         LaterPart::Share,
         LaterPart::Picker,
         LaterPart::Compare,
+        LaterPart::Host,
         LaterPart::Checked,
     ];
 

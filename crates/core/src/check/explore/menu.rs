@@ -7,8 +7,6 @@ use crate::scenario::Scenario;
 use crate::time::{HOUR, SECOND};
 use crate::world::World;
 
-use super::search::Explorer;
-
 /// Every fault the explorer may inject in `world` now: the player's whole menu but the
 /// scenario-shaping inputs (a concurrent second request, a reused key, another user's key),
 /// which are the scenario's own. Positions that cannot change the outcome are skipped: a
@@ -117,29 +115,4 @@ pub(crate) fn phases(scenario: &Scenario) -> Vec<Phase> {
             Phase::WriteLedger | Phase::Respond => true,
         })
         .collect()
-}
-
-/// The explorer's menu, as the page shows it.
-impl Explorer {
-    /// Every fault the explorer can add to `world` now, in menu order: what the player offers
-    /// (drop, duplicate and delay a packet, lose the next answer, crash or pause before a phase,
-    /// evict keys, the phone offline, Retry) where it would change something.
-    pub fn faults(world: &World) -> Vec<Action> {
-        faults(world)
-    }
-
-    /// The kinds of fault a search of `scenario` tries (URL names, in menu order).
-    pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
-        menu(scenario).into_iter().map(FaultKind::name).collect()
-    }
-
-    /// The kinds of fault a search of `scenario` tries, in menu order.
-    pub fn menu(scenario: &Scenario) -> Vec<FaultKind> {
-        menu(scenario)
-    }
-
-    /// The phases a handler of `scenario` can reach (where a crash or a pause can be armed).
-    pub fn phases(scenario: &Scenario) -> Vec<Phase> {
-        phases(scenario)
-    }
 }

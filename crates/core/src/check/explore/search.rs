@@ -2,10 +2,11 @@
 //! distinct one explored once ([`Explorer`]), and the replay that rebuilds a shortest
 //! counter-example from what it remembered ([`rebuild`]).
 
-use super::menu::faults_of;
+use super::menu::{faults, faults_of, menu, phases};
 use super::report::{note_tried, Bounds, CounterExample, Report};
 use super::summary::{Best, Edge, Straight, Summary, END, STEP};
-use crate::action::{Action, KindCounts};
+use crate::action::{Action, FaultKind, KindCounts};
+use crate::phase::Phase;
 use crate::scenario::Scenario;
 use crate::verdict::Invariant;
 use crate::world::World;
@@ -615,4 +616,29 @@ pub(crate) fn root(scenario: &Scenario) -> World {
     let mut world = World::new(&scenario.clone().without_scripted_faults());
     world.forget_history();
     world
+}
+
+/// The explorer's menu, as the page shows it.
+impl Explorer {
+    /// Every fault the explorer can add to `world` now, in menu order: what the player offers
+    /// (drop, duplicate and delay a packet, lose the next answer, crash or pause before a phase,
+    /// evict keys, the phone offline, Retry) where it would change something.
+    pub fn faults(world: &World) -> Vec<Action> {
+        faults(world)
+    }
+
+    /// The kinds of fault a search of `scenario` tries (URL names, in menu order).
+    pub fn menu_kinds(scenario: &Scenario) -> Vec<&'static str> {
+        menu(scenario).into_iter().map(FaultKind::name).collect()
+    }
+
+    /// The kinds of fault a search of `scenario` tries, in menu order.
+    pub fn menu(scenario: &Scenario) -> Vec<FaultKind> {
+        menu(scenario)
+    }
+
+    /// The phases a handler of `scenario` can reach (where a crash or a pause can be armed).
+    pub fn phases(scenario: &Scenario) -> Vec<Phase> {
+        phases(scenario)
+    }
 }

@@ -1,17 +1,20 @@
 //! "Would have prevented it", asked of a search worker of its own: the check is a search per
 //! protection, too long for the page's main thread. One worker per check (started when a
-//! broken run ends, terminated once it answers or the run changes); it says `ready` when it
-//! listens, then gets `idem_worker::Request::Prevent` and answers `Reply::Prevented`.
+//! broken run ends, terminated once it answers or the run changes); it says `Reply::Ready` when
+//! it listens, then gets `idem_worker::Request::Prevent` and answers `Reply::Prevented`
+//! (`idem_worker::on_check_reply` reads each reply).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use idem_core::{Action, Prevention, Scenario};
+use idem_worker::{on_check_reply, CheckStep};
 use leptos::wasm_bindgen::prelude::Closure;
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use leptos::web_sys::{MessageEvent, Worker};
 
-use super::workers::{field, message, new_worker};
+use super::js::{read, PageRequest};
+use super::spare::new_worker;
 
 /// What hears the answer, taken once (by the answer or by an error, whichever comes first).
 type Done = Rc<RefCell<Option<Box<dyn FnOnce(Option<Prevention>)>>>>;
@@ -40,15 +43,16 @@ pub fn start(
 ) -> Option<Check> {
     // Whatever fails before a worker listens is told to `done` too: the panel would otherwise
     // say "checking" for ever.
-    let asked = serde_wasm_bindgen::to_value(scenario)
-        .ok()
-        .zip(serde_wasm_bindgen::to_value(injected).ok());
+    let asked = serde_wasm_bindgen::to_value(&PageRequest::Prevent {
+        scenario: scenario.clone(),
+        injected: injected.to_vec(),
+    })
+    .ok();
     // A worker is started only for a request that could be written.
-    let Some(((scenario, injected), worker)) = asked.and_then(|a| Some((a, new_worker()?))) else {
+    let Some((request, worker)) = asked.and_then(|a| Some((a, new_worker()?))) else {
         done(None);
         return None;
     };
-    let request = message("prevent", &[("scenario", scenario), ("injected", injected)]);
     let done: Done = Rc::new(RefCell::new(Some(Box::new(done))));
     let answer = {
         let done = Rc::clone(&done);
@@ -62,15 +66,12 @@ pub fn start(
         let worker = worker.clone();
         let answer = answer.clone();
         Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-            let data = event.data();
-            match field(&data, "type").as_string().as_deref() {
-                Some("ready") => {
+            match read(event.data()).map(on_check_reply) {
+                Ok(CheckStep::Ask) => {
                     let _ = worker.post_message(&request);
                 }
-                Some("prevented") => {
-                    answer(serde_wasm_bindgen::from_value(field(&data, "prevention")).ok());
-                }
-                _ => answer(None),
+                Ok(CheckStep::Answer(prevention)) => answer(prevention),
+                Err(_) => answer(None),
             }
         })
     };

@@ -7,7 +7,7 @@ use crate::platform::events::{provide_events, use_run_events};
 use crate::platform::hooks::{handle_key, use_layout, use_playback};
 use crate::platform::lab::Lab;
 use crate::platform::lab::{provide_lab, use_prefs};
-use crate::view::later::{later_here, Code, LaterPart};
+use crate::view::later::{later_here, later_part, Code, LaterPart};
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::playback::run_from_query;
 use idem_lesson::theme::Theme;
@@ -15,7 +15,8 @@ use idem_lesson::theme::Theme;
 use idem_lesson::options::query_lang;
 
 /// The compact lesson: player, topology, verdict, narration and controls for one scenario
-/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram). Its own
+/// (`full` adds the fault menu, protections, explorer, panels and sequence diagram; a
+/// challenge adds its goal and the fault menu, and only the diagrams with `full`). Its own
 /// lab, never the address bar; keys act only while focus is inside it.
 #[component]
 pub fn Widget(
@@ -63,7 +64,29 @@ pub fn Widget(
     // their code for the whole widget, so a missing file is said once and retried once.
     let code = Code::new(crate::view::bundles::BUNDLES);
     provide_context(code);
-    let rest = full.then(|| later_here(LaterPart::WidgetRest));
+    // A challenge shows its goal, the faults used of its budget and the fault menu, in a frame
+    // and a widget as on the page; other designs (the story picker, the protections, the story
+    // keys) and the search, whose counter-examples are the answer, are not offered here.
+    let challenge = lab.run.with_untracked(|r| r.challenge().is_some());
+    let rest = (full || challenge).then(|| {
+        later_here(if challenge {
+            LaterPart::Faults
+        } else {
+            LaterPart::WidgetRest
+        })
+    });
+    let stories = full && !challenge;
+    // Above the player, from the lesson's bundle once the player's is here (Play needs none of
+    // it): a challenge's goal, and in a frame of its own (`?embed`) what the host page needs
+    // (embed/host.rs).
+    let top = (page || challenge).then(|| {
+        Effect::new(move |_| {
+            if code.get(LaterPart::Summary).is_some() {
+                code.start(LaterPart::Host);
+            }
+        });
+        later_part(code, LaterPart::Host, None)
+    });
     let heading = if page {
         view! { <h1 class="embed-title">{title}</h1> }.into_any()
     } else {
@@ -79,10 +102,11 @@ pub fn Widget(
             data-theme=move || prefs.theme.get().name()
             lang=lang.catalog().tag
             tabindex="0"
-            on:keydown=move |e| handle_key(lab, &e, full)
+            on:keydown=move |e| handle_key(lab, &e, stories)
         >
             {heading}
             <LinkNotice errors=errors/>
+            {top}
             <Stage/>
             {later_here(LaterPart::Recap)}
             {rest}

@@ -89,7 +89,8 @@ pub fn ChallengeGoal() -> impl IntoView {
 /// `idem:challenge` (`{ id, status }`) whenever the challenge being played, or its standing,
 /// changes: on the page, in `?embed` and in a mounted widget (whichever provides `events`),
 /// from the same [`standing`] the goal and the list show. Opening a challenge sends `open`;
-/// leaving one sends nothing.
+/// leaving its design (another story or protections) sends `left`, so a grader can tell a
+/// later verdict from the challenge's.
 pub fn use_challenge_events(
     lab: crate::platform::lab::Lab,
     events: crate::platform::events::Events,
@@ -104,13 +105,19 @@ pub fn use_challenge_events(
                 standing(&challenge, r.world(), found.as_ref()),
             ))
         });
-        match now {
-            Some((id, status)) if before.as_ref() != Some(&now) => {
-                events.emit(&idem_lesson::events::LabEvent::Challenge {
-                    id: id.to_owned(),
-                    status: status.name().to_owned(),
-                });
+        let emit = |id: &str, status: &str| {
+            events.emit(&idem_lesson::events::LabEvent::Challenge {
+                id: id.to_owned(),
+                status: status.to_owned(),
+            });
+        };
+        if let Some(Some((old, _))) = before {
+            if now.map(|(id, _)| id) != Some(old) {
+                emit(old, "left");
             }
+        }
+        match now {
+            Some((id, status)) if before.as_ref() != Some(&now) => emit(id, status.name()),
             _ => {}
         }
         now

@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::{Reply, Request, Sliced, Worker};
+use idem_worker::{Reply, Request, Sliced, Worker};
 
 /// The clock a slice is measured with (milliseconds; whole ones are enough for slices of
 /// 12 ms and progress every 100 ms).
@@ -31,7 +31,7 @@ pub fn serve() {
                 let _ = scope.post_message(&value);
             }
             Err(error) => {
-                let refused = Reply::Refused {
+                let refused: Reply = Reply::Refused {
                     reason: error.to_string(),
                 };
                 if let Ok(value) = serde_wasm_bindgen::to_value(&refused) {

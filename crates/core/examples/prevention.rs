@@ -1,9 +1,26 @@
 //! Measures "would have prevented it" (`check_prevention`) on the runs and on the
-//! heaviest scenario at 1 to 3 faults: `cargo run --release -p idem-core --example prevention`.
+//! heaviest scenario at 1 to 3 faults, and prints each run's page link (the slowest at each k
+//! are the ones `tests/e2e/measure-prevent.mjs` opens):
+//! `cargo run --profile release-worker -p idem-core --example prevention` (the worker's
+//! optimisation; `PROFILE=1` also times each protection's search to its first break and to
+//! its end, at each k: where a check's time goes).
 
 use std::time::Instant;
 
-use idem_core::{check_prevention, Action, Bounds, Challenge, Explorer, Scenario};
+use idem_core::{check_prevention, Action, Bounds, Challenge, DeepLink, Explorer, Scenario};
+
+/// The page's link to the run of `scenario` (by id) with `injected`: what
+/// `tests/e2e/measure-prevent.mjs` opens.
+fn link(scenario: &Scenario, injected: &[(u32, Action)]) -> String {
+    DeepLink {
+        scenario: scenario.id.clone(),
+        protections: Some(scenario.protections),
+        faults: injected.to_vec(),
+        base: !scenario.scripted_faults,
+        ..DeepLink::default()
+    }
+    .to_query()
+}
 
 fn show(label: &str, scenario: &Scenario, injected: &[(u32, Action)]) {
     let start = Instant::now();
@@ -13,6 +30,11 @@ fn show(label: &str, scenario: &Scenario, injected: &[(u32, Action)]) {
         "{label}: {} faults {:?} {:?} in {ms:.0} ms",
         p.faults, p.kinds, p.scope
     );
+    let breaks = idem_core::World::replay(scenario, injected, 5_000).map(|mut w| {
+        w.run(5_000);
+        !w.verdict().ok()
+    });
+    println!("  ?{} (breaks: {breaks:?})", link(scenario, injected));
     for c in p.singles.iter().chain(p.pair.iter()) {
         let names: Vec<&str> = c.protections.iter().map(|x| x.name()).collect();
         let answer = match &c.answer {
@@ -42,36 +64,42 @@ fn main() {
     for id in ["crash-window", "crash-no-forward", "ttl", "naive", "evict"] {
         show(id, &Scenario::by_id(id).expect("known"), &[]);
     }
-    // The heaviest: scope at 3 faults. Every 3-fault counter-example of its k = 3 search (each
-    // class: invariant and fault kinds), checked; the slowest is the figure.
+    // The heaviest: scope at 1, 2 and 3 faults. Every counter-example of its k = 3 search
+    // (each class: invariant and fault kinds) with that many faults, checked; the slowest at
+    // each k is the figure.
     let scope = Scenario::by_id("scope")
         .expect("scope")
         .without_scripted_faults();
     let report = Explorer::new(&scope, Bounds::faults(3))
         .run_to_end()
         .clone();
-    let mut worst = (0.0f64, Vec::new());
-    let mut slowest = Vec::new();
-    let mut times = Vec::new();
-    for cx in report.shortest.iter().filter(|c| c.faults() == 3) {
-        let start = Instant::now();
-        let p = check_prevention(&scope, &cx.injected);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        times.push(ms);
-        if ms > worst.0 {
-            worst = (ms, p.kinds.clone());
-            slowest = cx.injected.clone();
+    for k in 1..=3 {
+        let mut worst = (0.0f64, Vec::new());
+        let mut slowest = Vec::new();
+        let mut times = Vec::new();
+        for cx in report.shortest.iter().filter(|c| c.faults() == k) {
+            let start = Instant::now();
+            let p = check_prevention(&scope, &cx.injected);
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            times.push(ms);
+            if ms > worst.0 {
+                worst = (ms, p.kinds.clone());
+                slowest = cx.injected.clone();
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "scope k={k}: {} runs of {k} faults checked; median {:.0} ms, slowest {:.0} ms ({:?})",
+            times.len(),
+            times.get(times.len() / 2).copied().unwrap_or(0.0),
+            worst.0,
+            worst.1
+        );
+        show(&format!("scope k={k} slowest"), &scope, &slowest);
+        if std::env::var_os("PROFILE").is_some() {
+            profile(&scope, &slowest);
         }
     }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "scope k=3: {} runs of 3 faults checked; median {:.0} ms, slowest {:.0} ms ({:?})",
-        times.len(),
-        times.get(times.len() / 2).copied().unwrap_or(0.0),
-        worst.0,
-        worst.1
-    );
-    show("scope slowest", &scope, &slowest);
     // A run that every protection lets through except a full search: three kinds, nothing
     // breaks with the deadline on.
     let three = [
@@ -82,23 +110,41 @@ fn main() {
     show("scope lose-ack + 2 retries", &scope, &three);
 }
 
-/// The slowest check's claims one by one (`PROFILE=1`): where its time goes.
-#[allow(dead_code)]
+/// Where the slowest check's time goes (`PROFILE=1`): per protection that is off, the search
+/// of its design to the first break and to the end, at each k up to the run's.
 fn profile(scenario: &Scenario, injected: &[(u32, Action)]) {
+    let p = check_prevention(scenario, injected);
+    let kinds = idem_core::KindSet::of(p.kinds.iter().copied());
     for x in idem_core::Protection::ALL {
         if scenario.protections.is_on(x) {
             continue;
         }
-        let mut p = scenario.protections;
-        p.set_on(x, true);
-        let design = scenario.clone().with_protections(p);
-        let start = Instant::now();
-        let one = check_prevention(&design, injected);
-        let _ = one;
-        println!(
-            "  with {}: {:.0} ms (its whole check)",
-            x.name(),
-            start.elapsed().as_secs_f64() * 1e3
-        );
+        let mut on = scenario.protections;
+        on.set_on(x, true);
+        let design = scenario
+            .clone()
+            .with_protections(on)
+            .without_scripted_faults();
+        let mut row = format!("  with {:>14}:", x.name());
+        for k in 1..=p.faults {
+            let start = Instant::now();
+            let mut explorer = Explorer::new(&design, Bounds::faults(k).of_kinds(kinds));
+            let mut first = None;
+            loop {
+                let done = explorer.run_for(512);
+                if first.is_none() && explorer.report().violating_runs > 0 {
+                    first = Some(start.elapsed().as_secs_f64() * 1e3);
+                }
+                if done {
+                    break;
+                }
+            }
+            let all = start.elapsed().as_secs_f64() * 1e3;
+            row += &match first {
+                Some(ms) => format!(" k={k} break at {ms:.0} ms (end {all:.0})"),
+                None => format!(" k={k} none ({all:.0} ms)"),
+            };
+        }
+        println!("{row}");
     }
 }

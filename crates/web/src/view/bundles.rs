@@ -86,7 +86,15 @@ split_bundles! {
     player [
         Summary => view! { <Summary/> };
         LessonSummary => view! {
-            <Summary><Recap anchor=PREDICT_ANCHOR/></Summary>
+            // What the run showed first, then what would have prevented it (its code comes
+            // with the panels, the lesson's bundle: the player's bundle holds only this place).
+            <Summary>
+                <Recap anchor=PREDICT_ANCHOR/>
+                {move || {
+                    crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN)
+                        .then(|| later_here(LaterPart::Checked))
+                }}
+            </Summary>
         };
         Recap => view! { <Recap/> };
         Picker => view! { <StoryPicker/> };
@@ -97,9 +105,9 @@ split_bundles! {
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };
+        Checked => view! { <CheckedClaim/> };
         AfterRun => view! {
             <AfterRunPanel/>
-            <CheckedClaim/>
             <ProtectionBar/>
             <CompareWith/>
         };

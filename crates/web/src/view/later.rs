@@ -80,11 +80,14 @@ pub enum LaterPart {
     /// `?embed` page does for its host, the notice for unused link parameters and the height
     /// messages (`embed/host.rs`).
     Host,
+    /// The checked "would have prevented it" under the page's recap, beside the player (its
+    /// code, the worker's request and its words come with the panels: the lesson's bundle).
+    Checked,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 16] = [
+    pub const ALL: [LaterPart; 17] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -101,6 +104,7 @@ impl LaterPart {
         LaterPart::Picker,
         LaterPart::Compare,
         LaterPart::Host,
+        LaterPart::Checked,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

@@ -1,9 +1,14 @@
 //! "Would have prevented it", checked: when a broken run ends, a search worker proves which
 //! protection would have prevented it (a search per protection, too long for the page's main
 //! thread); the run's summary shows first, and these lines follow when the worker answers,
-//! with links that open a breaking schedule in the design a protection does not save. Drawn
-//! with the lesson's later parts (its words are the panels'). Words: the lesson's
-//! `prevention_text`; the check: `idem_core::check_prevention`, in `idem-worker`.
+//! with links that open a breaking schedule in the design a protection does not save. A block
+//! with a heading of its own, right under "What you just saw" beside the player (one place:
+//! the summary, then the claim about it); its code is the lesson bundle's (its words are the
+//! panels'), the player's bundle only holds its place. Words: the lesson's `prevention_text`;
+//! the check: `idem_core::check_prevention`, in `idem-worker`.
+//!
+//! `data-state` says `checking` while the worker works and `done` once its answer is drawn:
+//! what the page's tests wait for, and what `tests/e2e/measure-prevent.mjs` times.
 
 use leptos::prelude::*;
 
@@ -32,12 +37,17 @@ pub fn CheckedClaim() -> impl IntoView {
     let prefs = use_prefs();
     let checked = RwSignal::new(None as Checked);
     let check = StoredValue::new_local(None::<crate::platform::search::prevent::Check>);
-    // A new run (or a step back from the end) drops the old check and its worker.
+    // The run is computed to its end as soon as it is opened or a fault is placed, so whether
+    // it ends broken is known before the student gets there: the check starts once they move
+    // into such a run (Play, a step, "Run to end", a fault placed), and a run watched to its
+    // end mostly finds its answer waiting (it is shown at the end only). Not at the start, so
+    // opening the page starts no worker. Another run drops the old check and its worker;
+    // stepping back keeps it (the same run, its answer hidden until the end again).
     Effect::new(move |_| {
         let want = lab.run.with(|r| {
-            let w = r.world();
-            (r.at_end() && w.is_quiescent() && !lab.verdict.with(|v| v.ok()))
-                .then(|| (w.scenario().clone(), w.injected().to_vec()))
+            let end = r.snapshot(r.known_steps())?;
+            (r.cursor() > 0 && end.is_quiescent() && !end.verdict().ok())
+                .then(|| (end.scenario().clone(), end.injected().to_vec()))
         });
         if checked.with_untracked(|c| c.as_ref().map(|(k, _)| k) == want.as_ref()) {
             return;
@@ -58,9 +68,18 @@ pub fn CheckedClaim() -> impl IntoView {
         });
         check.set_value(started);
     });
+    let at_end = Memo::new(move |_| lab.run.with(|r| r.at_end()));
     move || {
         let catalog = prefs.catalog();
+        if !at_end.get() {
+            return None;
+        }
         let (key, state) = checked.get()?;
+        let shown = if state == CheckState::Pending {
+            "checking"
+        } else {
+            "done"
+        };
         let lines = match state {
             CheckState::Pending => vec![CheckedLine {
                 text: checking_text(catalog),
@@ -95,10 +114,17 @@ pub fn CheckedClaim() -> impl IntoView {
                 view! { <p data-testid="checked-claim-line">{line.text}{link}</p> }
             })
             .collect_view();
+        // Styled as the recap above it (`.recap`: one box per part of what the run showed).
         Some(view! {
-            <div class="checked-claim" data-testid="checked-claim" aria-live="polite">
+            <section
+                class="recap checked-claim"
+                data-testid="checked-claim"
+                data-state=shown
+                aria-live="polite"
+            >
+                <h2>{catalog.text("sum.checked_title")}</h2>
                 {items}
-            </div>
+            </section>
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Property tests over random fault schedules: what must hold with the protections on, what
 //! must break without them, and determinism under any schedule.
 
-mod support;
+use crate::support;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

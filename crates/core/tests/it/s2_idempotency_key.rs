@@ -1,6 +1,6 @@
 //! Story 2: the same lost ack, but the client sends an Idempotency-Key and the API replays.
 
-mod support;
+use crate::support;
 
 use idem_core::http::ResponseBody;
 use idem_core::record::KeyStatus;

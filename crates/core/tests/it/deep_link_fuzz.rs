@@ -3,8 +3,8 @@
 //! panic, and every error names the parameter that is wrong.
 //!
 //! `LINK_FUZZ_CASES` sets the number of inputs per property; the default is 1 000 in a debug
-//! build (quick CI) and 10 000 in a release build (`cargo test --release --test
-//! deep_link_fuzz`).
+//! build (quick CI) and 10 000 in a release build (`cargo test --release -p idem-core --test it
+//! -- deep_link_fuzz::`).
 
 use idem_core::{DeepLink, LinkError};
 use proptest::prelude::*;

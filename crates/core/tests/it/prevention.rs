@@ -2,7 +2,7 @@
 //! pinned, and every answer checked against what it claims (a breaking schedule breaks the
 //! design it names; a proof agrees with a whole search of the same bounds).
 
-mod support;
+use crate::support;
 
 use idem_core::{
     check_prevention, Action, Bounds, Challenge, Claim, ClaimAnswer, ClaimScope, Explorer,

@@ -1,6 +1,6 @@
 //! Story 1: POST /charges without a key; the ack is lost; the retry charges again.
 
-mod support;
+use crate::support;
 
 use idem_core::http::ResponseBody;
 use idem_core::{Invariant, Status, Violation};

@@ -3,7 +3,7 @@
 //! empty store, when the API acts next, the armed lost ack. Written against the survivors of
 //! `bash scripts/mutants.sh world` (docs/notes-mutants.md); every test runs in milliseconds.
 
-mod support;
+use crate::support;
 
 use idem_core::client::ClientOp;
 use idem_core::http::RequestBody;

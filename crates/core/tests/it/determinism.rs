@@ -1,7 +1,7 @@
 //! Same inputs, same run: the property that makes time travel, deep links and the explorer
 //! possible. Plus one golden trace per scenario, so any change of behaviour is a visible diff.
 
-mod support;
+use crate::support;
 
 use idem_core::Scenario;
 use idem_core::{Action, World};

@@ -3,8 +3,6 @@
 //! counter-example per class, picked the same way among equally short ones. Only the work
 //! differs (`states`, `steps`: situations two parts share are explored by both).
 
-mod support;
-
 use idem_core::{explore_parallel, Bounds, Explorer, Part, Plan, Report, Scenario};
 
 /// The report without the counts of work done.
@@ -120,7 +118,7 @@ fn three_parts_agree_at_k_3() {
 }
 
 /// Every scenario at k = 3 on three threads (the page's heaviest searches): run by
-/// `cargo test --release -p idem-core --test parts -- --ignored` (about a minute natively).
+/// `cargo test --release -p idem-core --test it -- parts:: --ignored` (about a minute natively).
 #[test]
 #[ignore]
 fn every_scenario_agrees_at_k_3() {

@@ -1,7 +1,7 @@
 //! The payment API and the world, pinned against the survivors of the full
 //! `bash scripts/mutants.sh api world` run (docs/notes-mutants.md). Every test runs in milliseconds.
 
-mod support;
+use crate::support;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};

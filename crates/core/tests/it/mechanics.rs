@@ -1,7 +1,7 @@
 //! The mechanics the seeds add beyond the four stories: 400, 422, 409 and the lock, TTL,
 //! scope, eviction, the crash window and how one transaction plus key forwarding closes it.
 
-mod support;
+use crate::support;
 
 use idem_core::http::{ApiError, ResponseBody};
 use idem_core::{Invariant, Protections, Status, Violation};

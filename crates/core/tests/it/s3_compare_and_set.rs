@@ -1,6 +1,6 @@
 //! Story 3: a conditional update. The retry of a debit matches 0 rows and changes nothing.
 
-mod support;
+use crate::support;
 
 use idem_core::http::ResponseBody;
 use idem_core::Invariant;

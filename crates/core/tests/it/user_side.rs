@@ -2,7 +2,7 @@
 //! phone that gives up after a real charge shows an error for money that moved (the verdict's
 //! `error_but_done`); the status check asks the API first and shows what it finds.
 
-mod support;
+use crate::support;
 
 use idem_core::client::UserView;
 use idem_core::SimTime;

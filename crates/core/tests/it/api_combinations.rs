@@ -4,7 +4,7 @@
 //! (its handlers, the armed crash). Written against the survivors of
 //! `bash scripts/mutants.sh api` (docs/notes-mutants.md); every test runs in milliseconds.
 
-mod support;
+use crate::support;
 
 use idem_core::{Action, Note, OpSpec, Phase, Protections, Scenario, Scripted, SimTime, World};
 use support::*;

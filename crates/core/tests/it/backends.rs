@@ -3,7 +3,7 @@
 //! The stories exercise them as a whole; these tests pin the details a story run cannot tell
 //! apart (found by mutation testing, `scripts/mutants.sh`).
 
-mod support;
+use crate::support;
 
 use idem_core::ledger::{AccountRow, Ledger, PostRow, Returned, SqlBatch, Statement};
 use idem_core::record::{KeyRecord, KeyStatus};

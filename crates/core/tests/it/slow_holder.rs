@@ -1,7 +1,7 @@
 //! A slow holder past its lease, fencing tokens, and the limits the protections' hints state:
 //! each test plays the run that shows the behaviour or the limit.
 
-mod support;
+use crate::support;
 
 use idem_core::Scenario;
 use idem_core::SimTime;

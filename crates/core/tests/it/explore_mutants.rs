@@ -6,7 +6,7 @@
 //! these tests state what the menu must be. Only the public API is used, so the tests hold
 //! through a rewrite of the search's internals; each runs in milliseconds.
 
-mod support;
+use crate::support;
 
 use idem_core::{
     Action, Bounds, CounterExample, Explorer, Invariant, MsgId, Phase, Report, Scenario, SimTime,

@@ -2,7 +2,7 @@
 //! faults placed on a run says which took effect and where (item 1): the seed stories keep
 //! their verdicts, no scripted scenario's verdict changes, and the review's examples are pinned.
 
-mod support;
+use crate::support;
 
 use idem_core::{
     Action, DeepLink, Fault, Gist, Invariant, Outcome, Phase, PlacedBy, Scenario, Told, World,

@@ -6,7 +6,7 @@
 //! in PostgreSQL, where fencing does not apply, so it cannot stand in for this design. Then a
 //! deterministic table of a pause at every phase.
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 

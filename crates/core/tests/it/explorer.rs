@@ -1,7 +1,7 @@
 //! "Try every failure": the explorer agrees with the scenario tests, and its counter-examples
 //! replay to the same broken world.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,6 @@
 //! Story 4: `likes = likes + 1` is not idempotent; an op_id with a unique index makes it so.
 
-mod support;
+use crate::support;
 
 use idem_core::http::ResponseBody;
 use idem_core::{Invariant, Status, Violation};

@@ -3,16 +3,14 @@
 //! reached and dropped from the keyboard, and the sequence diagram's arrows are buttons that
 //! keep their elements.
 
-mod support;
+use crate::support;
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::js_sys::{Array, Function, Object, Reflect};
 use leptos::web_sys::{Element, Event, HtmlElement};
 use support::*;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Presses a key on `element` as a keyboard would (a bubbling `keydown`).
 async fn key(element: &Element, name: &str) {

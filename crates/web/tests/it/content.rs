@@ -2,13 +2,11 @@
 //! calculator with bad input and the reading sections. Mount into a fresh wrapper, act like
 //! a student, assert on text and `data-*` attributes.
 
-mod support;
+use crate::support;
 
 use leptos::web_sys::{Event, HtmlElement};
 use support::*;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 async fn type_into(parent: &HtmlElement, test_id: &str, value: &str) {
     let input = find(parent, test_id);

@@ -2,15 +2,13 @@
 //! with js_sys), refuses bad options with a message naming the field (thrown and shown
 //! in the element), and `unmount()` removes the widget.
 
-mod support;
+use crate::support;
 
 use idem_web::mount;
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use leptos::web_sys::js_sys;
 use support::*;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 fn object(entries: &[(&str, JsValue)]) -> JsValue {
     let o = js_sys::Object::new();

@@ -1,16 +1,14 @@
 //! Browser tests of "Try every failure": the numbers the panel shows equal the core's own
 //! search, and a counter-example replays in the player to a violated verdict.
 
-mod support;
+use crate::support;
 
 use idem_core::{Bounds, Explorer, Scenario};
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{js_sys, Element, HtmlElement, HtmlSelectElement};
 use support::*;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 /// Waits for a macrotask, so animation frames and timers can run.
 async fn pause(ms: i32) {

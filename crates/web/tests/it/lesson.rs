@@ -4,13 +4,11 @@
 //! Runs in headless Chromium via `wasm-bindgen-test-runner`
 //! (`cargo test -p idem-web --target wasm32-unknown-unknown`).
 
-mod support;
+use crate::support;
 
 use leptos::prelude::*;
 use support::*;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
+use wasm_bindgen_test::wasm_bindgen_test;
 
 #[wasm_bindgen_test]
 async fn app_renders_title() {

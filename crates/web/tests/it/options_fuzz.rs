@@ -4,10 +4,11 @@
 //! gives either options that match what was asked or an error naming the bad field.
 //!
 //! In the browser `mount` turns the JavaScript object into these entries with a small
-//! js_sys decoder (tests/embed.rs); everything after that is the pure code fuzzed here.
+//! js_sys decoder (tests/it/embed.rs); everything after that is the pure code fuzzed here.
 //!
 //! `OPTIONS_FUZZ_CASES` sets the number of inputs; the default is 1 000 in a debug build (quick
-//! CI) and 10 000 in a release build (`cargo test --release -p idem-web --test options_fuzz`).
+//! CI) and 10 000 in a release build
+//! (`cargo test --release -p idem-web --test it -- options_fuzz::`).
 #![cfg(not(target_arch = "wasm32"))]
 
 use idem_core::Protections;

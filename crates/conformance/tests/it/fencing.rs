@@ -6,7 +6,7 @@
 //! Lua-guarded `SET` must be refused by real Redis), each compared statement by statement and
 //! command by command with the model.
 
-mod common;
+use crate::common;
 
 use common::{announce, check, serial, Reply, ScenarioCheck};
 use idem_conformance::RedisEvent;

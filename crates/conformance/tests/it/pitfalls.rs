@@ -1,7 +1,7 @@
 //! The lesson's claims about PostgreSQL and Redis, each checked on the real servers next to
 //! the model.
 
-mod common;
+use crate::common;
 
 use std::sync::{mpsc, Arc, Barrier};
 use std::thread;

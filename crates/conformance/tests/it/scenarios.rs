@@ -1,7 +1,7 @@
 //! Every scenario, as defined and with its protections toggled, replayed statement by
 //! statement and command by command against real PostgreSQL and Redis.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

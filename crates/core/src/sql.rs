@@ -13,14 +13,23 @@
 //! Where the model returns a row the SQL asks for it: a debit ends in `RETURNING balance,
 //! version`, an increment in `RETURNING likes`, and the recovery job's query is ordered by
 //! `(user_id, key)`, since a table has no row order of its own.
+//!
+//! This file renders the schema and the statements; values as literals and JSON (`values`),
+//! Redis's commands (`redis`) and a new ledger's rows (`seed`) are files of their own.
 
-use crate::base::json::Object;
-use crate::http::{HttpRequest, HttpResponse};
-use crate::ledger::{KeyRow, Ledger, SqlBatch, Statement};
-use crate::record::{KeyRecord, KeyStatus, StoredResponse};
-use crate::store::RedisCommand;
+use crate::ledger::{Ledger, SqlBatch, Statement};
 use crate::time::SimTime;
-use crate::topology::{MsgId, OpId, UserId};
+use crate::topology::UserId;
+
+mod redis;
+mod seed;
+mod values;
+
+pub use redis::{redis_argv, redis_value};
+pub use seed::{cleanup, seed};
+pub(crate) use values::stored_body_json;
+pub use values::{key_row_values, quote, request_json, response_json, status_name};
+use values::{key_values, quote_opt};
 
 /// The columns of an `idempotency_keys` row, in the order every query returns them.
 pub const KEY_COLUMNS: [&str; 8] = [
@@ -392,178 +401,6 @@ impl Schema {
     }
 }
 
-/// `INSERT` statements that recreate every row of `ledger` (for a new world: account 1 and
-/// post 7, the seed rows).
-pub fn seed(ledger: &Ledger) -> Vec<String> {
-    let mut out = Vec::new();
-    for c in &ledger.charges {
-        out.push(format!(
-            "INSERT INTO charges (payment_id, user_id, amount_cents, idempotency_key) VALUES ({}, {}, {}, {})",
-            quote(&c.payment_id),
-            c.user.0,
-            c.amount_cents,
-            quote_opt(c.idempotency_key.as_deref())
-        ));
-    }
-    for a in &ledger.accounts {
-        out.push(format!(
-            "INSERT INTO accounts (id, balance, version) VALUES ({}, {}, {})",
-            a.id, a.balance, a.version
-        ));
-    }
-    for p in &ledger.posts {
-        out.push(format!(
-            "INSERT INTO posts (id, likes) VALUES ({}, {})",
-            p.id, p.likes
-        ));
-    }
-    for op_id in &ledger.like_ops {
-        out.push(format!(
-            "INSERT INTO like_ops (op_id) VALUES ({})",
-            quote(op_id)
-        ));
-    }
-    for op_id in &ledger.account_ops {
-        out.push(format!(
-            "INSERT INTO account_ops (op_id) VALUES ({})",
-            quote(op_id)
-        ));
-    }
-    for (counter, token) in &ledger.fences {
-        out.push(format!(
-            "INSERT INTO fences (counter, token) VALUES ({}, {token})",
-            quote(counter)
-        ));
-    }
-    for row in &ledger.idempotency_keys {
-        out.push(format!(
-            "INSERT INTO idempotency_keys ({}) VALUES ({})",
-            KEY_COLUMNS.join(", "),
-            key_row_values(row)
-        ));
-    }
-    out
-}
-
-/// The cleanup job the model runs before every batch and step: key rows past their TTL go.
-pub fn cleanup(now: SimTime) -> String {
-    format!(
-        "DELETE FROM idempotency_keys WHERE expires_at <= {}",
-        now.ms()
-    )
-}
-
-/// The values of a key row, in [`KEY_COLUMNS`] order, as SQL literals.
-pub fn key_row_values(row: &KeyRow) -> String {
-    key_values(
-        &row.key,
-        &row.stored.record,
-        row.locked_until,
-        row.stored.expires_at,
-        row.request.as_ref(),
-    )
-}
-
-/// `in_progress` or `completed`, as the `status` column holds it.
-pub fn status_name(status: &KeyStatus) -> &'static str {
-    match status {
-        KeyStatus::InProgress => "in_progress",
-        KeyStatus::Completed(_) => "completed",
-    }
-}
-
-/// The stored response as the `response` column's JSON: status code and body.
-pub fn response_json(response: &StoredResponse) -> String {
-    Object::new()
-        .raw("body", &stored_body_json(response))
-        .num("status", response.status)
-        .end()
-}
-
-/// The stored response's body as JSON, as the server wrote it when it first answered.
-pub(crate) fn stored_body_json(response: &StoredResponse) -> String {
-    HttpResponse {
-        status: response.status,
-        replayed: false,
-        body: response.body.clone(),
-        in_reply_to: MsgId(0),
-        user: UserId(0),
-        op: OpId(0),
-    }
-    .body_json()
-}
-
-/// The request as the `request_params` column's JSON: what a recovery job needs to run it
-/// again (the caller, the key, the path and the body; not the attempt count).
-pub fn request_json(request: &HttpRequest) -> String {
-    Object::new()
-        .raw("body", &request.body.to_json())
-        .opt_str("idempotency_key", request.idempotency_key.as_deref())
-        .str("path", &request.body.path())
-        .num("user", request.user.0)
-        .end()
-}
-
-/// The value a real server stores in Redis for a key: the record of [`KeyRecord::to_json`]
-/// with the full fingerprint and, once completed, the response body to replay.
-pub fn redis_value(record: &KeyRecord) -> String {
-    let body = match &record.status {
-        KeyStatus::Completed(response) => Some(stored_body_json(response)),
-        KeyStatus::InProgress => None,
-    };
-    record.json_object(usize::MAX, body.as_deref())
-}
-
-/// The command as a client library sends it: `SET key value [NX] PX ttl`, `GET key`, `INCR
-/// key`, or the fenced SET as `EVAL script 2 key counter token value ttl` (the TTL last, as in
-/// `SET`).
-pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
-    match command {
-        RedisCommand::Set {
-            key,
-            value,
-            nx,
-            ttl_ms,
-        } => {
-            let mut argv = vec!["SET".to_owned(), key.clone(), redis_value(value)];
-            if *nx {
-                argv.push("NX".to_owned());
-            }
-            argv.push("PX".to_owned());
-            argv.push(ttl_ms.to_string());
-            argv
-        }
-        RedisCommand::Get { key } => vec!["GET".to_owned(), key.clone()],
-        RedisCommand::Incr { key } => vec!["INCR".to_owned(), key.clone()],
-        RedisCommand::SetIfToken {
-            key,
-            value,
-            ttl_ms,
-            fence,
-            token,
-        } => vec![
-            "EVAL".to_owned(),
-            crate::store::SET_IF_TOKEN_LUA.to_owned(),
-            "2".to_owned(),
-            key.clone(),
-            fence.clone(),
-            token.to_string(),
-            redis_value(value),
-            ttl_ms.to_string(),
-        ],
-    }
-}
-
-/// A string literal: single quotes, with each `'` doubled (standard_conforming_strings is on
-/// by default, so backslashes need nothing).
-pub fn quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', "''"))
-}
-
-fn quote_opt(s: Option<&str>) -> String {
-    s.map_or_else(|| "NULL".to_owned(), quote)
-}
-
 fn insert_like_op(op_id: &str) -> String {
     format!(
         "INSERT INTO like_ops (op_id) VALUES ({}) ON CONFLICT DO NOTHING",
@@ -597,40 +434,18 @@ fn insert_then_increment(op_id: &str, post: u32, index: usize) -> SqlUnit {
     }
 }
 
-fn key_values(
-    key: &str,
-    record: &KeyRecord,
-    locked_until: SimTime,
-    expires_at: SimTime,
-    request: Option<&HttpRequest>,
-) -> String {
-    let response = match &record.status {
-        KeyStatus::InProgress => "NULL".to_owned(),
-        KeyStatus::Completed(r) => quote(&response_json(r)),
-    };
-    let request = request.map_or_else(|| "NULL".to_owned(), |r| quote(&request_json(r)));
-    format!(
-        "{}, {}, {}, '{}', {response}, {}, {}, {request}",
-        record.user.0,
-        quote(key),
-        quote(&record.fingerprint),
-        status_name(&record.status),
-        locked_until.ms(),
-        expires_at.ms(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::http::{RequestBody, ResponseBody};
-    use crate::ledger::{AccountRow, PostRow};
-    use crate::record::StoredKey;
+    use crate::http::ResponseBody;
 
-    const SCOPED: Schema = Schema {
+    use crate::record::{KeyRecord, KeyStatus, StoredResponse};
+
+    pub(super) const SCOPED: Schema = Schema {
         like_ops_unique: true,
         keys_scoped: true,
     };
+
     const LOOSE: Schema = Schema {
         like_ops_unique: false,
         keys_scoped: false,
@@ -652,7 +467,7 @@ mod tests {
         rendered.units[0].sql.clone()
     }
 
-    fn charged() -> StoredResponse {
+    pub(super) fn charged() -> StoredResponse {
         StoredResponse {
             status: 201,
             body: ResponseBody::Charged {
@@ -663,74 +478,11 @@ mod tests {
         }
     }
 
-    fn record(status: KeyStatus) -> KeyRecord {
+    pub(super) fn record(status: KeyStatus) -> KeyRecord {
         KeyRecord {
             user: UserId(1),
             fingerprint: "2e11".into(),
             status,
-        }
-    }
-
-    /// The stored documents are byte for byte what serde_json writes for the same objects
-    /// (what the server code this mirrors would store; the conformance suite compares them
-    /// with a real Redis and PostgreSQL).
-    #[test]
-    fn stored_json_is_what_serde_json_writes() {
-        use serde_json::json;
-        let response = StoredResponse {
-            status: 201,
-            body: ResponseBody::Charged {
-                payment_id: "ch_1".into(),
-                amount_cents: 10_000,
-                customer: UserId(1),
-            },
-        };
-        let body = json!({ "id": "ch_1", "amount": 10_000, "customer": "user_1" });
-        assert_eq!(
-            response_json(&response),
-            json!({ "status": 201, "body": body }).to_string()
-        );
-        assert_eq!(
-            redis_value(&record(KeyStatus::InProgress)),
-            json!({ "status": "in_progress", "user": 1, "request_sha256": "2e11" }).to_string()
-        );
-        assert_eq!(
-            redis_value(&record(KeyStatus::Completed(response))),
-            json!({
-                "status": "completed",
-                "user": 1,
-                "request_sha256": "2e11",
-                "response_status": 201,
-                "response_body": body,
-            })
-            .to_string()
-        );
-        assert_eq!(
-            record(KeyStatus::InProgress).to_json(2),
-            json!({ "status": "in_progress", "user": 1, "request_sha256": "2e" }).to_string()
-        );
-        for key in [None, Some("k\"1")] {
-            let request = HttpRequest {
-                user: UserId(2),
-                idempotency_key: key.map(str::to_owned),
-                body: RequestBody::Like {
-                    post: 7,
-                    op_id: None,
-                },
-                attempt: 1,
-                op: OpId(0),
-                status_query: false,
-            };
-            assert_eq!(
-                request_json(&request),
-                json!({
-                    "user": 2,
-                    "idempotency_key": key,
-                    "path": "/posts/7/likes",
-                    "body": { "op_id": null },
-                })
-                .to_string()
-            );
         }
     }
 
@@ -777,28 +529,6 @@ mod tests {
             loose[7],
             "CREATE UNIQUE INDEX idempotency_keys_scope ON idempotency_keys (key)"
         );
-    }
-
-    #[test]
-    fn seed_rows_of_a_new_ledger() {
-        let ledger = Ledger::new(
-            AccountRow {
-                id: 1,
-                balance: 100,
-                version: 5,
-            },
-            PostRow { id: 7, likes: 100 },
-            true,
-            true,
-        );
-        assert_eq!(
-            seed(&ledger),
-            [
-                "INSERT INTO accounts (id, balance, version) VALUES (1, 100, 5)",
-                "INSERT INTO posts (id, likes) VALUES (7, 100)",
-            ]
-        );
-        assert_eq!(Schema::of(&ledger), SCOPED);
     }
 
     #[test]
@@ -1078,83 +808,6 @@ mod tests {
             "UPDATE idempotency_keys SET status = 'completed', \
              response = '{\"body\":{\"amount\":10000,\"customer\":\"user_1\",\"id\":\"pay_abc\"},\"status\":201}', \
              locked_until = 1000 WHERE key = 'k1'"
-        );
-    }
-
-    #[test]
-    fn completed_claim_and_stored_request_are_json() {
-        let request = HttpRequest {
-            user: UserId(1),
-            idempotency_key: Some("k'1".into()),
-            body: RequestBody::Charge {
-                amount_cents: 10_000,
-                currency: "usd".into(),
-            },
-            attempt: 2,
-            op: OpId(0),
-            status_query: false,
-        };
-        let row = KeyRow {
-            key: "k'1".into(),
-            stored: StoredKey {
-                record: record(KeyStatus::Completed(charged())),
-                expires_at: SimTime(20),
-            },
-            locked_until: SimTime(10),
-            request: Some(request),
-        };
-        assert_eq!(
-            key_row_values(&row),
-            "1, 'k''1', '2e11', 'completed', \
-             '{\"body\":{\"amount\":10000,\"customer\":\"user_1\",\"id\":\"pay_abc\"},\"status\":201}', 10, 20, \
-             '{\"body\":{\"amount\":10000,\"currency\":\"usd\"},\"idempotency_key\":\"k''1\",\"path\":\"/charges\",\"user\":1}'"
-        );
-        assert_eq!(
-            cleanup(SimTime(42)),
-            "DELETE FROM idempotency_keys WHERE expires_at <= 42"
-        );
-    }
-
-    #[test]
-    fn redis_commands_as_argv() {
-        let set = RedisCommand::Set {
-            key: "idem:user_1:k1".into(),
-            value: record(KeyStatus::InProgress),
-            nx: true,
-            ttl_ms: 5_000,
-        };
-        assert_eq!(
-            redis_argv(&set),
-            [
-                "SET",
-                "idem:user_1:k1",
-                r#"{"request_sha256":"2e11","status":"in_progress","user":1}"#,
-                "NX",
-                "PX",
-                "5000",
-            ]
-        );
-        let record_done = RedisCommand::Set {
-            key: "idem:k1".into(),
-            value: record(KeyStatus::Completed(charged())),
-            nx: false,
-            ttl_ms: 86_400_000,
-        };
-        assert_eq!(
-            redis_argv(&record_done),
-            [
-                "SET",
-                "idem:k1",
-                r#"{"request_sha256":"2e11","response_body":{"amount":10000,"customer":"user_1","id":"pay_abc"},"response_status":201,"status":"completed","user":1}"#,
-                "PX",
-                "86400000",
-            ]
-        );
-        assert_eq!(
-            redis_argv(&RedisCommand::Get {
-                key: "idem:k1".into()
-            }),
-            ["GET", "idem:k1"]
         );
     }
 }

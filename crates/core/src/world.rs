@@ -2,24 +2,29 @@
 //! [`World::step`] processes the next due event; [`World::apply`] injects an action now.
 //! Cloning a world and stepping both copies gives equal results: that is time travel and the
 //! explorer's branching.
+//!
+//! This file holds the world's state and its run loop (the next event, a step, a run, a
+//! replay); doing an action (`actions`), delivering a message (`delivery`) and the canonical
+//! view (`view`) are files of their own.
 
 use serde::{Deserialize, Serialize};
 
-use crate::action::{Action, ActionError, OpKind, OpSpec};
-use crate::api::{Api, ApiInput, ApiOutput};
-use crate::base::canonical::CanonicalView;
+use crate::action::{Action, ActionError};
+use crate::api::Api;
 use crate::base::rng::SimRng;
-use crate::client::{Client, ClientOutput, RETRY_DEADLINE_MS};
-use crate::http::RequestBody;
+use crate::client::{Client, RETRY_DEADLINE_MS};
 use crate::ledger::{AccountRow, Ledger, PostRow};
-use crate::net::{Fate, Network};
-use crate::nodes::message::{DropReason, Payload};
+use crate::net::Network;
 use crate::note::Note;
 use crate::processor::Processor;
-use crate::scenario::{Scenario, ACCOUNT, BOB, POST};
-use crate::store::{RedisReply, Store};
+use crate::scenario::{Scenario, ACCOUNT, POST};
+use crate::store::Store;
 use crate::time::SimTime;
-use crate::topology::{Link, MsgId, Node, OpId};
+use crate::topology::{MsgId, Node, OpId};
+
+mod actions;
+mod delivery;
+mod view;
 
 /// What made a step happen.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -167,42 +172,52 @@ impl World {
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
+
     /// The simulated clock.
     pub fn now(&self) -> SimTime {
         self.now
     }
+
     /// Every message so far.
     pub fn network(&self) -> &Network {
         &self.net
     }
+
     /// The mobile client.
     pub fn client(&self) -> &Client {
         &self.client
     }
+
     /// The payment API.
     pub fn api(&self) -> &Api {
         &self.api
     }
+
     /// The Redis idempotency store.
     pub fn store(&self) -> &Store {
         &self.store
     }
+
     /// The PostgreSQL ledger.
     pub fn ledger(&self) -> &Ledger {
         &self.ledger
     }
+
     /// The card processor.
     pub fn processor(&self) -> &Processor {
         &self.processor
     }
+
     /// The steps so far (only the latest one when history is off).
     pub fn steps(&self) -> &[Step] {
         &self.steps
     }
+
     /// How many steps have run.
     pub fn step_count(&self) -> u32 {
         self.step_count
     }
+
     /// Stops recording the past (step log, settled messages, the narration of the latest
     /// step): cheaper to clone, for the explorer. The future is unchanged, and the injected
     /// actions are still recorded.
@@ -213,15 +228,18 @@ impl World {
         self.steps.clear();
         self.steps.extend(last);
     }
+
     /// Actions injected so far, each with the number of steps taken before it: with the
     /// scenario, this is everything needed to rebuild the run (a deep link).
     pub fn injected(&self) -> &[(u32, Action)] {
         &self.injected
     }
+
     /// Until when the phone is offline, after an "advance the clock" fault.
     pub fn client_offline_until(&self) -> Option<SimTime> {
         self.client_offline_until
     }
+
     /// Whether "lose the next ack" is armed.
     pub fn next_ack_will_be_lost(&self) -> bool {
         self.lose_next_acks > 0
@@ -369,139 +387,6 @@ impl World {
         Ok(world)
     }
 
-    /// The explorer's view of this world: a 128-bit fingerprint of everything that decides
-    /// the future and the verdict, up to a shift in time and a renumbering of messages, plus
-    /// (`with_sent`) which packets the last step sent (the explorer faults a packet only then).
-    ///
-    /// - Every time is seen relative to now (the canonical view, `base::canonical`, is told
-    ///   which values are times): nothing in the simulation reads the clock's absolute value,
-    ///   only differences and comparisons, and the script's next entry is seen as a time too.
-    /// - Message ids are left out (the view is told which values are ids): the network keeps
-    ///   messages in id order, a fresh id is always the greatest, and the only other readers
-    ///   of an id (`in_reply_to`, `request_msg`, `duplicate_of`) use no more than whether
-    ///   there is one.
-    /// - The past is left out: the step count, the step log, the injected actions, when each
-    ///   message left and when each charge was made (nothing reads those but the page).
-    ///
-    /// So two worlds with equal views step to worlds with equal views, offer the same faults
-    /// in the same order, and judge alike.
-    pub(crate) fn view(&self, with_sent: bool) -> u128 {
-        let mut v = CanonicalView::new(self.now);
-        v.plain(&self.rng);
-        self.view_client(&mut v);
-        v.visit(&self.api);
-        self.view_keys(&mut v);
-        v.plain(&self.ledger.charges);
-        v.plain(&self.ledger.accounts);
-        v.plain(&self.ledger.posts);
-        v.plain(&self.ledger.like_ops);
-        v.plain(&self.ledger.account_ops);
-        v.plain(&self.ledger.debits);
-        v.plain(&self.ledger.likes);
-        v.plain(&self.ledger.fences);
-        v.visit(&self.processor.statement);
-        v.plain(&self.script_pos);
-        v.visit(&self.scenario.script.get(self.script_pos).map(|s| s.at));
-        v.plain(&self.lose_next_acks);
-        v.visit(&self.client_offline_until);
-        v.plain(&self.next_op);
-        // The packets in flight, in id order (settled ones, kept with history, are past).
-        for message in self.net.in_flight() {
-            v.visit(message);
-        }
-        v.end_of_list();
-        if with_sent {
-            // Which packets in flight on the mobile link (by place, as ids are left out) the
-            // last step sent: the explorer faults those only.
-            let sent = self.steps.last().map_or(&[][..], |s| s.sent.as_slice());
-            for (place, message) in self.net.in_flight().enumerate() {
-                if message.is_faultable() && sent.contains(&message.id) {
-                    v.plain(&place);
-                }
-            }
-            v.end_of_list();
-        }
-        v.finish128()
-    }
-
-    /// The client's operations for [`World::view`], with what is past left out where only its
-    /// being past matters: a timer already due fires at once (or when the phone wakes), so
-    /// only its order among the due ones counts; an operation's start counts only against the
-    /// retry deadline, and not at all without one.
-    fn view_client(&self, v: &mut CanonicalView) {
-        use crate::client::Wait;
-        let now = self.now;
-        let due_at = |wait: &Wait| match *wait {
-            Wait::Answer { timeout_at: t }
-            | Wait::Backoff { retry_at: t }
-            | Wait::Status { timeout_at: t } => Some(t),
-            Wait::Nothing => None,
-        };
-        let ops = self.client.ops();
-        let deadline = self.client.config().retry_deadline_ms;
-        for o in ops {
-            v.plain(&o.op);
-            v.plain(&o.user);
-            v.plain(&o.body);
-            v.plain(&o.key);
-            v.plain(&o.attempts);
-            v.visit(&o.view);
-            v.plain(&std::mem::discriminant(&o.wait));
-            match due_at(&o.wait) {
-                Some(t) if t < now => {
-                    let rank = ops
-                        .iter()
-                        .filter_map(|p| due_at(&p.wait).map(|u| (u, p.op)))
-                        .filter(|(u, op)| *u < now && (*u, *op) < (t, o.op))
-                        .count();
-                    v.plain(&(true, rank));
-                }
-                t => {
-                    v.plain(&false);
-                    v.visit(&t);
-                }
-            }
-            if let Some(d) = deadline {
-                v.plain(&now.since(o.started_at).min(d + 1));
-            }
-        }
-    }
-
-    /// The idempotency keys of the store, the ledger and the processor for [`World::view`],
-    /// without those past their expiry: each is deleted before anything reads it again.
-    fn view_keys(&self, v: &mut CanonicalView) {
-        let now = self.now;
-        // Redis keeps a key up to and including its expiry time.
-        for (key, stored) in self.store.entries() {
-            if stored.expires_at >= now {
-                v.visit(&(key, stored));
-            }
-        }
-        v.end_of_list();
-        for row in &self.ledger.idempotency_keys {
-            if row.stored.expires_at > now {
-                v.visit(row);
-            }
-        }
-        v.end_of_list();
-        for counter in self.store.counters() {
-            v.plain(&counter);
-        }
-        v.end_of_list();
-        v.plain(&self.ledger.like_ops_unique);
-        v.plain(&self.ledger.keys_scoped);
-        for fence in self.processor.fences() {
-            v.plain(&fence);
-        }
-        v.end_of_list();
-        for (key, remembered) in self.processor.keys() {
-            if remembered.1 > now {
-                v.visit(&(key, remembered));
-            }
-        }
-        v.end_of_list();
-    }
-
     fn push_step(&mut self, cause: Cause, notes: Vec<Note>, sent: Vec<MsgId>) -> &Step {
         let index = self.step_count;
         self.step_count += 1;
@@ -589,347 +474,6 @@ impl World {
         if count > 0 {
             notes.push(Note::KeysExpired { count });
         }
-    }
-
-    fn check(&self, action: Action) -> Result<(), ActionError> {
-        let in_flight = |id: MsgId| -> Result<(), ActionError> {
-            let message = self.net.get(id).ok_or(ActionError::NoSuchMessage(id))?;
-            if message.fate != Fate::InFlight {
-                return Err(ActionError::NotInFlight(id));
-            }
-            if !message.is_faultable() {
-                return Err(ActionError::NotOnMobileLink(id));
-            }
-            Ok(())
-        };
-        match action {
-            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => in_flight(id),
-            Action::RetryNow
-            | Action::ConcurrentDuplicate
-            | Action::ReuseKeyOtherBody
-            | Action::OtherUserSameKey
-                if self.client_offline_until.is_some() =>
-            {
-                Err(ActionError::ClientOffline)
-            }
-            Action::RetryNow if self.client.retryable_op(self.now).is_none() => {
-                Err(ActionError::NothingToRetry)
-            }
-            Action::LoseNextAck if self.is_quiescent() => Err(ActionError::NothingOnItsWay),
-            Action::Crash(phase) | Action::Pause(phase)
-                if !crate::explore::phases(&self.scenario).contains(&phase) =>
-            {
-                Err(ActionError::NoSuchPhase(phase))
-            }
-            Action::ConcurrentDuplicate | Action::ReuseKeyOtherBody | Action::OtherUserSameKey
-                if self.client.ops().is_empty() =>
-            {
-                Err(ActionError::NoOperationYet)
-            }
-            _ => Ok(()),
-        }
-    }
-
-    fn perform(&mut self, action: Action, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
-        let now = self.now;
-        match action {
-            Action::Start(spec) => self.start_op(spec, None, None),
-            Action::RetryNow => {
-                if let Some(op) = self.client.retryable_op(now) {
-                    self.client.retry_now(now, op);
-                }
-            }
-            Action::Drop(id) => {
-                if self.net.settle(id, Fate::Lost(now, DropReason::Dropped)) {
-                    notes.push(Note::MessageLost {
-                        msg: id,
-                        reason: DropReason::Dropped,
-                    });
-                }
-            }
-            Action::LoseNextAck => {
-                self.lose_next_acks = self.lose_next_acks.saturating_add(1);
-                notes.push(Note::NextAckWillBeLost);
-            }
-            Action::Duplicate(id) => {
-                if let Some(copy) = self.net.duplicate(id, 60) {
-                    notes.push(Note::MessageDuplicated { msg: id, copy });
-                    sent.push(copy);
-                }
-            }
-            Action::Delay(id, ms) => {
-                if self.net.delay(id, ms) {
-                    notes.push(Note::MessageDelayed { msg: id, ms });
-                }
-            }
-            Action::Crash(phase) => {
-                self.api.arm_crash(phase);
-                notes.push(Note::CrashArmed { phase });
-            }
-            Action::Pause(phase) => {
-                self.api.arm_pause(phase);
-                notes.push(Note::PauseArmed { phase });
-            }
-            Action::EvictKeys => {
-                let count = self.store.evict_all();
-                notes.push(if count > 0 {
-                    Note::KeysEvicted { count }
-                } else {
-                    Note::NothingToDo
-                });
-            }
-            Action::AdvanceClock(ms) => {
-                // The phone goes offline for `ms`: the servers keep working on their own
-                // schedule, answers to the phone are lost, and its timers wait for it.
-                let wake = now.plus(ms);
-                self.client_offline_until =
-                    Some(self.client_offline_until.map_or(wake, |w| w.max(wake)));
-                notes.push(Note::ClockAdvanced { ms });
-            }
-            Action::ConcurrentDuplicate => {
-                if let Some(op) = self.client.ops().last().map(|o| o.op) {
-                    self.client.send_copy(now, op);
-                }
-            }
-            Action::ReuseKeyOtherBody => {
-                if let Some(first) = self.client.ops().first().cloned() {
-                    notes.push(Note::ClientReusesKey);
-                    let kind = match first.body {
-                        RequestBody::Charge { amount_cents, .. } => OpKind::Charge {
-                            amount_cents: amount_cents + 5_000,
-                        },
-                        RequestBody::Debit { amount, .. } => OpKind::Debit {
-                            amount: amount + 10,
-                            read_version: self.scenario.version,
-                        },
-                        RequestBody::Like { post, .. } => OpKind::Like { post: post + 1 },
-                    };
-                    let spec = OpSpec {
-                        user: first.user,
-                        kind,
-                    };
-                    self.start_op(spec, Some(first.key), None);
-                }
-            }
-            Action::OtherUserSameKey => {
-                if let Some(first) = self.client.ops().first().cloned() {
-                    notes.push(Note::OtherUserSameKey { user: BOB.0 });
-                    let spec = OpSpec {
-                        user: BOB,
-                        kind: kind_of(&first.body, self.scenario.version),
-                    };
-                    self.start_op(spec, Some(first.key), None);
-                }
-            }
-        }
-    }
-
-    /// Starts an operation; `key` overrides the fresh key (`Some(None)` = no key).
-    fn start_op(&mut self, spec: OpSpec, key: Option<Option<String>>, op_id: Option<String>) {
-        let p = self.scenario.protections;
-        let op = OpId(self.next_op);
-        self.next_op += 1;
-        let key = match key {
-            Some(k) => k,
-            None if p.idempotency_key && !self.scenario.client_omits_key => Some(self.uuid()),
-            None => None,
-        };
-        let body = match spec.kind {
-            OpKind::Charge { amount_cents } => RequestBody::Charge {
-                amount_cents,
-                currency: "usd".to_owned(),
-            },
-            OpKind::Debit {
-                amount,
-                read_version,
-            } => RequestBody::Debit {
-                account: ACCOUNT,
-                amount,
-                expected_version: p.cas.then_some(read_version),
-                op_id: op_id.or_else(|| p.reconcile.then(|| self.uuid())),
-            },
-            OpKind::Like { post } => RequestBody::Like {
-                post,
-                op_id: op_id.or_else(|| p.op_dedup.then(|| self.uuid())),
-            },
-        };
-        self.client.start(self.now, op, spec.user, body, key);
-    }
-
-    fn uuid(&mut self) -> String {
-        uuid::Builder::from_random_bytes(self.rng.bytes16())
-            .into_uuid()
-            .to_string()
-    }
-
-    fn deliver(&mut self, id: MsgId, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
-        let now = self.now;
-        let Some(message) = self.net.get(id) else {
-            return;
-        };
-        let (to, doomed) = (message.to, message.doomed);
-        if doomed {
-            self.net.settle(id, Fate::Lost(now, DropReason::LostAck));
-            notes.push(Note::MessageLost {
-                msg: id,
-                reason: DropReason::LostAck,
-            });
-            return;
-        }
-        if to == Node::Client && self.client_offline_until.is_some() {
-            self.net
-                .settle(id, Fate::Lost(now, DropReason::ClientOffline));
-            notes.push(Note::MessageLost {
-                msg: id,
-                reason: DropReason::ClientOffline,
-            });
-            return;
-        }
-        if to == Node::Api && !self.api.is_up() {
-            self.net.settle(id, Fate::Lost(now, DropReason::ApiDown));
-            notes.push(Note::MessageLost {
-                msg: id,
-                reason: DropReason::ApiDown,
-            });
-            return;
-        }
-        let Some(payload) = self.net.deliver(id, now) else {
-            return;
-        };
-        let p = self.scenario.protections;
-        // Without history the narration is dropped at the end of the step: not built at all.
-        let narrate = self.keep_history;
-        match (to, payload) {
-            (Node::Client, Payload::Response(response)) => {
-                self.client.on_response(now, &response, &mut self.rng)
-            }
-            (Node::Api, Payload::Request(request)) => {
-                self.api.handle(now, ApiInput::Request(id, request), &p)
-            }
-            (Node::Api, reply) => self.api.handle(now, ApiInput::Reply(reply), &p),
-            (Node::Store, Payload::Redis(handler, command)) => {
-                let reply = self.store.execute(now, &command);
-                if narrate {
-                    notes.push(match reply {
-                        RedisReply::Ok => Note::StoreOk,
-                        RedisReply::Nil => Note::StoreNil,
-                        RedisReply::Value(_) => Note::StoreValue,
-                        RedisReply::Int(_) => Note::StoreOk,
-                    });
-                }
-                self.reply(Node::Store, Payload::RedisReply(handler, reply), sent);
-            }
-            (Node::Ledger, Payload::Sql(handler, batch)) => {
-                let results = self.ledger.execute(now, &batch);
-                if narrate {
-                    notes.push(Note::LedgerRan {
-                        rows: results.iter().map(|r| r.rows).collect(),
-                        statements: batch
-                            .statements
-                            .iter()
-                            .map(|s| s.summary().to_owned())
-                            .collect(),
-                    });
-                }
-                self.reply(Node::Ledger, Payload::SqlResults(handler, results), sent);
-            }
-            (Node::Processor, Payload::Charge(handler, request)) => {
-                let reply = self.processor.charge(now, &request);
-                if narrate {
-                    notes.push(if reply.fenced {
-                        Note::ProcessorFenced
-                    } else if reply.replayed {
-                        Note::ProcessorDeduplicated {
-                            payment_id: reply.payment_id.clone(),
-                        }
-                    } else {
-                        Note::ProcessorCharged {
-                            payment_id: reply.payment_id.clone(),
-                        }
-                    });
-                }
-                self.reply(Node::Processor, Payload::ChargeReply(handler, reply), sent);
-            }
-            _ => {}
-        }
-    }
-
-    /// A backend answers the API over its link.
-    fn reply(&mut self, from: Node, payload: Payload, sent: &mut Vec<MsgId>) {
-        let link = Link::to(from).unwrap_or(Link::ClientApi);
-        let delay = self.scenario.latencies.of(link);
-        let id = self
-            .net
-            .send(self.now, from, Node::Api, payload, delay, false);
-        sent.push(id);
-    }
-
-    /// Moves what the client and the API want sent onto the network, and their notes into
-    /// the step.
-    fn flush(&mut self, notes: &mut Vec<Note>, sent: &mut Vec<MsgId>) {
-        let narrate = self.keep_history;
-        loop {
-            let mut progressed = false;
-            while let Some(output) = self.client.poll() {
-                progressed = true;
-                match output {
-                    ClientOutput::Note(note) if narrate => notes.push(note),
-                    ClientOutput::Note(_) => {}
-                    ClientOutput::Send(request) => {
-                        let delay = self.scenario.latencies.client_api;
-                        let id = self.net.send(
-                            self.now,
-                            Node::Client,
-                            Node::Api,
-                            Payload::Request(request),
-                            delay,
-                            false,
-                        );
-                        sent.push(id);
-                    }
-                }
-            }
-            while let Some(output) = self.api.poll() {
-                progressed = true;
-                match output {
-                    ApiOutput::Note(note) if narrate => notes.push(note),
-                    ApiOutput::Note(_) => {}
-                    ApiOutput::Send(to, payload) => {
-                        let link = Link::to(to).unwrap_or(Link::ClientApi);
-                        let doomed =
-                            matches!(payload, Payload::Response(_)) && self.lose_next_acks > 0;
-                        if doomed {
-                            self.lose_next_acks -= 1;
-                        }
-                        let delay = self.scenario.latencies.of(link);
-                        let id = self
-                            .net
-                            .send(self.now, Node::Api, to, payload, delay, doomed);
-                        sent.push(id);
-                    }
-                }
-            }
-            if !progressed {
-                break;
-            }
-        }
-    }
-}
-
-fn kind_of(body: &RequestBody, read_version: u64) -> OpKind {
-    match body {
-        RequestBody::Charge { amount_cents, .. } => OpKind::Charge {
-            amount_cents: *amount_cents,
-        },
-        RequestBody::Debit {
-            amount,
-            expected_version,
-            ..
-        } => OpKind::Debit {
-            amount: *amount,
-            read_version: expected_version.unwrap_or(read_version),
-        },
-        RequestBody::Like { post, .. } => OpKind::Like { post: *post },
     }
 }
 

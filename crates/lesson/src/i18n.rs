@@ -15,6 +15,15 @@
 //! A loaded file lives for the rest of the page ([`install`]); [`Lang::catalog`] is
 //! synchronous and answers from what is loaded. Native builds (unit tests) read the files
 //! at compile time instead; in the browser the web crate fetches them and [`install`]s them.
+//!
+//! The files' format is `format`'s, filling a template `template`'s; this module holds the
+//! languages, the parts and the loaded catalogs.
+
+mod format;
+mod template;
+
+pub use format::{parse, render, valid_key, ParseError};
+pub use template::{fill_plural, fill_template, plural_en, plural_ru};
 
 /// Whether the first screen's texts of `lang` are here, and the panels' too when `panels`:
 /// what the web crate's `load_parts` waits for.
@@ -145,82 +154,6 @@ pub fn loaded(lang: Lang, part: Part) -> Option<&'static Catalog> {
     }
 }
 
-/// Why a catalog file was refused: the line (from 1) and what is wrong with it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// The line, counted from 1 (0: the file as a whole).
-    pub line: usize,
-    /// What is wrong, in English (no catalog may be at hand to say it otherwise).
-    pub problem: &'static str,
-}
-
-impl std::fmt::Display for ParseError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}", self.problem)
-        } else {
-            write!(f, "line {}: {}", self.line, self.problem)
-        }
-    }
-}
-
-/// Whether `key` is a well-formed key: lower-case ASCII letters, digits and `._-`.
-pub fn valid_key(key: &str) -> bool {
-    !key.is_empty()
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
-}
-
-/// Reads a catalog file: one `key = template` a line; `#` comment lines and blank lines are
-/// skipped; a line ending may be `\n` or `\r\n`. Strict: a line of another shape, a bad or
-/// repeated key, an empty template or a file without entries is an error naming the line.
-pub fn parse(text: &str) -> Result<Vec<(&str, &str)>, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut entries: Vec<(&str, &str)> = Vec::new();
-    for (i, line) in text.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let error = |problem| ParseError {
-            line: i + 1,
-            problem,
-        };
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let Some((key, template)) = line.split_once(" = ") else {
-            return Err(error("expected `key = template`"));
-        };
-        if !valid_key(key) {
-            return Err(error("a key is lower-case letters, digits and . _ -"));
-        }
-        if template.is_empty() {
-            return Err(error("the template is empty"));
-        }
-        if template.contains('\r') {
-            return Err(error("a carriage return inside a template"));
-        }
-        if entries.iter().any(|(k, _)| *k == key) {
-            return Err(error("this key was already given"));
-        }
-        entries.push((key, template));
-    }
-    if entries.is_empty() {
-        return Err(ParseError {
-            line: 0,
-            problem: "the file has no entries",
-        });
-    }
-    Ok(entries)
-}
-
-/// Writes entries in the format [`parse`] reads (for tools and the round-trip test).
-pub fn render(entries: &[(&str, &str)]) -> String {
-    entries
-        .iter()
-        .map(|(k, t)| format!("{k} = {t}\n"))
-        .collect()
-}
-
 impl Lang {
     /// Every language, in the order of the switch.
     pub const ALL: [Lang; 2] = [Lang::En, Lang::Ru];
@@ -327,111 +260,9 @@ impl Catalog {
     }
 }
 
-/// English (CLDR): form 0 "one" for exactly 1, form 1 "other" for everything else.
-pub fn plural_en(n: u64) -> usize {
-    usize::from(n != 1)
-}
-
-/// Russian (CLDR, integers): form 0 "one" (1, 21, 31, … but not 11), form 1 "few" (2–4,
-/// 22–24, … but not 12–14), form 2 "many" (0, 5–20, 25–30, …).
-pub fn plural_ru(n: u64) -> usize {
-    let (d, h) = (n % 10, n % 100);
-    if d == 1 && h != 11 {
-        0
-    } else if (2..=4).contains(&d) && !(12..=14).contains(&h) {
-        1
-    } else {
-        2
-    }
-}
-
 fn missing(key: &str) -> String {
     debug_assert!(false, "message catalog has no key {key:?}");
     key.to_owned()
-}
-
-/// Replaces `{name}` placeholders (English plural rule for `{name:one|other}`); unknown
-/// placeholders are left as written.
-pub fn fill_template(template: &str, args: &[(&str, String)]) -> String {
-    fill_plural(template, args, plural_en)
-}
-
-/// `text` read as a whole number, also when its digits are grouped by threes with a comma or a
-/// (narrow) no-break space as the catalogs write counts: `1,104,571`, `1 104 571`.
-fn whole_number(text: &str) -> Option<u64> {
-    let separator = |c: char| matches!(c, ',' | '\u{a0}' | '\u{202f}');
-    if !text.contains(separator) {
-        return text.parse().ok();
-    }
-    let mut groups = text.split(separator);
-    let first = groups.next()?;
-    let grouped = groups.all(|g| g.len() == 3) && (1..=3).contains(&first.len());
-    if !grouped {
-        return None;
-    }
-    text.chars()
-        .filter(|c| !separator(*c))
-        .collect::<String>()
-        .parse()
-        .ok()
-}
-
-/// Replaces `{name}` with its value and `{name:form0|form1|…}` with the form `rule` picks for
-/// the value read as a whole number (the last form when there are fewer forms than the rule
-/// knows, the placeholder as written when the value is not a number or `name` is unknown).
-pub fn fill_plural(template: &str, args: &[(&str, String)], rule: fn(u64) -> usize) -> String {
-    let mut out = String::with_capacity(template.len() + 16);
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        match after.find('}') {
-            Some(close) => {
-                let inner = &after[..close];
-                let (name, forms) = match inner.split_once(':') {
-                    Some((name, forms)) => (name, Some(forms)),
-                    None => (inner, None),
-                };
-                let value = args.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
-                let chosen = match (value, forms) {
-                    (Some(v), Some(forms)) => whole_number(v).and_then(|n| {
-                        let forms: Vec<&str> = forms.split('|').collect();
-                        forms.get(rule(n).min(forms.len() - 1)).copied()
-                    }),
-                    (Some(v), None) => Some(v.as_str()),
-                    (None, _) => None,
-                };
-                match chosen {
-                    // A quoted value inside quotes takes the inner pair: «… „…“ …», “… ‘…’ …”.
-                    Some(text) => match out.chars().next_back() {
-                        Some('«') => out.extend(text.chars().map(|c| match c {
-                            '«' => '„',
-                            '»' => '“',
-                            c => c,
-                        })),
-                        Some('“') => out.extend(text.chars().map(|c| match c {
-                            '“' => '‘',
-                            '”' => '’',
-                            c => c,
-                        })),
-                        _ => out.push_str(text),
-                    },
-                    None => {
-                        out.push('{');
-                        out.push_str(inner);
-                        out.push('}');
-                    }
-                }
-                rest = &after[close + 1..];
-            }
-            None => {
-                out.push_str(&rest[open..]);
-                rest = "";
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[cfg(any(test, feature = "test-support"))]
@@ -447,7 +278,6 @@ mod tests {
     //! for, the first screen's part holds exactly its keys) is `idem-web`'s test
     //! `page_sources`, which reads the page's sources.
     use super::*;
-    use std::collections::BTreeSet;
 
     use check::{all_entries, placeholders};
     #[test]
@@ -511,15 +341,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fill_replaces_named_placeholders() {
-        let args = [("n", "2".to_owned()), ("who", "Alice".to_owned())];
-        assert_eq!(fill_template("{who} paid {n}×", &args), "Alice paid 2×");
-        assert_eq!(fill_template("{x} stays", &args), "{x} stays");
-        assert_eq!(fill_template("open { brace", &args), "open { brace");
-        assert_eq!(placeholders("{a} and {b}, {a}"), BTreeSet::from(["a", "b"]));
-    }
-
     /// Review finding 7: the broker drops only the producer's own retries; an application's
     /// re-send is a new message (KIP-98).
     #[test]
@@ -532,72 +353,6 @@ mod tests {
                 outcome.contains("new sequence number") || outcome.contains("новый номер"),
                 "{outcome}"
             );
-        }
-    }
-
-    #[test]
-    fn plurals_follow_each_language_s_rule() {
-        let ru = |n: u64| {
-            fill_plural(
-                "{n} {n:ключ|ключа|ключей}",
-                &[("n", n.to_string())],
-                plural_ru,
-            )
-        };
-        assert_eq!(ru(1), "1 ключ");
-        assert_eq!(ru(2), "2 ключа");
-        assert_eq!(ru(5), "5 ключей");
-        assert_eq!(ru(11), "11 ключей");
-        assert_eq!(ru(12), "12 ключей");
-        assert_eq!(ru(21), "21 ключ");
-        assert_eq!(ru(22), "22 ключа");
-        assert_eq!(ru(0), "0 ключей");
-        assert_eq!(ru(111), "111 ключей");
-        let en = |n: u64| fill_template("{n} {n:key|keys}", &[("n", n.to_string())]);
-        assert_eq!(en(1), "1 key");
-        assert_eq!(en(0), "0 keys");
-        assert_eq!(en(2), "2 keys");
-        assert_eq!(fill_template("{n:a|b}", &[("n", "x".into())]), "{n:a|b}");
-    }
-
-    #[test]
-    fn a_quoted_value_in_quotes_takes_the_inner_pair() {
-        let args = [("x", "значит «сделано»".to_owned())];
-        assert_eq!(
-            fill_template("нарушено «{x}»", &args),
-            "нарушено «значит „сделано“»"
-        );
-        assert_eq!(
-            fill_template("{x}", &args),
-            "значит «сделано»",
-            "not inside quotes"
-        );
-        let en = [("x", "means “done”".to_owned())];
-        assert_eq!(fill_template("broke “{x}”", &en), "broke “means ‘done’”");
-    }
-
-    #[test]
-    fn counts_grouped_by_threes_choose_their_plural_form() {
-        let ru = |n: &str| {
-            fill_plural(
-                "{n} {n:прогон|прогона|прогонов}",
-                &[("n", n.into())],
-                plural_ru,
-            )
-        };
-        assert_eq!(ru("1\u{a0}104\u{a0}571"), "1\u{a0}104\u{a0}571 прогон");
-        assert_eq!(ru("2\u{a0}002"), "2\u{a0}002 прогона");
-        assert_eq!(ru("12\u{202f}345"), "12\u{202f}345 прогонов");
-        let en = |n: &str| fill_template("{n} {n:run|runs}", &[("n", n.into())]);
-        assert_eq!(en("1,001"), "1,001 runs");
-        assert_eq!(en("1234"), "1234 runs");
-        assert_eq!(whole_number("693,685"), Some(693_685));
-        // Not a count grouped by threes: the placeholder stays as written.
-        for bad in [
-            "1,00", "1,0000", ",100", "100,", "1,,000", "1234,567", "1.000", "1 000",
-        ] {
-            assert_eq!(whole_number(bad), None, "{bad}");
-            assert_eq!(en(bad), format!("{bad} {{n:run|runs}}"), "{bad}");
         }
     }
 
@@ -721,92 +476,11 @@ mod tests {
     }
 
     #[test]
-    fn a_broken_file_is_refused_with_its_line() {
-        let ok = "# comment\r\n\r\nui.a = A = a {x}\r\nui.b = B\n";
-        assert_eq!(parse(ok), Ok(vec![("ui.a", "A = a {x}"), ("ui.b", "B")]));
-        assert_eq!(parse("\u{feff}ui.a = A"), Ok(vec![("ui.a", "A")]));
-        fn line(text: &str) -> Result<usize, usize> {
-            parse(text).map(|e| e.len()).map_err(|e| e.line)
-        }
-        assert_eq!(line("ui.a = A\n<!doctype html>"), Err(2));
-        assert_eq!(line("ui.a = A\nui.a = B"), Err(2));
-        assert_eq!(line("Ui.a = A"), Err(1));
-        assert_eq!(line("ui.a = "), Err(1));
-        assert_eq!(line("ui.a=A"), Err(1));
-        assert_eq!(line(" = A"), Err(1));
-        assert_eq!(line("ui.a = A\rB"), Err(1));
-        assert_eq!(line(""), Err(0));
-        assert_eq!(line("# only a comment\n\n"), Err(0));
-        let message = parse("x\ny").expect_err("bad").to_string();
-        assert_eq!(message, "line 1: expected `key = template`");
-    }
-
-    #[test]
     fn install_keeps_the_first_file_of_a_part() {
         // Native builds already hold the repository's files: installing another text leaves
         // them, and a bad text is refused before anything is kept.
         let before = Lang::En.catalog().entries.len();
         assert!(install(Lang::En, Part::Main, "ui.x = y").is_ok());
         assert_eq!(Lang::En.catalog().entries.len(), before);
-    }
-}
-
-/// The catalog parser reads files from the network: whatever bytes come, it never panics,
-/// and what it accepts reads back unchanged.
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod fuzz {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn key() -> impl Strategy<Value = String> {
-        "[a-z0-9._-]{1,20}"
-    }
-
-    /// Non-empty templates on one line: any characters but line breaks, often `=`, `{`, `#`.
-    fn template() -> impl Strategy<Value = String> {
-        "[^\r\n]{0,30}( = |\\{n:a\\|b\\}|#|\\u{a0})?[^\r\n]{0,10}x"
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(500))]
-
-        #[test]
-        fn any_text_parses_or_names_a_line(text in "(?s).{0,200}") {
-            match parse(&text) {
-                Ok(entries) => {
-                    prop_assert!(!entries.is_empty());
-                    prop_assert!(entries.iter().all(|(k, t)| valid_key(k) && !t.is_empty()));
-                }
-                Err(e) => prop_assert!(e.line <= text.split('\n').count()),
-            }
-        }
-
-        #[test]
-        fn lines_of_catalog_shape_and_noise_never_panic(
-            lines in prop::collection::vec(
-                prop_oneof![
-                    (key(), template()).prop_map(|(k, t)| format!("{k} = {t}")),
-                    "[^\n]{0,40}",
-                    Just("# comment".to_owned()),
-                    Just(String::new()),
-                ],
-                0..12,
-            )
-        ) {
-            let text = lines.join("\n");
-            let _ = parse(&text);
-        }
-
-        #[test]
-        fn rendered_entries_read_back(
-            pairs in prop::collection::btree_map(key(), template(), 1..12)
-        ) {
-            let entries: Vec<(&str, &str)> =
-                pairs.iter().map(|(k, t)| (k.as_str(), t.as_str())).collect();
-            let text = render(&entries);
-            prop_assert_eq!(parse(&text), Ok(entries.clone()));
-            let crlf = text.replace('\n', "\r\n");
-            prop_assert_eq!(parse(&crlf), Ok(entries));
-        }
     }
 }

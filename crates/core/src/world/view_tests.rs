@@ -9,6 +9,7 @@
 
 use super::*;
 use crate::action::Action;
+use crate::http::RequestBody;
 use crate::phase::Phase;
 use crate::processor::ChargeRequest;
 use crate::scenario::ALICE;

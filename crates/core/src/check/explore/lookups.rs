@@ -2,7 +2,14 @@
 //! simulated again, and when a remembered run may stand for a new one. The oracle tests
 //! (tests/it/explorer.rs) check that the reports agree; these check that the work is saved.
 
+use super::search::worth_recording;
+use super::summary::{invariant_index, Straight};
 use super::*;
+use crate::action::{Action, KindCounts};
+use crate::phase::Phase;
+use crate::scenario::Scenario;
+use crate::time::HOUR;
+use crate::world::World;
 
 /// The choice "take the next step", as the edge a played-out run hangs by.
 const STEP_EDGE: Edge = Edge {

@@ -1,0 +1,54 @@
+//! The protections that close a schedule, in words: alternatives joined with "or", a pair
+//! with "+", for the explorer's list and for a replay of one schedule.
+
+use crate::i18n::Catalog;
+
+/// "Switching on “Forward key to processor” would have prevented it", or that no single
+/// protection nor pair does, from a replay of this schedule alone (not shown by the page any
+/// more: its claim is [`crate::prevention_text`]'s). Alternatives are joined with "or", a pair
+/// with "+".
+pub fn fix_sentence(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
+    if fixes.is_empty() {
+        return catalog.text("sum.no_fix");
+    }
+    catalog.fill(
+        "sum.fix",
+        &[(
+            "protections",
+            alternatives(fixes, &catalog.text("sum.or"), catalog),
+        )],
+    )
+}
+
+pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> String {
+    fixes
+        .iter()
+        .take(3)
+        .map(|set| {
+            set.iter()
+                .map(|n| {
+                    let name = catalog.text(&format!("protect.{n}"));
+                    catalog.fill("sum.name", &[("name", name)])
+                })
+                .collect::<Vec<_>>()
+                .join(" + ")
+        })
+        .collect::<Vec<_>>()
+        .join(or)
+}
+
+/// The protections that close a counter-example, for the explorer's list
+/// ("stops this very schedule (checked on it alone …): Forward key to processor"): the
+/// replay of one schedule, said as such.
+pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
+    if fixes.is_empty() {
+        return catalog.text("ui.explore_no_fix");
+    }
+    catalog.fill(
+        "ui.explore_fix",
+        &[(
+            "protections",
+            alternatives(fixes, &catalog.text("sum.or"), catalog),
+        )],
+    )
+}

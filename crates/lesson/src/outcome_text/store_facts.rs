@@ -1,0 +1,99 @@
+//! Facts the state panels print under the stores: the card processor's totals per customer
+//! and the ledger's constraints that decide where deduplication happens.
+
+use idem_core::{Figures, Outcome, Story, World};
+
+use crate::i18n::Catalog;
+use crate::labels::usd_in;
+use crate::markup::{el, wrap, SafeHtml};
+
+/// The card processor's totals per customer, one line each ("Total, user 1 … **$100.00**"),
+/// so a statement with several customers adds up on screen.
+pub fn processor_totals_html(world: &World, catalog: &Catalog) -> SafeHtml {
+    let Figures::Charges { per_user, .. } = Outcome::of(world).figures else {
+        return SafeHtml::default();
+    };
+    let first = world.client().ops().first().map_or(1, |o| o.user.0);
+    let mut users: Vec<(u32, u64)> = per_user.iter().map(|(u, _, c)| (u.0, *c)).collect();
+    if !users.iter().any(|(u, _)| *u == first) {
+        users.insert(0, (first, 0));
+    }
+    users
+        .iter()
+        .map(|(u, cents)| {
+            wrap(
+                "p",
+                "class=\"total\"",
+                &(SafeHtml::text(&catalog.fill("panel.total_user", &[("user", u.to_string())]))
+                    + el("strong", "", &usd_in(*cents, catalog))),
+            )
+        })
+        .collect()
+}
+
+/// The constraints that decide where deduplication happens, for the ledger panel: the unique
+/// index of `like_ops`, of `idempotency_keys` (when keys live in PostgreSQL), and the absence
+/// of one on `charges (user_id, idempotency_key)`, so a second row with the same key is
+/// visibly allowed; where keys live in Redis, that the claim happens there.
+pub fn ledger_constraints(world: &World, catalog: &Catalog) -> Vec<String> {
+    let l = world.ledger();
+    let p = world.scenario().protections;
+    match world.scenario().story {
+        Story::Counter => vec![catalog.text(if l.like_ops_unique {
+            "panel.unique_on"
+        } else {
+            "panel.unique_off"
+        })],
+        Story::CompareAndSet => vec![catalog.text(if p.cas {
+            "panel.cas_guard"
+        } else {
+            "panel.no_guard"
+        })],
+        Story::NaivePost | Story::IdempotencyKey => {
+            let mut out = vec![catalog.text("panel.charges_no_unique")];
+            if p.idempotency_key && p.key_in_ledger_tx {
+                out.push(catalog.text(if l.keys_scoped {
+                    "panel.keys_unique_user"
+                } else {
+                    "panel.keys_unique_global"
+                }));
+            } else if p.idempotency_key {
+                out.push(catalog.text(if l.keys_scoped {
+                    "panel.dedup_redis_user"
+                } else {
+                    "panel.dedup_redis_global"
+                }));
+            } else {
+                out.push(catalog.text("panel.no_dedup"));
+            }
+            out
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::test_support::end;
+
+    /// Defect 3: tables without the unique constraint say so.
+    #[test]
+    fn the_ledger_shows_where_deduplication_happens() {
+        let c = Lang::En.catalog();
+        for id in ["concurrent-no-lock", "ttl", "evict", "crash-window"] {
+            let lines = ledger_constraints(&end(id), c).join(" ");
+            assert!(lines.contains("no unique index"), "{id}: {lines}");
+            assert!(
+                lines.contains("UNIQUE") || lines.contains("Redis"),
+                "{id}: {lines}"
+            );
+        }
+        let lines = ledger_constraints(&end("fully-protected"), c).join(" ");
+        assert!(lines.contains("UNIQUE (user_id, key)"), "{lines}");
+        assert!(ledger_constraints(&end("cas"), c)[0].contains("If-Match"));
+        assert!(ledger_constraints(&end("cas-naive"), c)[0].starts_with("No guard"));
+        let lines = ledger_constraints(&end("counter-no-index"), c).join(" ");
+        assert!(lines.contains("off"), "{lines}");
+    }
+}

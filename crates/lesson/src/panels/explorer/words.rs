@@ -1,0 +1,311 @@
+//! A search's counter-examples in the student's words: each fault as the fault menu says it,
+//! a schedule step by step, the packets it acts on by their captions, the fault kinds a claim
+//! covers, and the faults of the run on screen marked applied or still to come.
+
+use idem_core::Invariant;
+use idem_core::{Action, CounterExample, FaultKind, MsgId, Scenario, Story, World};
+
+use crate::i18n::Catalog;
+use crate::labels::{packet_kind, packet_label, ShortNames};
+use crate::markup::{el, wrap, SafeHtml};
+
+/// A fault in words, from the fault menu's labels; a packet is named by its caption in
+/// `packets` ("Drop the response 201 pay_abc", see [`fault_packets`]), else by its id ("Drop #3").
+pub fn fault_words(
+    action: &Action,
+    packets: &[(MsgId, String)],
+    story: Story,
+    catalog: &Catalog,
+) -> String {
+    let with_msg = |key: &str, id: MsgId| match packets.iter().find(|(m, _)| *m == id) {
+        Some((_, packet)) => format!("{} {packet}", catalog.text(key)),
+        None => format!(
+            "{} {}",
+            catalog.text(key),
+            crate::labels::msg_no(id, catalog)
+        ),
+    };
+    match action {
+        Action::Drop(id) => with_msg("ui.drop", *id),
+        Action::Duplicate(id) => with_msg("ui.duplicate", *id),
+        Action::Delay(id, _) => with_msg("ui.delay", *id),
+        Action::Pause(phase) => format!(
+            "{} {}",
+            catalog.text("ui.pause_at"),
+            catalog.fill(
+                "sum.quote",
+                &[("x", crate::labels::phase_in(*phase, story, catalog))]
+            )
+        ),
+        Action::Crash(phase) => format!(
+            "{} {}",
+            catalog.text("ui.crash_before"),
+            catalog.fill(
+                "sum.quote",
+                &[("x", crate::labels::phase_in(*phase, story, catalog))]
+            )
+        ),
+        Action::RetryNow => catalog.text("ui.retry"),
+        Action::LoseNextAck => catalog.text("ui.lose_ack"),
+        Action::EvictKeys => catalog.text("ui.evict"),
+        Action::AdvanceClock(_) => catalog.text("ui.clock"),
+        Action::ConcurrentDuplicate => catalog.text("ui.concurrent"),
+        Action::ReuseKeyOtherBody => catalog.text("ui.reuse_key"),
+        Action::OtherUserSameKey => catalog.text("ui.other_user"),
+        Action::Start(_) => action.kind_name().to_owned(),
+    }
+}
+
+/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)".
+pub fn schedule_words(
+    injected: &[(u32, Action)],
+    packets: &[(MsgId, String)],
+    story: Story,
+    catalog: &Catalog,
+) -> String {
+    injected
+        .iter()
+        .map(|(at, a)| {
+            catalog.fill(
+                "ui.explore_at",
+                &[
+                    ("step", (at + 1).to_string()),
+                    ("fault", fault_words(a, packets, story, catalog)),
+                ],
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+/// The packets a counter-example's faults act on, in words ("the response 201 pay_abc"). Its
+/// message ids are those of the base run, so the base run is replayed with the schedule up to
+/// its last fault (not applied; every packet it names was sent by then) and the packets are
+/// looked up there. Packets not found keep their id.
+pub fn fault_packets(
+    base: &Scenario,
+    injected: &[(u32, Action)],
+    catalog: &Catalog,
+) -> Vec<(MsgId, String)> {
+    let ids: Vec<MsgId> = injected
+        .iter()
+        .filter_map(|(_, a)| match a {
+            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
+            _ => None,
+        })
+        .collect();
+    let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let Some(world) = (!ids.is_empty())
+        .then(|| World::replay(base, injected, last).ok())
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    let names = ShortNames::of(&world);
+    ids.into_iter()
+        .filter_map(|id| {
+            let m = world.network().get(id)?;
+            let key = match packet_kind(m) {
+                "response" => "ui.explore_response",
+                _ => "ui.explore_request",
+            };
+            let label = packet_label(m, &names, catalog);
+            Some((id, catalog.fill(key, &[("packet", label)])))
+        })
+        .collect()
+}
+
+/// The fault kinds a claim covers, in words: "dropped packets, a lost answer, …".
+pub fn kinds_text(kinds: &[FaultKind], catalog: &Catalog) -> String {
+    kinds
+        .iter()
+        .map(|k| catalog.text(&format!("kind.{}", k.name())))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A counter-example's button in words: the invariant it breaks, its faults, its length and
+/// the protections that close it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct CxText {
+    /// The broken invariants, in words (every rule this schedule breaks, listed once).
+    pub invariant: String,
+    /// The invariants this schedule breaks (so another language can say them again).
+    pub breaks: Vec<Invariant>,
+    /// The schedule of faults.
+    pub faults: String,
+    /// "12 steps".
+    pub steps: String,
+    /// "stops this very schedule (checked on it alone …): …": a replay of this one schedule, not
+    /// the search that backs "would have prevented it" at a run's end.
+    pub fix: String,
+}
+
+/// The words of a counter-example found on `base`, for the one invariant it stands for.
+pub fn counterexample_text(cx: &CounterExample, base: &Scenario, catalog: &Catalog) -> CxText {
+    schedule_text(cx, &[cx.invariant], base, catalog)
+}
+
+/// The core keeps the shortest counter-example per invariant and set of fault kinds, so one
+/// schedule that breaks three rules comes three times. The student is shown each schedule
+/// once, with every rule it breaks (issue 42): the schedules in the core's order, each with
+/// the invariants it was found for.
+pub fn listing(shortest: &[CounterExample]) -> Vec<(CounterExample, Vec<Invariant>)> {
+    let mut out: Vec<(CounterExample, Vec<Invariant>)> = Vec::new();
+    for cx in shortest {
+        match out.iter_mut().find(|(c, _)| c.injected == cx.injected) {
+            Some((_, breaks)) if !breaks.contains(&cx.invariant) => breaks.push(cx.invariant),
+            Some(_) => {}
+            None => out.push((cx.clone(), vec![cx.invariant])),
+        }
+    }
+    out
+}
+
+/// The words of the schedule of `cx` found on `base`, breaking each of `breaks`.
+pub fn schedule_text(
+    cx: &CounterExample,
+    breaks: &[Invariant],
+    base: &Scenario,
+    catalog: &Catalog,
+) -> CxText {
+    CxText {
+        invariant: breaks
+            .iter()
+            .map(|i| catalog.text(&format!("invariant.{}", i.name())))
+            .collect::<Vec<_>>()
+            .join(" · "),
+        breaks: breaks.to_vec(),
+        faults: schedule_words(
+            &cx.injected,
+            &fault_packets(base, &cx.injected, catalog),
+            base.story,
+            catalog,
+        ),
+        steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
+        fix: crate::outcome_text::closed_by(
+            &idem_core::closing_protections(base, &cx.injected),
+            catalog,
+        ),
+    }
+}
+
+/// The faults of the run on screen, each marked applied or still to come.
+pub fn markers_html(
+    injected: &[(u32, Action)],
+    cursor: usize,
+    story: Story,
+    catalog: &Catalog,
+) -> SafeHtml {
+    if injected.is_empty() {
+        return SafeHtml::default();
+    }
+    let items: SafeHtml = injected
+        .iter()
+        .map(|(at, a)| {
+            let state = if (*at as usize) < cursor {
+                "applied"
+            } else {
+                "pending"
+            };
+            el(
+                "li",
+                &format!("class=\"{state}\" data-testid=\"fault-marker\" data-at=\"{at}\""),
+                &catalog.fill(
+                    "ui.explore_at",
+                    &[
+                        ("step", (at + 1).to_string()),
+                        ("fault", fault_words(a, &[], story, catalog)),
+                    ],
+                ),
+            )
+        })
+        .collect();
+    el("p", "", &catalog.text("ui.explore_loaded")) + wrap("ul", "class=\"markers\"", &items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use idem_core::Bounds;
+    use idem_core::Explorer;
+    use idem_core::{MsgId, Phase, Scenario};
+
+    #[test]
+    fn faults_read_like_the_menu() {
+        let c = Lang::En.catalog();
+        assert_eq!(
+            fault_words(&Action::Drop(MsgId(3)), &[], Story::NaivePost, c),
+            "Drop #4"
+        );
+        let named = [(MsgId(3), "the response 201 pay_abc".to_owned())];
+        assert_eq!(
+            fault_words(&Action::Drop(MsgId(3)), &named, Story::NaivePost, c),
+            "Drop the response 201 pay_abc"
+        );
+        assert!(
+            fault_words(&Action::Crash(Phase::RecordKey), &[], Story::NaivePost, c)
+                .starts_with("Crash the API before “")
+        );
+        let ru = fault_words(
+            &Action::Crash(Phase::RecordKey),
+            &[],
+            Story::NaivePost,
+            Lang::Ru.catalog(),
+        );
+        assert!(ru.ends_with("«запись ключа»"), "{ru}");
+        assert_eq!(
+            schedule_words(&[(2, Action::RetryNow)], &[], Story::NaivePost, c),
+            "step 3: Retry (client)",
+            "a fault applied after 2 steps is the run's step 3"
+        );
+    }
+
+    #[test]
+    fn markers_show_what_is_still_to_come() {
+        let faults = [(1, Action::RetryNow), (5, Action::EvictKeys)];
+        let html = markers_html(&faults, 3, Story::NaivePost, Lang::En.catalog());
+        assert!(html.contains("class=\"applied\" data-testid=\"fault-marker\" data-at=\"1\""));
+        assert!(html.contains("class=\"pending\" data-testid=\"fault-marker\" data-at=\"5\""));
+        assert_eq!(
+            markers_html(&[], 0, Story::NaivePost, Lang::En.catalog()),
+            ""
+        );
+    }
+
+    /// Issue 42: a schedule that breaks several rules is listed once, with all of them, in
+    /// both languages; nothing the core found is lost on the way.
+    #[test]
+    fn each_breaking_schedule_is_listed_once_with_every_rule_it_breaks() {
+        let key = Scenario::by_id("key").expect("key");
+        let base = key.clone().without_scripted_faults();
+        let report = Explorer::new(&key, Bounds::faults(2)).run_to_end().clone();
+        let listed = listing(&report.shortest);
+        for (i, (cx, _)) in listed.iter().enumerate() {
+            assert!(
+                listed[..i].iter().all(|(c, _)| c.injected != cx.injected),
+                "listed twice: {cx:?}"
+            );
+        }
+        let pairs: usize = listed.iter().map(|(_, b)| b.len()).sum();
+        assert_eq!(pairs, report.shortest.len(), "every (schedule, rule) kept");
+        let (cx, breaks) = listed
+            .iter()
+            .find(|(_, b)| b.len() > 1)
+            .expect("a schedule breaks two rules");
+        assert!(listed.len() < report.shortest.len());
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            let text = schedule_text(cx, breaks, &base, c);
+            for i in breaks {
+                assert!(
+                    text.invariant
+                        .contains(&c.text(&format!("invariant.{}", i.name()))),
+                    "{lang:?}: {}",
+                    text.invariant
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The verdict badge: one headline from the core's invariants ("Charged twice", "Charged
+//! once"), as a catalog key and the count it mentions.
+
+use idem_core::http::RequestBody;
+use idem_core::{Invariant, Violation};
+use idem_core::{OpId, World};
+
+use crate::i18n::Catalog;
+
+/// What the verdict badge says: a catalog key, a number for it, and whether all is well.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Badge {
+    /// Catalog key of the headline.
+    pub key: &'static str,
+    /// The count the headline may mention (`Charged {n} times`).
+    pub n: usize,
+    /// No invariant is violated.
+    pub ok: bool,
+}
+
+pub(crate) enum OpKind {
+    Charge,
+    Debit,
+    Like,
+}
+
+pub(crate) fn kind_of(world: &World, op: OpId) -> OpKind {
+    match world.client().op(op).map(|o| &o.body) {
+        Some(RequestBody::Debit { .. }) => OpKind::Debit,
+        Some(RequestBody::Like { .. }) => OpKind::Like,
+        _ => OpKind::Charge,
+    }
+}
+
+/// The headline for the world's state, derived from `World::verdict` only.
+pub fn badge(world: &World) -> Badge {
+    badge_for(world, &world.verdict())
+}
+
+/// The headline for the world's state and its verdict (computed once by the caller).
+pub fn badge_for(world: &World, verdict: &idem_core::Verdict) -> Badge {
+    let bad = |key, n| Badge { key, n, ok: false };
+    let violations: Vec<(Invariant, &Violation)> = verdict.violations().collect();
+    if violations
+        .iter()
+        .any(|(i, _)| *i == Invariant::NoCrossUserReplay)
+    {
+        return bad("verdict.leak", 0);
+    }
+    if let Some((invariant, violation)) = violations.first() {
+        return match (invariant, violation) {
+            (_, Violation::Repeated { op, times }) => match (kind_of(world, *op), times) {
+                (OpKind::Charge, 2) => bad("verdict.charged_twice", 2),
+                (OpKind::Charge, n) => bad("verdict.charged_times", *n),
+                (OpKind::Debit, 2) => bad("verdict.debited_twice", 2),
+                (OpKind::Debit, n) => bad("verdict.debited_times", *n),
+                (OpKind::Like, 2) => bad("verdict.likes_twice", 2),
+                (OpKind::Like, n) => bad("verdict.likes_times", *n),
+            },
+            (Invariant::LikesMatchOperations, _) => bad("verdict.likes_wrong", 0),
+            (Invariant::BalanceMatchesDebits, _) => bad("verdict.balance_wrong", 0),
+            (Invariant::LedgerMatchesProcessor, _) => bad("verdict.mismatch", 0),
+            (_, Violation::FalseFailure { op, .. }) => match kind_of(world, *op) {
+                OpKind::Charge => bad("verdict.told_failed", 1),
+                OpKind::Debit => bad("verdict.told_failed.debit", 1),
+                OpKind::Like => bad("verdict.told_failed.like", 1),
+            },
+            _ => bad("verdict.false_success", 0),
+        };
+    }
+    let good = |key| Badge {
+        key,
+        n: 1,
+        ok: true,
+    };
+    let Some(first) = world.client().ops().first() else {
+        return good("verdict.so_far");
+    };
+    if !verdict.quiescent {
+        return good("verdict.so_far");
+    }
+    let all = |n: usize| verdict.effects.iter().all(|(_, e)| *e == n);
+    match (kind_of(world, first.op), all(1), all(0)) {
+        (OpKind::Charge, true, _) => good("verdict.charged_once"),
+        (OpKind::Charge, _, true) => good("verdict.not_charged"),
+        (OpKind::Debit, true, _) => good("verdict.debited_once"),
+        (OpKind::Debit, _, true) => good("verdict.not_debited"),
+        (OpKind::Like, true, _) => good("verdict.liked_once"),
+        (OpKind::Like, _, true) => good("verdict.not_liked"),
+        _ => good("verdict.at_most_once"),
+    }
+}
+
+/// The badge as a sentence.
+pub fn badge_text(badge: &Badge, catalog: &Catalog) -> String {
+    catalog.fill(badge.key, &[("n", badge.n.to_string())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::test_support::end;
+    use idem_core::{Scenario, World};
+
+    #[test]
+    fn badges_follow_the_core_verdict() {
+        let cases = [
+            ("naive", "verdict.charged_twice", false),
+            ("key", "verdict.charged_once", true),
+            ("cas", "verdict.debited_once", true),
+            ("cas-naive", "verdict.debited_twice", false),
+            ("counter-naive", "verdict.likes_twice", false),
+            ("counter", "verdict.liked_once", true),
+            ("scope-off", "verdict.leak", false),
+            ("missing-key", "verdict.not_charged", true),
+        ];
+        for (id, key, ok) in cases {
+            let b = badge(&end(id));
+            assert_eq!((b.key, b.ok), (key, ok), "{id}");
+        }
+        let start = World::new(&Scenario::by_id("naive").expect("naive"));
+        assert_eq!(badge(&start).key, "verdict.so_far");
+        let catalog = Lang::En.catalog();
+        assert_eq!(badge_text(&badge(&end("naive")), catalog), "Charged twice");
+        assert_eq!(
+            badge_text(&badge(&end("key")), catalog),
+            "Charged exactly once"
+        );
+        // A like counted twice says so, not a count that disagrees with the badge.
+        assert_eq!(
+            badge_text(&badge(&end("counter-naive")), catalog),
+            "Like counted twice"
+        );
+        assert_eq!(
+            badge_text(&badge(&end("counter-naive")), Lang::Ru.catalog()),
+            "Лайк засчитан дважды"
+        );
+    }
+}

@@ -11,6 +11,10 @@
 // is left is the prediction buttons' subscription to the guess, dropped at the next guess. The
 // bound is that measured growth plus a page; a real leak of kilobytes per step still fails it,
 // and the figures are printed.
+// The search workers are measured too (issue 45): every worker a search starts is terminated by
+// the end of its round (at most a pool of spares, started ahead when the controls are reached,
+// and one prevention check may be alive), and a worker's wasm memory after each round is that of
+// round one, within the same bound, so neither workers nor their memory pile up.
 // SOAK_STEPS (default 10 000) and SOAK_EXPLORER_RUNS (default 50) set the amount of work.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -41,6 +45,53 @@ async function memory(page, cdp) {
     return exports.memory.buffer.byteLength;
   });
   return { heap: usedSize, wasm };
+}
+
+/** Every dedicated worker the page starts, and whether it has gone (playwright's `close`). */
+function watchWorkers(page) {
+  const all = [];
+  page.on('worker', (worker) => {
+    const entry = { worker, open: true };
+    entry.closed = new Promise((ok) => worker.once('close', ok)).then(() => {
+      entry.open = false;
+    });
+    all.push(entry);
+  });
+  return all;
+}
+
+/** Waits until at most `bound` of the watched workers are open (each `close` is an event the
+ * page's terminate() causes; a worker that never goes fails the wait). */
+async function settleWorkers(all, bound) {
+  const deadline = new Promise((_, no) => {
+    const timer = setTimeout(() => no(new Error(`workers still open: ${all.filter((w) => w.open).length}`)), 30_000);
+    timer.unref();
+  });
+  while (all.filter((w) => w.open).length > bound) {
+    await Promise.race([deadline, ...all.filter((w) => w.open).map((w) => w.closed)]);
+  }
+}
+
+/** Starts the spare workers (focus entering the explorer's controls), waits for one, and
+ * returns the wasm memory of each open worker, in bytes. */
+async function workerMemory(page, all) {
+  const started = page.waitForEvent('worker', { timeout: 30_000 }).catch(() => null);
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.getByTestId('explore-k').focus();
+  if (!all.some((w) => w.open)) await started;
+  const sizes = [];
+  for (const { worker } of all.filter((w) => w.open)) {
+    const size = await worker
+      .evaluate(async () => {
+        const module = await import(new URL('idem-worker.js', self.location.href).href);
+        // Initialising again returns the running instance's exports (the loader's await).
+        const exports = await module.default();
+        return exports.memory.buffer.byteLength;
+      })
+      .catch(() => null); // It went while being asked: nothing to measure.
+    if (size !== null) sizes.push(size);
+  }
+  return sizes;
 }
 
 /** `n` steps of playback work in the page, cycling through stories; returns steps done. */
@@ -86,19 +137,35 @@ async function explorerWork(page, n) {
 test(`soak: ${STEPS} steps and ${EXPLORER_RUNS} explorer runs, memory bounded after the first round`, async () => {
   const page = await lab.open('scenario=naive', DESKTOP, { reducedMotion: 'reduce' });
   const cdp = await page.context().newCDPSession(page);
+  const workers = watchWorkers(page);
+  // A pool of spares (one per spare core, at least one) and one prevention check.
+  const spares = Math.max(1, (await page.evaluate(() => navigator.hardwareConcurrency)) - 1);
   const figures = [];
   let steps = 0;
   for (let round = 0; round < ROUNDS; round++) {
     steps += await stepWork(page, Math.ceil(STEPS / ROUNDS));
     await explorerWork(page, Math.ceil(EXPLORER_RUNS / ROUNDS));
-    figures.push(await memory(page, cdp));
+    await settleWorkers(workers, spares + 1);
+    const sizes = await workerMemory(page, workers);
+    await settleWorkers(workers, spares + 1);
+    figures.push({ ...(await memory(page, cdp)), workers: sizes, started: workers.length });
   }
   const mb = (b) => (b / 1048576).toFixed(2);
-  const table = figures.map((f, i) => `round ${i + 1}: heap ${mb(f.heap)} MB, wasm ${mb(f.wasm)} MB`);
+  const table = figures.map(
+    (f, i) =>
+      `round ${i + 1}: heap ${mb(f.heap)} MB, wasm ${mb(f.wasm)} MB; ${f.started} workers started, ` +
+      `open: ${f.workers.map(mb).join(', ') || 'none'} MB`,
+  );
   console.log(`soak, ${steps} steps, ${EXPLORER_RUNS} explorer runs\n${table.join('\n')}`);
   const [first] = figures;
   const last = figures.at(-1);
   assert.ok(steps >= STEPS, `${steps} steps`);
+  // The searches ran in workers (not on the main thread), and a worker was measured each round.
+  assert.ok(last.started > first.started, `no worker started after round one:\n${table.join('\n')}`);
+  for (const f of figures) assert.ok(f.workers.length > 0, `no worker measured:\n${table.join('\n')}`);
+  // A worker's wasm memory is that of round one's, within the page's own bound.
+  const most = (f) => Math.max(...f.workers);
+  assert.ok(most(last) - most(first) <= WASM_GROWTH_PAGES * 65_536, `worker memory grew:\n${table.join('\n')}`);
   // The wasm memory never shrinks: growth after round one is kept for good (see above).
   assert.ok(last.wasm - first.wasm <= WASM_GROWTH_PAGES * 65_536, `wasm memory grew:\n${table.join('\n')}`);
   // The JS heap after GC stays within noise of round one (5 % or 512 kB).

@@ -3,7 +3,7 @@
 // offers only the phases the design has. Run with `bash scripts/e2e.sh`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, text, verdict, shot, DESKTOP, PHONE } from './harness.mjs';
+import { labForFile, text, verdict, shot, step, watchErrors, DESKTOP, PHONE } from './harness.mjs';
 
 // Started and closed around the file; no page a test opens may log an error.
 const lab = labForFile();
@@ -81,6 +81,8 @@ test('reconcile and the status check tell the user the truth without changing th
   const page = await lab.open(offline, DESKTOP);
   await page.getByTestId('run-to-end').click();
   assert.equal(await text(page, 'statement-total'), '$100.00');
+  // Every invariant holds, the user's among them: the check told the phone the truth.
+  assert.equal(await verdict(page), 'ok');
   assert.equal(await page.getByTestId('verdict-caveat').count(), 0);
   assert.match(await page.getByTestId('narration').innerText(), /./);
   await shot(page, 'truth-status-check');
@@ -92,6 +94,8 @@ test('reconcile and the status check tell the user the truth without changing th
   const without = await lab.open(`${offline}&protect=${others}`, DESKTOP);
   await without.getByTestId('run-to-end').click();
   assert.equal(await text(without, 'statement-total'), '$100.00', 'the same money');
+  // The money is right, but the user was told it failed: "told the truth" breaks.
+  assert.equal(await verdict(without), 'violated');
   assert.equal(await without.getByTestId('verdict-caveat').getAttribute('data-caveat'), 'error-but-done');
   assert.deepEqual(without.errors, []);
   await without.context().close();
@@ -112,6 +116,10 @@ test('the fault menu pauses a handler, and offers only the phases the design has
   await page.getByTestId('run-to-end').click();
   assert.match(page.url(), /faults=\d+\.pause\.call-processor/);
   assert.match(await page.getByTestId('narration').innerText(), /./);
+  // What the core's run of this link gives (scenario=key&base=1&faults=1.pause.call-processor):
+  // one charge and every invariant holding, shown by the page, not only some narration.
+  assert.equal(await text(page, 'statement-total'), '$100.00');
+  assert.equal(await verdict(page), 'ok');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 
@@ -127,4 +135,44 @@ test('the fault menu pauses a handler, and offers only the phases the design has
   assert.match(await bad.getByTestId('link-notice').innerText(), /no phase “call the PSP”/);
   assert.deepEqual(bad.errors, []);
   await bad.context().close();
+});
+
+test('challenge lease-2: a pause and a Retry charge twice in the page; the challenge is solved and says so', async () => {
+  // The design of story 2 (the key claimed in Redis, no fencing): the holder stalls before the
+  // processor call past its 5 s lease, Retry is pressed after the lease ran out, and the
+  // retry's claim wins and charges: $200.00 (core: challenge=lease-2&faults=1.pause.call-processor_14.retry).
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(() => {
+    window.__events = [];
+    document.addEventListener('idem:challenge', (e) => window.__events.push(e.detail));
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(`${lab.site.url}?challenge=lease-2`);
+  await page.locator('.idem-lab[data-ready="true"]').waitFor();
+  const challenge = page.getByTestId('challenge');
+  assert.equal(await challenge.getAttribute('data-status'), 'open');
+  assert.equal(await page.getByTestId('challenge-lease-2').getAttribute('aria-pressed'), 'true');
+  await page.getByTestId('step-forward').click();
+  await openMenu(page);
+  await page.getByTestId('crash-phase').selectOption('call-processor');
+  await page.getByTestId('fault-pause').click();
+  // Step to the moment the stalled holder's lease has run out (the step count is the core's,
+  // the same in every run of this design), then press Retry.
+  while ((await step(page)) < 14) await page.getByTestId('step-forward').click();
+  await page.getByTestId('retry').click();
+  await page.getByTestId('run-to-end').click();
+  assert.match(page.url(), /faults=1\.pause\.call-processor_14\.retry/);
+  assert.equal(await text(page, 'statement-total'), '$200.00');
+  assert.equal(await verdict(page), 'violated');
+  assert.equal(await challenge.getAttribute('data-status'), 'solved');
+  assert.equal(await page.getByTestId('challenge-lease-2').getAttribute('data-status'), 'solved');
+  await page.waitForFunction(() => window.__events.some((e) => e.status === 'solved'));
+  assert.deepEqual(await page.evaluate(() => window.__events), [
+    { id: 'lease-2', status: 'open' },
+    { id: 'lease-2', status: 'solved' },
+  ]);
+  await shot(page, 'truth-lease-2-solved');
+  assert.deepEqual(errors, []);
+  await context.close();
 });

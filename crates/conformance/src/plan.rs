@@ -6,7 +6,7 @@
 //! `t + ttl` inclusive and none after it (Redis and the model: gone once `now > expires_at`). So the
 //! replay keeps that order, not the durations:
 //!
-//! * each applied `SET` whose key would still be there at its expiry (not overwritten, not
+//! * each applied `SET` (or fenced claim, whose script sets the key with its lease) whose key would still be there at its expiry (not overwritten, not
 //!   evicted first) and that expires before some later observation (a command, or the final
 //!   look at the store) puts a **boundary** just before that observation;
 //! * boundary `k` is the real instant `start + k·Q`; a `SET` aimed at it is sent with
@@ -33,6 +33,31 @@ pub enum Target {
     Beyond,
 }
 
+/// Whether the replay sets `command`'s expiry itself: the last argument of a plain `SET` and
+/// of the fenced claim is the TTL it retimes. (A fenced `SET` of the key's record keeps its
+/// day: it outlives any replay.)
+pub fn retimed(command: &RedisCommand) -> bool {
+    matches!(
+        command,
+        RedisCommand::Set { .. } | RedisCommand::ClaimWithToken { .. }
+    )
+}
+
+/// The key and TTL of a command that set a key, by its reply: a `SET` answered OK, a fenced
+/// claim answered with its token; with `record`, a fenced `SET` answered OK too.
+fn applied(command: &RedisCommand, reply: &RedisReply, record: bool) -> Option<(String, u64)> {
+    match (command, reply) {
+        (RedisCommand::Set { key, ttl_ms, .. }, RedisReply::Ok)
+        | (RedisCommand::ClaimWithToken { key, ttl_ms, .. }, RedisReply::Int(_)) => {
+            Some((key.clone(), *ttl_ms))
+        }
+        (RedisCommand::SetIfToken { key, ttl_ms, .. }, RedisReply::Ok) if record => {
+            Some((key.clone(), *ttl_ms))
+        }
+        _ => None,
+    }
+}
+
 /// The replay schedule of one run's Redis events.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -54,25 +79,25 @@ impl Plan {
         for (i, event) in events.iter().enumerate() {
             let RedisEvent::Command {
                 at: set_at,
-                command: RedisCommand::Set { key, ttl_ms, .. },
-                reply: RedisReply::Ok,
+                command,
+                reply,
                 ..
             } = event
             else {
                 continue;
             };
-            let expires = set_at.plus(*ttl_ms);
+            let Some((key, ttl_ms)) = applied(command, reply, false) else {
+                continue;
+            };
+            let expires = set_at.plus(ttl_ms);
             let Some(o) = (i + 1..=events.len()).find(|&o| at(o) > expires) else {
                 continue;
             };
             let replaced = events[i + 1..o].iter().any(|e| match e {
                 RedisEvent::Evict { .. } => true,
-                RedisEvent::Command {
-                    command: RedisCommand::Set { key: other, .. },
-                    reply: RedisReply::Ok,
-                    ..
-                } => other == key,
-                RedisEvent::Command { .. } => false,
+                RedisEvent::Command { command, reply, .. } => {
+                    applied(command, reply, true).is_some_and(|(other, _)| other == key)
+                }
             });
             if !replaced {
                 expiry_before[i] = Some(o);
@@ -88,10 +113,7 @@ impl Plan {
             .iter()
             .zip(&expiry_before)
             .map(|(e, before)| match e {
-                RedisEvent::Command {
-                    command: RedisCommand::Set { .. },
-                    ..
-                } => Some(
+                RedisEvent::Command { command, .. } if retimed(command) => Some(
                     before
                         .and_then(number)
                         .map_or(Target::Beyond, Target::Boundary),
@@ -194,6 +216,54 @@ mod tests {
             [None, None, Some(1)]
         );
         assert_eq!(Plan::new(&long, SimTime(500)).boundaries, 0);
+    }
+
+    /// The fenced claim sets its key with the lease as a `SET NX` does (answered with its
+    /// token), and a fenced `SET` of the record, answered OK, replaces the claim.
+    #[test]
+    fn a_fenced_claim_is_retimed_and_a_fenced_record_replaces_it() {
+        let record = KeyRecord {
+            user: UserId(1),
+            fingerprint: "f".into(),
+            status: KeyStatus::InProgress,
+        };
+        let claim = |at: u64, reply: RedisReply| RedisEvent::Command {
+            step: 0,
+            at: SimTime(at),
+            command: RedisCommand::ClaimWithToken {
+                key: "k".into(),
+                value: record.clone(),
+                ttl_ms: 100,
+                fence: "fence:k".into(),
+            },
+            reply,
+        };
+        let events = [claim(0, RedisReply::Int(1)), get(500, "k")];
+        let plan = Plan::new(&events, SimTime(500));
+        assert_eq!(plan.boundaries, 1);
+        assert_eq!(plan.target[0], Some(Target::Boundary(1)));
+        assert_eq!(plan.wait_before, [None, Some(1), None]);
+        let taken = [claim(0, RedisReply::Value(record.clone())), get(500, "k")];
+        assert_eq!(Plan::new(&taken, SimTime(500)).boundaries, 0);
+        let recorded = [
+            claim(0, RedisReply::Int(1)),
+            RedisEvent::Command {
+                step: 0,
+                at: SimTime(50),
+                command: RedisCommand::SetIfToken {
+                    key: "k".into(),
+                    value: record.clone(),
+                    ttl_ms: 86_400_000,
+                    fence: "fence:k".into(),
+                    token: 1,
+                },
+                reply: RedisReply::Ok,
+            },
+            get(500, "k"),
+        ];
+        let plan = Plan::new(&recorded, SimTime(500));
+        assert_eq!(plan.boundaries, 0);
+        assert_eq!(plan.target[1], None, "the record keeps its day");
     }
 
     #[test]

@@ -223,7 +223,9 @@ fn redis_label(command: &RedisCommand, names: &ShortNames) -> String {
             format!("SET {} {}", names.key_tail(key), record_label(value))
         }
         RedisCommand::Get { key } => format!("GET {}", names.key_tail(key)),
-        RedisCommand::Incr { key } => format!("INCR fence:{}", names.key_tail(key)),
+        RedisCommand::ClaimWithToken { key, .. } => {
+            format!("SET NX {} + INCR", names.key_tail(key))
+        }
         RedisCommand::SetIfToken {
             key, value, token, ..
         } => format!(

@@ -9,12 +9,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use idem_conformance::plan::{Plan, Target};
+use idem_conformance::plan::{retimed, Plan, Target};
 use idem_conformance::view::{KeyView, ResultView, ReturnedView, Tables};
 use idem_conformance::{harvest, label, Harvest, RedisEvent, SqlEvent};
 use idem_core::ledger::{Ledger, SqlBatch};
 use idem_core::sql::{self, Covered, Returns, RowCount, Schema, KEY_COLUMNS};
-use idem_core::store::{RedisCommand, RedisReply, Store};
+use idem_core::store::{RedisReply, Store};
 use idem_core::{Scenario, SimTime, World};
 use postgres::{Client, Config, NoTls, SimpleQueryMessage, SimpleQueryRow};
 
@@ -554,11 +554,11 @@ fn try_redis(
             } => {
                 let mut argv = sql::redis_argv(command);
                 let aimed = match (command, plan.target[o]) {
-                    (RedisCommand::Set { .. }, Some(Target::Boundary(k))) => k,
+                    (command, Some(Target::Boundary(k))) if retimed(command) => k,
                     _ => plan.boundaries + 1,
                 };
                 // A fenced SET keeps a day's TTL (the key's record): it outlives the replay.
-                if matches!(command, RedisCommand::Set { .. }) {
+                if retimed(command) {
                     let left = boundary(aimed).saturating_duration_since(Instant::now());
                     let px = left.as_micros().div_ceil(1_000).max(1);
                     if let Some(ttl) = argv.last_mut() {

@@ -4,7 +4,8 @@
 //! writes that succeed. Here the holder stalls past its lease later: before "write the ledger"
 //! (its fenced `INSERT` must change 0 rows in real PostgreSQL) and before "record the key" (its
 //! Lua-guarded `SET` must be refused by real Redis), each compared statement by statement and
-//! command by command with the model.
+//! command by command with the model. Each claim is the one Lua script that sets the key and
+//! takes its token, so the real script hands out the model's tokens.
 
 use crate::common;
 
@@ -37,6 +38,27 @@ fn checked(scenario: &Scenario) -> ScenarioCheck {
         .filter(|n| **n == Note::ApiFenced)
         .count();
     assert_eq!(fenced, 1, "the stale holder is fenced once");
+    // The claim and its token are one script in real Redis too: the holder's token 1, the
+    // retry's 2 after the lease ran out, the same numbers from the real script as from the model.
+    let tokens: Vec<(u64, Option<Reply>)> = c
+        .harvest
+        .redis
+        .iter()
+        .zip(&c.redis_replay.real)
+        .filter_map(|(event, real)| match event {
+            RedisEvent::Command {
+                command: RedisCommand::ClaimWithToken { .. },
+                reply: RedisReply::Int(token),
+                ..
+            } => Some((*token, real.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        tokens,
+        [(1, Some(Reply::Int(1))), (2, Some(Reply::Int(2)))],
+        "claims with their tokens"
+    );
     announce(&format!(
         "fencing, paused before {:?}: {} SQL statements, {} Redis commands compared",
         scenario.script[0].action, c.sql, c.redis

@@ -47,7 +47,6 @@ pub const PAUSE_MS: u64 = CLAIM_LEASE_MS + SECOND;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 enum Await {
     Claim,
-    Token,
     Paused,
     Lookup,
     Reclaim,

@@ -1,5 +1,6 @@
 //! A model of the Redis idempotency store: a key → record map with per-key expiry, `SET … NX`
-//! for an atomic claim, and eviction.
+//! for an atomic claim (with fencing, one Lua script that claims and hands out the token), and
+//! eviction.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,11 +28,21 @@ pub enum RedisCommand {
         /// The Redis key.
         key: String,
     },
-    /// `INCR key`: the key's fencing counter, one more for every claim won (it has no expiry,
-    /// so a later holder always gets a larger token; an eviction resets it).
-    Incr {
-        /// The counter's key (`fence:` and the store key).
+    /// The fenced claim, as one Lua script: `SET key value NX PX ttl` and, when that set it,
+    /// `INCR fence` (the key's counter, one more for every claim won), replying the new token;
+    /// when the key is taken, its record. Claim and token are one step: as two round trips, a
+    /// stale holder's write landing between them would pass the token check against a counter
+    /// the new holder had not yet moved. The counter has no expiry, so a later holder always
+    /// gets a larger token (an eviction of every key resets it).
+    ClaimWithToken {
+        /// The Redis key.
         key: String,
+        /// The in-progress record to store.
+        value: KeyRecord,
+        /// The claim's lease in milliseconds.
+        ttl_ms: u64,
+        /// The counter's key (`fence:` and the store key).
+        fence: String,
     },
     /// A fenced `SET key value PX ttl`, as a Lua script: only while the counter `fence` still
     /// holds `token`, so a holder whose key was taken over cannot write its record.
@@ -48,6 +59,12 @@ pub enum RedisCommand {
         token: u64,
     },
 }
+
+/// The Lua body of [`RedisCommand::ClaimWithToken`]: `KEYS[1]` the key, `KEYS[2]` its counter,
+/// `ARGV` the record and the lease (a script runs atomically in Redis; `SET … NX` gives Lua
+/// `false` when the key exists).
+pub const CLAIM_WITH_TOKEN_LUA: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', \
+     ARGV[2]) then return redis.call('INCR', KEYS[2]) end return redis.call('GET', KEYS[1])";
 
 /// The Lua body of [`RedisCommand::SetIfToken`]: `KEYS[1]` the key, `KEYS[2]` its counter,
 /// `ARGV` the token, the value and the TTL (a script runs atomically in Redis).
@@ -69,7 +86,15 @@ impl RedisCommand {
                 if *nx { " NX" } else { "" }
             ),
             RedisCommand::Get { key } => format!("GET {key}"),
-            RedisCommand::Incr { key } => format!("INCR {key}"),
+            RedisCommand::ClaimWithToken {
+                key,
+                value,
+                ttl_ms,
+                fence,
+            } => format!(
+                "EVAL \"{CLAIM_WITH_TOKEN_LUA}\" 2 {key} {fence} '{}' {ttl_ms}",
+                shown(value)
+            ),
             RedisCommand::SetIfToken {
                 key,
                 value,
@@ -105,7 +130,7 @@ pub enum RedisReply {
     Nil,
     /// A stored value.
     Value(KeyRecord),
-    /// A number (`INCR`'s new value).
+    /// A number (the fenced claim's token: `INCR`'s new value).
     Int(u64),
 }
 
@@ -146,9 +171,18 @@ impl Store {
                 Some(entry) => RedisReply::Value(entry.record.clone()),
                 None => RedisReply::Nil,
             },
-            RedisCommand::Incr { key } => {
-                let next = self.counters.get(key).map_or(1, |n| n + 1);
-                self.counters.insert(key.clone(), next);
+            RedisCommand::ClaimWithToken {
+                key,
+                value,
+                ttl_ms,
+                fence,
+            } => {
+                if let Some(taken) = self.entries.get(key) {
+                    return RedisReply::Value(taken.record.clone());
+                }
+                self.put(now, key, value, *ttl_ms);
+                let next = self.counters.get(fence).map_or(1, |n| n + 1);
+                self.counters.insert(fence.clone(), next);
                 RedisReply::Int(next)
             }
             RedisCommand::SetIfToken {
@@ -256,5 +290,49 @@ mod tests {
         assert!(s.evict("k"));
         assert!(!s.evict("k"));
         assert_eq!(s.execute(SimTime(1), &set_nx(100)), RedisReply::Ok);
+    }
+
+    fn claim(ttl_ms: u64) -> RedisCommand {
+        RedisCommand::ClaimWithToken {
+            key: "k".into(),
+            value: record(),
+            ttl_ms,
+            fence: "fence:k".into(),
+        }
+    }
+
+    #[test]
+    fn the_fenced_claim_hands_out_its_token_or_shows_the_holder() {
+        let mut s = Store::default();
+        assert_eq!(s.execute(SimTime(0), &claim(100)), RedisReply::Int(1));
+        assert_eq!(
+            s.execute(SimTime(50), &claim(100)),
+            RedisReply::Value(record()),
+            "taken: the holder's record, and the counter stays"
+        );
+        assert_eq!(
+            s.counters().collect::<Vec<_>>(),
+            [(&"fence:k".to_owned(), &1)]
+        );
+        assert_eq!(s.execute(SimTime(101), &claim(100)), RedisReply::Int(2));
+    }
+
+    /// The model gap this script closed: once a takeover's claim has run, the previous
+    /// holder's token is already stale, with no moment between claim and token when an old
+    /// token still matches the counter.
+    #[test]
+    fn a_stale_token_is_refused_from_the_moment_of_the_takeover() {
+        let mut s = Store::default();
+        s.execute(SimTime(0), &claim(100));
+        s.execute(SimTime(101), &claim(100));
+        let set_with = |token| RedisCommand::SetIfToken {
+            key: "k".into(),
+            value: record(),
+            ttl_ms: 1_000,
+            fence: "fence:k".into(),
+            token,
+        };
+        assert_eq!(s.execute(SimTime(102), &set_with(1)), RedisReply::Nil);
+        assert_eq!(s.execute(SimTime(103), &set_with(2)), RedisReply::Ok);
     }
 }

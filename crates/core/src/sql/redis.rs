@@ -16,9 +16,9 @@ pub fn redis_value(record: &KeyRecord) -> String {
     record.json_object(usize::MAX, body.as_deref())
 }
 
-/// The command as a client library sends it: `SET key value [NX] PX ttl`, `GET key`, `INCR
-/// key`, or the fenced SET as `EVAL script 2 key counter token value ttl` (the TTL last, as in
-/// `SET`).
+/// The command as a client library sends it: `SET key value [NX] PX ttl`, `GET key`, the fenced
+/// claim as `EVAL script 2 key counter value ttl`, or the fenced SET as `EVAL script 2 key
+/// counter token value ttl` (the TTL last, as in `SET`, so a replay can retime it).
 pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
     match command {
         RedisCommand::Set {
@@ -36,7 +36,20 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             argv
         }
         RedisCommand::Get { key } => vec!["GET".to_owned(), key.clone()],
-        RedisCommand::Incr { key } => vec!["INCR".to_owned(), key.clone()],
+        RedisCommand::ClaimWithToken {
+            key,
+            value,
+            ttl_ms,
+            fence,
+        } => vec![
+            "EVAL".to_owned(),
+            crate::store::CLAIM_WITH_TOKEN_LUA.to_owned(),
+            "2".to_owned(),
+            key.clone(),
+            fence.clone(),
+            redis_value(value),
+            ttl_ms.to_string(),
+        ],
         RedisCommand::SetIfToken {
             key,
             value,
@@ -102,6 +115,25 @@ mod tests {
                 key: "idem:k1".into()
             }),
             ["GET", "idem:k1"]
+        );
+        let claim = RedisCommand::ClaimWithToken {
+            key: "idem:k1".into(),
+            value: record(KeyStatus::InProgress),
+            ttl_ms: 5_000,
+            fence: "fence:idem:k1".into(),
+        };
+        let argv = redis_argv(&claim);
+        assert_eq!(argv[0], "EVAL");
+        assert_eq!(argv[1], crate::store::CLAIM_WITH_TOKEN_LUA);
+        assert_eq!(
+            argv[2..],
+            [
+                "2",
+                "idem:k1",
+                "fence:idem:k1",
+                r#"{"request_sha256":"2e11","status":"in_progress","user":1}"#,
+                "5000",
+            ]
         );
     }
 }

@@ -10,7 +10,9 @@ use crate::support;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use idem_core::{Action, HandlerRef, Invariant, MsgId, Note, Phase, Scenario, World};
+use idem_core::message::Payload;
+use idem_core::store::{RedisCommand, RedisReply};
+use idem_core::{Action, Cause, HandlerRef, Invariant, MsgId, Note, Phase, Scenario, World};
 use proptest::prelude::*;
 use proptest::test_runner::{RngSeed, TestCaseError, TestRunner};
 use support::{holds, noted, run_scenario, scenario, STEP_BOUND};
@@ -373,6 +375,123 @@ fn a_pause_at_every_phase_pins_charges_and_fence_notes() {
                 ok,
             },
             "paused before {phase:?}, forwarded: {forwarded}"
+        );
+    }
+}
+
+/// Every command Redis ran, in the order it ran them (a command runs in the step that
+/// delivers it, and its reply leaves in that step), with the handler that sent it.
+fn redis_log(world: &World) -> Vec<(HandlerRef, RedisCommand, RedisReply)> {
+    let messages = world.network().messages();
+    let payload = |id: MsgId| messages.iter().find(|m| m.id == id).map(|m| &m.payload);
+    world
+        .steps()
+        .iter()
+        .filter_map(|step| {
+            let Cause::Deliver(id) = step.cause else {
+                return None;
+            };
+            let Some(Payload::Redis(handler, command)) = payload(id) else {
+                return None;
+            };
+            let reply = step.sent.iter().find_map(|sent| match payload(*sent) {
+                Some(Payload::RedisReply(h, reply)) if h == handler => Some(reply.clone()),
+                _ => None,
+            })?;
+            Some((*handler, command.clone(), reply))
+        })
+        .collect()
+}
+
+/// What Redis did with the holders' records: how many fenced records came from a holder whose
+/// key another handler had claimed since its own claim, and how many of those were accepted.
+/// The claim, not the counter, says who holds a key: with the claim and its token as two
+/// commands, a stale record landing between them found the counter unmoved and was accepted.
+fn stale_records(world: &World) -> (usize, usize) {
+    let mut holder: BTreeMap<String, HandlerRef> = BTreeMap::new();
+    let (mut sent, mut accepted) = (0, 0);
+    for (handler, command, reply) in redis_log(world) {
+        match (&command, &reply) {
+            (RedisCommand::ClaimWithToken { key, .. }, RedisReply::Int(_))
+            | (RedisCommand::Set { key, nx: true, .. }, RedisReply::Ok) => {
+                holder.insert(key.clone(), handler);
+            }
+            (RedisCommand::SetIfToken { key, .. }, _) if holder.get(key) != Some(&handler) => {
+                sent += 1;
+                if reply != RedisReply::Nil {
+                    accepted += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    (sent, accepted)
+}
+
+/// The model gap of the claim and its token as two round trips, on the schedule that found it:
+/// two lost answers, the retry dropped, and the holder (stalled past its lease before the
+/// processor call, as the scenario scripts it) stalled again before the ledger write. Its
+/// record reached Redis after the retry's claim but before that claim's `INCR`, passed the
+/// token check, and the retry charged again (pay_abc and pay_abd). With one script for both,
+/// one charge, and no stale record is accepted.
+#[test]
+fn a_stale_record_cannot_land_between_a_claim_and_its_token() {
+    let faults = [
+        (0, Fault::LoseNextAck),
+        (0, Fault::LoseNextAck),
+        (563, Fault::Drop(0)),
+        (563, Fault::Pause(Phase::WriteLedger)),
+    ];
+    let (world, leases) = play(&scenario("lease-fencing"), &faults);
+    assert_eq!(leases.pauses, 2, "both stalls fired");
+    let money = world.verdict().money;
+    assert!(
+        holds(&world, Invariant::AtMostOnce),
+        "{:?}",
+        world.verdict()
+    );
+    assert_eq!(
+        (money.processor_charges, money.ledger_rows),
+        (1, 1),
+        "{money:?}"
+    );
+    assert_eq!(stale_records(&world).1, 0, "a stale record accepted");
+    // The claim brings its token with it: no INCR of its own, no step between.
+    let log = redis_log(&world);
+    assert!(log.iter().any(|(_, c, r)| matches!(
+        (c, r),
+        (RedisCommand::ClaimWithToken { .. }, RedisReply::Int(1))
+    )));
+}
+
+/// Redis, the one place that checks a token against the key's own counter, refuses every record
+/// from a holder whose key was claimed by someone else since: with fencing alone and with the key
+/// forwarded too, under network and pause faults. (Fencing alone does not keep the charge to
+/// one: a stalled holder may call the processor after its lease ran out but before anyone took
+/// the key over, and the retry charges again; the pause table pins that limit.)
+#[test]
+fn redis_refuses_the_record_of_a_holder_whose_key_was_claimed_since() {
+    for s in [scenario("lease-fencing"), fencing_and_forwarding()] {
+        let tried = std::cell::Cell::new(0u32);
+        check(&s, |world, _| {
+            let (sent, accepted) = stale_records(world);
+            if sent > 0 {
+                tried.set(tried.get() + 1);
+            }
+            prop_assert_eq!(
+                accepted,
+                0,
+                "{} stale records accepted of {}",
+                accepted,
+                sent
+            );
+            Ok(())
+        });
+        assert!(
+            tried.get() * 20 >= cases(),
+            "{}: a stale record sent in only {} cases",
+            s.id,
+            tried.get()
         );
     }
 }

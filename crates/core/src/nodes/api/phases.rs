@@ -14,7 +14,7 @@ use crate::store::RedisCommand;
 use crate::time::SimTime;
 use crate::topology::Node;
 
-use super::keys::{fence_key, fence_of, raw_key, recovery_applies};
+use super::keys::{fence_key, fence_of, fencing_applies, raw_key, recovery_applies};
 use super::{Api, Await, Handler, CLAIM_LEASE_MS, KEY_TTL_MS};
 
 impl Api {
@@ -224,11 +224,22 @@ impl Api {
                 return;
             };
             let handler = self.handler_ref(id);
-            let command = RedisCommand::Set {
-                key,
-                value: record,
-                nx: true,
-                ttl_ms: CLAIM_LEASE_MS,
+            // With fencing, the token comes from the key's counter (which outlives the claim)
+            // in the same script as the claim.
+            let command = if fencing_applies(p) {
+                RedisCommand::ClaimWithToken {
+                    fence: fence_key(&key),
+                    key,
+                    value: record,
+                    ttl_ms: CLAIM_LEASE_MS,
+                }
+            } else {
+                RedisCommand::Set {
+                    key,
+                    value: record,
+                    nx: true,
+                    ttl_ms: CLAIM_LEASE_MS,
+                }
             };
             self.send(Node::Store, Payload::Redis(handler, command));
         }

@@ -9,11 +9,11 @@ use crate::note::Note;
 use crate::phase::Phase;
 use crate::protections::Protections;
 use crate::record::{KeyRecord, KeyStatus};
-use crate::store::{RedisCommand, RedisReply};
+use crate::store::RedisReply;
 use crate::time::SimTime;
-use crate::topology::{MsgId, Node};
+use crate::topology::MsgId;
 
-use super::keys::{fence_key, fencing_applies, raw_key, store_key};
+use super::keys::{raw_key, store_key};
 use super::{Api, ApiInput, Await, Handler, CLAIM_LEASE_MS};
 
 impl Api {
@@ -95,15 +95,22 @@ impl Api {
             return;
         };
         match (awaiting, payload) {
-            (Await::Claim, Payload::RedisReply(_, reply)) => {
-                self.after_claim(now, id, reply == RedisReply::Ok, p)
-            }
-            (Await::Token, Payload::RedisReply(_, RedisReply::Int(token))) => {
+            (Await::Claim, Payload::RedisReply(_, RedisReply::Int(token))) => {
+                // The fenced claim is ours, with its token, in one step (no window between).
                 if let Some(h) = self.handlers.get_mut(&id) {
                     h.token = Some(token);
                 }
+                self.note(Note::ApiKeyIsNew);
                 self.note(Note::ApiGetsToken { token });
                 self.enter(now, id, Phase::CallProcessor, p);
+            }
+            (Await::Claim, Payload::RedisReply(_, RedisReply::Value(record))) => {
+                // The fenced claim found the key taken and brought its record back.
+                self.note(Note::ApiKeyTaken);
+                self.after_lookup(now, id, Some((record, None)), p);
+            }
+            (Await::Claim, Payload::RedisReply(_, reply)) => {
+                self.after_claim(now, id, reply == RedisReply::Ok, p)
             }
             (Await::Claim, Payload::SqlResults(_, rows)) => {
                 self.after_claim(now, id, first_rows(&rows) == 1, p)
@@ -241,23 +248,6 @@ impl Api {
     }
 
     pub(super) fn after_claim(&mut self, now: SimTime, id: u32, won: bool, p: &Protections) {
-        if won && fencing_applies(p) {
-            // The claim is ours; its token comes from the key's counter, which outlives it.
-            self.note(Note::ApiKeyIsNew);
-            let Some(h) = self.handlers.get_mut(&id) else {
-                return;
-            };
-            let Some(key) = h.store_key.as_deref().map(fence_key) else {
-                return;
-            };
-            h.awaiting = Await::Token;
-            let handler = self.handler_ref(id);
-            self.send(
-                Node::Store,
-                Payload::Redis(handler, RedisCommand::Incr { key }),
-            );
-            return;
-        }
         if won {
             self.note(Note::ApiKeyIsNew);
             self.enter(now, id, Phase::CallProcessor, p);

@@ -22,8 +22,8 @@
 # MUTANTS_SRC=<a copy of the tree> MUTANTS_ARGS="--in-place --baseline=skip --timeout 45"
 # (then no -j is passed: --in-place refuses it).
 # MUTANTS_TESTS picks the test targets each mutant builds and runs (default `--tests`, all of
-# them), e.g. MUTANTS_TESTS="--lib --test=explorer" for a module only some binaries exercise:
-# the score is then a lower bound (a binary left out might have caught more).
+# them), e.g. MUTANTS_TESTS="--lib" for a module the unit tests cover (the integration tests are one
+# binary, tests/it): the score is then a lower bound (the tests left out might have caught more).
 # MUTANTS_SRC tests another source tree (e.g. an older commit, exported), MUTANTS_OUT says
 # where results go (default mutants.out/, gitignored), MUTANTS_TARGET_DIR where mutants build
 # (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs). Prints,

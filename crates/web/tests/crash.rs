@@ -1,6 +1,10 @@
 //! Browser tests of the crash notice: a real panic inside the wasm (in a callback the test
 //! calls through JavaScript, so the test itself survives the trap) shows the notice in the
 //! page's language with a reload link and the panic text, as text, once.
+//!
+//! A test binary of its own, not a module of `tests/it`: a panic traps the wasm instance, and
+//! the tests after it would run in one that std still thinks is panicking. Browser only.
+#![cfg(target_arch = "wasm32")]
 
 mod support;
 

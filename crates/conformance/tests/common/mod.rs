@@ -1,7 +1,7 @@
 //! Shared by the conformance tests: connections from the environment, fresh databases, and the
 //! replays that put the model's traffic to real servers and compare every answer.
 
-#![allow(dead_code)] // each test binary uses its own part
+#![allow(dead_code)] // each test module uses its own part
 
 use std::io::Write as _;
 use std::str::FromStr;

@@ -1,6 +1,6 @@
 //! The explorer's bookkeeping that only saves work: straight runs looked up instead of
 //! simulated again, and when a remembered run may stand for a new one. The oracle tests
-//! (tests/explorer.rs) check that the reports agree; these check that the work is saved.
+//! (tests/it/explorer.rs) check that the reports agree; these check that the work is saved.
 
 use super::search::worth_recording;
 use super::summary::{invariant_index, Straight};

@@ -6,8 +6,8 @@ use idem_core::{DeepLink, Scenario};
 use idem_lesson::link_params::PAGE_PARAMS;
 use idem_lesson::options::FIELDS;
 
-const PAGE: &str = include_str!("../../../docs/page.md");
-const EMBEDDING: &str = include_str!("../../../docs/embedding.md");
+const PAGE: &str = include_str!("../../../../docs/page.md");
+const EMBEDDING: &str = include_str!("../../../../docs/embedding.md");
 
 /// The paragraph of `doc` that starts with `opening`.
 fn paragraph<'a>(doc: &'a str, opening: &str) -> &'a str {

@@ -8,7 +8,7 @@ use idem_core::{Attempt, Challenge, DeepLink};
 use idem_lesson::link_params::page_params;
 use idem_lesson::playback::Run;
 
-const GUIDE: &str = include_str!("../../../docs/teaching.md");
+const GUIDE: &str = include_str!("../../../../docs/teaching.md");
 
 /// Where the guide says the lab is hosted (a stand-in the reader replaces).
 const HOST: &str = "https://example.org/lab/";
@@ -95,7 +95,7 @@ fn the_reader_finds_a_broken_link() {
 
 #[test]
 fn the_guide_is_linked_from_the_readme_and_the_docs_it_names_exist() {
-    let readme = include_str!("../../../README.md");
+    let readme = include_str!("../../../../README.md");
     assert!(readme.contains("docs/teaching.md"));
     let doc = "embedding.md";
     assert!(GUIDE.contains(&format!("]({doc}")), "{doc}");

@@ -219,3 +219,67 @@ fn a_run_of_more_than_three_faults_is_checked_on_its_schedule_only() {
         .iter()
         .all(|c| !matches!(c.answer, ClaimAnswer::Breaks(_))));
 }
+
+/// "Surprise me" runs, as the page checks each broken one: over chaos draws, every answer
+/// holds up as above. A proof agrees with the whole search of its bounds; a breaking schedule
+/// breaks the design it names; a run of more than three faults, checked on its own schedule
+/// only, credits a protection only when that schedule held in its design, and never when one
+/// of the run's faults had no place there.
+#[test]
+fn every_answer_holds_up_on_surprise_me_runs() {
+    let mut seen = [0usize; 3]; // proofs searched, breaks replayed, this-schedule claims
+    for id in ["naive", "crash-window", "evict"] {
+        let s = scenario(id);
+        let design = s.clone().without_scripted_faults();
+        for seed in 0..30u32 {
+            let schedule = idem_core::chaos::schedule(&s, seed);
+            let last = schedule.iter().map(|(at, _)| *at).max().unwrap_or(0);
+            let mut world = World::replay(&design, &schedule, last + 1).expect("replays");
+            world.run(5_000);
+            if world.verdict().ok() {
+                continue; // the page checks broken runs only
+            }
+            let p = check_prevention(&design, &schedule);
+            assert_eq!(
+                p.scope == ClaimScope::ThisScheduleOnly,
+                p.faults > 3,
+                "{id} {seed}: {p:?}"
+            );
+            let bounds = Bounds::faults(p.faults).of_kinds(KindSet::of(p.kinds.iter().copied()));
+            for claim in p.singles.iter().chain(&p.pair) {
+                match (&p.scope, &claim.answer) {
+                    (ClaimScope::Searched, ClaimAnswer::Prevents) => {
+                        let whole = Explorer::new(&claim.design(&design), bounds)
+                            .run_to_end()
+                            .clone();
+                        assert_eq!(
+                            (whole.violating_runs, whole.cut_off),
+                            (0, 0),
+                            "{id} {seed} {claim:?}"
+                        );
+                        seen[0] += 1;
+                    }
+                    (_, ClaimAnswer::Breaks(cx)) => {
+                        assert!(cx.faults() <= p.faults as usize, "{id} {seed} {claim:?}");
+                        assert!(!replayed(&design, claim).verdict().ok(), "{id} {seed}");
+                        seen[1] += 1;
+                    }
+                    (ClaimScope::ThisScheduleOnly, ClaimAnswer::Prevents) => {
+                        // Replayed by meaning in that design and held there; never because a
+                        // fault of the run had no place in it.
+                        assert!(claim.holds_this_schedule, "{id} {seed} {claim:?}");
+                        assert!(claim.absent.is_empty(), "{id} {seed} {claim:?}");
+                        seen[2] += 1;
+                    }
+                    (ClaimScope::ThisScheduleOnly, ClaimAnswer::BreaksThisSchedule(_))
+                    | (_, ClaimAnswer::Undecided) => assert!(!claim.prevents()),
+                    (_, other) => panic!("{id} {seed}: {other:?}"),
+                }
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "each kind of answer met: {seen:?}"
+    );
+}

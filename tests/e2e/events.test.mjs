@@ -5,7 +5,7 @@
 // lesson writes the address bar only when the link changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, ready, watchErrors, DESKTOP } from './harness.mjs';
+import { start, ready, watchErrors, DESKTOP, openDemo as openDemoWith } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -17,8 +17,7 @@ after(async () => {
 
 /** The demo page with every idem:* event on the document and every message recorded. */
 async function openDemo() {
-  const context = await lab.browser.newContext({ viewport: DESKTOP });
-  await context.addInitScript(() => {
+  const page = await openDemoWith(lab, () => {
     window.__events = [];
     window.__messages = [];
     for (const name of ['idem:step', 'idem:verdict', 'idem:prediction', 'idem:challenge']) {
@@ -32,12 +31,7 @@ async function openDemo() {
     }
     window.addEventListener('message', (e) => window.__messages.push(e.data));
   });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(lab.site.url + 'demo.html');
-  await page.waitForSelector('html[data-ready=true]');
   await page.getByTestId('widget-a').getByTestId('step-index').waitFor();
-  page.errors = errors;
   return page;
 }
 

@@ -6,7 +6,7 @@
 // event (`left`), not a silent change.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, watchErrors, DESKTOP } from './harness.mjs';
+import { start, watchErrors, DESKTOP, openDemo as openDemoWith } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -18,19 +18,12 @@ after(async () => {
 
 /** The demo page (a host page under the strict CSP), with every idem-lab message recorded. */
 async function openDemo() {
-  const context = await lab.browser.newContext({ viewport: DESKTOP });
-  await context.addInitScript(() => {
+  return openDemoWith(lab, () => {
     window.__messages = [];
     window.addEventListener('message', (e) => {
       if (e.data?.source === 'idem-lab' && e.data.type !== 'idem:height') window.__messages.push(e.data);
     });
   });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(lab.site.url + 'demo.html');
-  await page.waitForSelector('html[data-ready=true]');
-  page.errors = errors;
-  return page;
 }
 
 /** Breaks redis-2 in `scope` as a student does: one step, a crash armed before the ledger

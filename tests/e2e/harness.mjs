@@ -30,6 +30,20 @@ export function catalog(lang) {
   return entries;
 }
 
+/** The demo page (`dist/demo.html`: a host page under the strict CSP, with iframes and mounted
+ * widgets), opened in a fresh context whose pages first run `record` (an init script that
+ * sets up whatever the test listens to), once the page says it is ready. */
+export async function openDemo(lab, record) {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  await context.addInitScript(record);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(lab.site.url + 'demo.html');
+  await page.waitForSelector('html[data-ready=true]');
+  page.errors = errors;
+  return page;
+}
+
 /** Collects the page's uncaught errors and console errors, in the array returned; `ignore`
  * leaves out the console errors it matches (e.g. the browser's own line for a file a test
  * removed on purpose: /^Failed to load resource/). */

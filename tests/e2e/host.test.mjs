@@ -5,7 +5,7 @@
 // the page's footer links the teacher's guide, which the build carries.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, watchErrors, DESKTOP } from './harness.mjs';
+import { start, openDemo as openDemoWith } from './harness.mjs';
 
 let lab;
 before(async () => {
@@ -17,17 +17,10 @@ after(async () => {
 
 /** The demo page (a host page under the strict CSP), with every message recorded. */
 async function openDemo() {
-  const context = await lab.browser.newContext({ viewport: DESKTOP });
-  await context.addInitScript(() => {
+  return openDemoWith(lab, () => {
     window.__messages = [];
     window.addEventListener('message', (e) => window.__messages.push(e.data));
   });
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(lab.site.url + 'demo.html');
-  await page.waitForSelector('html[data-ready=true]');
-  page.errors = errors;
-  return page;
 }
 
 /** Adds an iframe of `query` (with `testid`, `width` px wide) to the demo's main column. */

@@ -6,19 +6,24 @@
 # service worker (sw-manifest.sh).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# IDEM_BUILD_SKIP names steps to leave out, only to measure what each saves
+# (scripts/measure-build.sh); a build for the page never sets it.
+skip() { [[ " ${IDEM_BUILD_SKIP:-} " == *" $1 "* ]]; }
 bash "$here/split.sh"
-for catalog in "${TRUNK_STAGING_DIR:?}"/i18n/*.txt; do
-  sed -i -e '/^#/d' -e '/^$/d' "$catalog"
-done
+skip catalogs ||
+  for catalog in "${TRUNK_STAGING_DIR:?}"/i18n/*.txt; do
+    sed -i -e '/^#/d' -e '/^$/d' "$catalog"
+  done
 # The first screen's four scripts in a release build: minified by terser (scripts/setup.sh
 # installs it), whose output the browser runs as it would the source. idem-web.js is
 # wasm-bindgen's glue, with its doc comments and long local names; boot.js and lang.js are
 # copied as written; __wasm_split.js is wasm-split-cli's loader. Fewer bytes before Play
 # (docs/build.md has how many).
-if [[ "${TRUNK_PROFILE:-release}" == release ]]; then
+if [[ "${TRUNK_PROFILE:-release}" == release ]] && ! skip terser; then
   command -v terser >/dev/null || { echo "post-build: terser is missing; run scripts/setup.sh and . scripts/env.sh" >&2; exit 1; }
   for script in idem-web.js:--module __wasm_split.js:--module boot.js:--module lang.js:; do
     file="$TRUNK_STAGING_DIR/${script%%:*}"
+    skip split && [[ "$script" == __wasm_split.js:* ]] && continue
     # shellcheck disable=SC2086 # the flag is empty for the classic script
     terser "$file" ${script#*:} --compress --mangle --output "$file.min"
     mv "$file.min" "$file"
@@ -28,7 +33,8 @@ fi
 # links them, so the cascade is the same) and their links go. One request instead of three
 # before Play, and fewer bytes (three files compress worse apart), and a course page that
 # loads style.css for its widgets gets every rule they use. style.css's integrity follows.
-node --input-type=module - "$TRUNK_STAGING_DIR" <<'JS'
+skip stylesheets ||
+  node --input-type=module - "$TRUNK_STAGING_DIR" <<'JS'
 import { readFileSync, writeFileSync, appendFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 const dir = process.argv[2];

@@ -33,7 +33,8 @@ BUDGET_KB=296
 PLAY_BUDGET_KB=250
 LANGS=(en ru)
 
-dist=dist
+# SIZE_DIST: another build's folder (scripts/measure-build.sh); dist/ otherwise.
+dist="${SIZE_DIST:-dist}"
 if [[ ! -f "$dist/index.html" ]]; then
   echo "dist/ is not built: run 'trunk build --release --offline' first" >&2
   exit 1

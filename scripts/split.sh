@@ -19,7 +19,7 @@ profile="${TRUNK_PROFILE:-release}"
 name=idem-web
 # Where cargo put the build (CARGO_TARGET_DIR, build.target-dir, or target/), as Trunk finds it.
 target_dir="$(cd "$ROOT" && cargo metadata --no-deps --format-version 1 --offline |
-  sed -E 's/.*"target_directory":"([^"]*)".*/\1/')"
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => console.log(JSON.parse(s).target_directory))')"
 wasm="$target_dir/wasm32-unknown-unknown/$profile/$name.wasm"
 [[ -f "$wasm" ]] || { echo "split: $wasm is missing (built by trunk?)" >&2; exit 1; }
 # Trunk checks wasm-opt's version only when it runs it (index.html turns that off).
@@ -30,6 +30,16 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# IDEM_BUILD_SKIP names steps to leave out, only to measure what each saves
+# (scripts/measure-build.sh); a build for the page never sets it.
+skip() { [[ " ${IDEM_BUILD_SKIP:-} " == *" $1 "* ]]; }
+if skip split; then
+  # Trunk's uncut module and glue, optimised as the cut ones would be: what the cut saves.
+  [[ "$profile" == release ]] && wasm-opt -Oz --low-memory-unused --strip-producers --strip-target-features \
+    "$stage/${name}_bg.wasm" -o "$stage/${name}_bg.wasm" 2>/dev/null
+  echo "split: skipped (IDEM_BUILD_SKIP)"
+  exit 0
+fi
 wasm-split-cli --target web --out-name "$name" "$wasm" "$work/split" >/dev/null
 wasm-bindgen --target web --no-typescript --keep-lld-exports --no-demangle \
   --out-name "$name" --out-dir "$work/bindgen" "$work/split/$name.wasm"
@@ -50,13 +60,13 @@ optimise() {
 }
 # server_fn's stream classes, which no lesson calls, out of the module and its glue before
 # wasm-opt removes what only they reached (scripts/drop-classes.mjs).
-if [[ "$profile" == release ]]; then
+if [[ "$profile" == release ]] && ! skip drop-classes; then
   node "$ROOT/scripts/drop-classes.mjs" "$work/bindgen/${name}_bg.wasm" "$stage/$name.js" \
     IntoUnderlyingByteSource IntoUnderlyingSink IntoUnderlyingSource >/dev/null
 fi
 optimise "$work/bindgen/${name}_bg.wasm" "$stage/${name}_bg.wasm"
 # Short names for the module's imports from its glue, in both (scripts/short-imports.mjs).
-if [[ "$profile" == release ]]; then
+if [[ "$profile" == release ]] && ! skip short-imports; then
   node "$ROOT/scripts/short-imports.mjs" "$stage/${name}_bg.wasm" "$stage/$name.js" >/dev/null
 fi
 parts=0

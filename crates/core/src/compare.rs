@@ -49,27 +49,6 @@ impl Pair {
         &self.right
     }
 
-    /// A copy without the worlds' step logs (see [`World::without_steps`]).
-    pub fn without_steps(&self) -> Pair {
-        Pair {
-            left: self.left.without_steps(),
-            right: self.right.without_steps(),
-            steps: self.steps,
-            injected: self.injected.clone(),
-        }
-    }
-
-    /// Takes both worlds' step logs out, left then right (see [`World::take_steps`]).
-    pub fn take_steps(&mut self) -> [Vec<crate::world::Step>; 2] {
-        [self.left.take_steps(), self.right.take_steps()]
-    }
-
-    /// Puts back step logs taken out by [`Pair::take_steps`] (see [`World::set_steps`]).
-    pub fn set_steps(&mut self, [left, right]: [Vec<crate::world::Step>; 2]) {
-        self.left.set_steps(left);
-        self.right.set_steps(right);
-    }
-
     /// Joint steps taken (an applied action is one).
     pub fn step_count(&self) -> u32 {
         self.steps

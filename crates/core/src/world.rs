@@ -213,46 +213,6 @@ impl World {
         &self.steps
     }
 
-    /// A copy without the step log: its `steps()` are empty, everything else (the step count
-    /// included) is this world's. A player that keeps the world after every step (the
-    /// lesson's `playback::Run`) keeps one log beside them instead of one per world, where it
-    /// would grow with the square of the run's length; stepping the copy appends only the new
-    /// steps to its log, which the player moves onto its own ([`World::take_steps`]).
-    pub fn without_steps(&self) -> World {
-        World {
-            scenario: self.scenario.clone(),
-            now: self.now,
-            rng: self.rng.clone(),
-            net: self.net.clone(),
-            client: self.client.clone(),
-            api: self.api.clone(),
-            store: self.store.clone(),
-            ledger: self.ledger.clone(),
-            processor: self.processor.clone(),
-            script_pos: self.script_pos,
-            lose_next_acks: self.lose_next_acks,
-            client_offline_until: self.client_offline_until,
-            next_op: self.next_op,
-            steps: Vec::new(),
-            step_count: self.step_count,
-            keep_history: self.keep_history,
-            injected: self.injected.clone(),
-        }
-    }
-
-    /// Takes the step log out, leaving an empty one (see [`World::without_steps`]); stepping
-    /// reads nothing of it, so the world runs on the same.
-    pub fn take_steps(&mut self) -> Vec<Step> {
-        std::mem::take(&mut self.steps)
-    }
-
-    /// Puts back a step log taken out by [`World::take_steps`] (or the first steps of a later
-    /// one of the same run: those this world has lived through).
-    pub fn set_steps(&mut self, steps: Vec<Step>) {
-        debug_assert!(steps.last().is_none_or(|s| s.index + 1 == self.step_count));
-        self.steps = steps;
-    }
-
     /// How many steps have run.
     pub fn step_count(&self) -> u32 {
         self.step_count

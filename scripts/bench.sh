@@ -8,9 +8,9 @@
 #      numbers as the page's data-runs / data-states / data-steps (the core's Report: runs,
 #      states, steps; see its docs for exactly what each counts); with
 #      BRUTE=1 also the brute-force oracle (every schedule one by one: the "before" figures);
-#      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); with CORE_O3=1 the
-#      explorer is built with the core at opt-level 3 (the release profile's "z" is for the
-#      wasm's size), in a target dir of its own, to compare;
+#      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); built with the page's
+#      worker profile (`release-worker`, opt-level 3), or EXPLORER_PROFILE=release for the
+#      first screen's opt-level "z" (the figures before 2026-12-07);
 #   2b. the search cut into parts (explore_parallel, what the page's workers do) at k = max_k
 #      over every scenario: on one thread and on every core (nproc), total milliseconds;
 #   3. the release bundle in dist/ (builds it if missing): the first screen per language and
@@ -30,21 +30,20 @@ if [[ "${EXPLORER_ONLY:-}" != 1 ]]; then
 fi
 
 target="${CARGO_TARGET_DIR:-target}"
-if [[ "${CORE_O3:-}" == 1 ]]; then
-  target="$target/core-o3"
-  CARGO_TARGET_DIR="$target" cargo build -q --release -p idem-core --example explore \
-    --config 'profile.release.package.idem-core.opt-level=3' 2>/dev/null
-  echo "(explorer built with the core at opt-level 3)"
-else
-  cargo build -q --release -p idem-core --example explore 2>/dev/null
-fi
-explore="$target/release/examples/explore"
+# The explorer is built with the profile of the page's search worker (`release-worker`, the
+# release profile at opt-level 3: what "Try every failure" runs in the browser), so these
+# are the page's figures; EXPLORER_PROFILE=release gives the first screen's opt-level "z"
+# (the figures before 2026-12-07 were taken so).
+profile="${EXPLORER_PROFILE:-release-worker}"
+cargo build -q --profile "$profile" -p idem-core --example explore 2>/dev/null
+echo "(explorer built with the $profile profile)"
+explore="$target/$profile/examples/explore"
 for k in $(seq 1 "$max_k"); do
-  echo "== explorer, k = $k faults (release, native)"
+  echo "== explorer, k = $k faults ($profile, native)"
   "$explore" "$k"
   echo
   if [[ "${BRUTE:-}" == 1 ]]; then
-    echo "== brute-force oracle, k = $k faults (release, native)"
+    echo "== brute-force oracle, k = $k faults ($profile, native)"
     "$explore" "$k" --brute
     echo
   fi
@@ -56,7 +55,7 @@ for threads in 1 "$cores"; do
   echo
 done
 if [[ -n "${HEAVY_K:-}" ]]; then
-  echo "== explorer, k = $HEAVY_K faults on the heaviest scenario (release, native)"
+  echo "== explorer, k = $HEAVY_K faults on the heaviest scenario ($profile, native)"
   "$explore" "$HEAVY_K" scope
   echo
 fi

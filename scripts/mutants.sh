@@ -48,12 +48,24 @@ if ! command -v cargo-mutants >/dev/null; then
   exit 1
 fi
 
+# MUTANTS_CRATE=lesson measures the lesson crate's modules instead (its text builders by
+# default), against `cargo test -p idem-lesson --tests` (no leptos feature: the pure parts).
+case "${MUTANTS_CRATE:-core}" in
+  core) PACKAGE=idem-core CRATE_SRC=crates/core/src ;;
+  lesson) PACKAGE=idem-lesson CRATE_SRC=crates/lesson/src ;;
+  *)
+    echo "MUTANTS_CRATE is core or lesson, not ${MUTANTS_CRATE}" >&2
+    exit 1
+    ;;
+esac
 if (($# > 0)); then
   modules=("$@")
+elif [[ $PACKAGE == idem-lesson ]]; then
+  modules=(outcome_text text labels)
 else
   modules=(processor store ledger api verdict client net world explore parts meaning outcome link
-    compare challenge chaos sql cost http scenario protections
-    record topology action note phase time message fingerprint json rng vecmap)
+    compare challenge chaos sql cost http scenario protections prevention placed
+    record topology action note phase time message fingerprint canonical json rng vecmap)
 fi
 SRC="${MUTANTS_SRC:-$ROOT}"
 OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
@@ -61,21 +73,33 @@ OUT="${MUTANTS_OUT:-$ROOT/mutants.out}"
 export CARGO_TARGET_DIR="${MUTANTS_TARGET_DIR:-${CARGO_TARGET_DIR:-$ROOT/target}/mutants}"
 export CARGO_TERM_COLOR=never
 
-# A module's file: crates/core/src/<name>.rs, or in its folder (nodes/, check/, base/).
+# A module's files: <src>/<name>.rs, or in a folder of it (nodes/, check/, base/), together
+# with the folder of its submodules when it has one (nodes/api/*.rs with nodes/api.rs): a
+# module split into files is still measured whole.
 path_of() {
   local dir
   for dir in "" nodes/ check/ base/; do
-    if [[ -f "$SRC/crates/core/src/$dir$1.rs" ]]; then
-      printf 'crates/core/src/%s%s.rs' "$dir" "$1"
+    if [[ -f "$SRC/$CRATE_SRC/$dir$1.rs" ]]; then
+      printf '%s/%s%s' "$CRATE_SRC" "$dir" "$1"
       return
     fi
   done
-  echo "no core module named $1" >&2
+  echo "no $PACKAGE module named $1" >&2
   exit 1
+}
+# The pattern (grep -E, anchored) of the lines cargo-mutants writes for a module's mutants.
+pattern_of() {
+  local stem
+  stem=$(path_of "$1")
+  printf '^%s(\\.rs|/[^:]*\\.rs):' "${stem//./\\.}"
 }
 files=()
 for m in "${modules[@]}"; do
-  files+=(-f "$(path_of "$m")")
+  stem=$(path_of "$m")
+  files+=(-f "$stem.rs")
+  if [[ -d "$SRC/$stem" ]]; then
+    files+=(-f "$stem/**/*.rs")
+  fi
 done
 mkdir -p "$OUT"
 set +e
@@ -90,7 +114,7 @@ if [[ -z ${MUTANTS_TABLE_ONLY:-} ]]; then
   for t in ${MUTANTS_TESTS:---tests}; do
     tests+=("--cargo-arg=$t")
   done
-  nice -n "${MUTANTS_NICE:-19}" cargo mutants --dir "$SRC" -p idem-core "${files[@]}" \
+  nice -n "${MUTANTS_NICE:-19}" cargo mutants --dir "$SRC" -p "$PACKAGE" "${files[@]}" \
     "${jobs[@]}" --profile "${MUTANTS_PROFILE:-mutants}" "${tests[@]}" \
     --minimum-test-timeout "${MUTANTS_MIN_TIMEOUT:-60}" --no-shuffle --output "$OUT" \
     ${MUTANTS_ARGS:-}
@@ -109,7 +133,7 @@ lines() {
   shift
   for file in "$@"; do
     cat "$OUT/mutants.out/$file.txt" 2>/dev/null || true
-  done | grep "^$(path_of "$module"):" | sort -u || true
+  done | grep -E "$(pattern_of "$module")" | sort -u || true
 }
 count() { lines "$@" | grep -c . || true; }
 printf '\n%-10s %7s %7s %9s %9s %8s\n' module caught missed timeouts unviable caught%
@@ -117,7 +141,7 @@ for m in "${modules[@]}"; do
   caught=$(lines "$m" caught previously_caught | grep -cvxFf "$OUT/unviable-all.txt" || true)
   missed=$(count "$m" missed)
   timeouts=$(count "$m" timeout)
-  unviable=$(grep -c "^$(path_of "$m"):" "$OUT/unviable-all.txt" || true)
+  unviable=$(grep -cE "$(pattern_of "$m")" "$OUT/unviable-all.txt" || true)
   viable=$((caught + missed + timeouts))
   share=$((viable > 0 ? 100 * caught / viable : 0))
   printf '%-10s %7d %7d %9d %9d %7d%%\n' "$m" "$caught" "$missed" "$timeouts" "$unviable" "$share"

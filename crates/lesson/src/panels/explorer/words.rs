@@ -5,6 +5,7 @@
 use idem_core::Invariant;
 use idem_core::{Action, CounterExample, FaultKind, MsgId, Scenario, Story, World};
 
+use crate::fold::Stops;
 use crate::i18n::Catalog;
 use crate::labels::{packet_kind, packet_label, ShortNames};
 use crate::markup::{el, wrap, SafeHtml};
@@ -56,10 +57,13 @@ pub fn fault_words(
     }
 }
 
-/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)".
+/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)", each fault at the
+/// step the counter shows when it applies: the visible step of the run's `stops` (a fault
+/// applied after `at` core steps is the core's step `at + 1`, never folded).
 pub fn schedule_words(
     injected: &[(u32, Action)],
     packets: &[(MsgId, String)],
+    stops: &Stops,
     story: Story,
     catalog: &Catalog,
 ) -> String {
@@ -69,7 +73,7 @@ pub fn schedule_words(
             catalog.fill(
                 "ui.explore_at",
                 &[
-                    ("step", (at + 1).to_string()),
+                    ("step", stops.visible(*at as usize + 1).to_string()),
                     ("fault", fault_words(a, packets, story, catalog)),
                 ],
             )
@@ -169,6 +173,10 @@ pub fn schedule_text(
     base: &Scenario,
     catalog: &Catalog,
 ) -> CxText {
+    // Counted as the page will count them once the run is loaded: visible steps.
+    let stops = World::replay(base, &cx.injected, cx.steps)
+        .map(|w| Stops::of(w.steps()))
+        .unwrap_or_else(|_| Stops::every(cx.steps as usize));
     CxText {
         invariant: breaks
             .iter()
@@ -179,10 +187,14 @@ pub fn schedule_text(
         faults: schedule_words(
             &cx.injected,
             &fault_packets(base, &cx.injected, catalog),
+            &stops,
             base.story,
             catalog,
         ),
-        steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
+        steps: catalog.fill(
+            "ui.explore_steps",
+            &[("n", stops.visible(cx.steps as usize).to_string())],
+        ),
         fix: crate::outcome_text::closed_by(
             &idem_core::closing_protections(base, &cx.injected),
             catalog,
@@ -190,10 +202,12 @@ pub fn schedule_text(
     }
 }
 
-/// The faults of the run on screen, each marked applied or still to come.
+/// The faults of the run on screen, each marked applied or still to come, at the visible
+/// step of the run's `stops` it applies at.
 pub fn markers_html(
     injected: &[(u32, Action)],
     cursor: usize,
+    stops: &Stops,
     story: Story,
     catalog: &Catalog,
 ) -> SafeHtml {
@@ -214,7 +228,7 @@ pub fn markers_html(
                 &catalog.fill(
                     "ui.explore_at",
                     &[
-                        ("step", (at + 1).to_string()),
+                        ("step", stops.visible(*at as usize + 1).to_string()),
                         ("fault", fault_words(a, &[], story, catalog)),
                     ],
                 ),
@@ -256,7 +270,13 @@ mod tests {
         );
         assert!(ru.ends_with("«запись ключа»"), "{ru}");
         assert_eq!(
-            schedule_words(&[(2, Action::RetryNow)], &[], Story::NaivePost, c),
+            schedule_words(
+                &[(2, Action::RetryNow)],
+                &[],
+                &Stops::every(5),
+                Story::NaivePost,
+                c
+            ),
             "step 3: Retry (client)",
             "a fault applied after 2 steps is the run's step 3"
         );
@@ -265,13 +285,39 @@ mod tests {
     #[test]
     fn markers_show_what_is_still_to_come() {
         let faults = [(1, Action::RetryNow), (5, Action::EvictKeys)];
-        let html = markers_html(&faults, 3, Story::NaivePost, Lang::En.catalog());
+        let every = Stops::every(9);
+        let html = markers_html(&faults, 3, &every, Story::NaivePost, Lang::En.catalog());
         assert!(html.contains("class=\"applied\" data-testid=\"fault-marker\" data-at=\"1\""));
         assert!(html.contains("class=\"pending\" data-testid=\"fault-marker\" data-at=\"5\""));
         assert_eq!(
-            markers_html(&[], 0, Story::NaivePost, Lang::En.catalog()),
+            markers_html(&[], 0, &every, Story::NaivePost, Lang::En.catalog()),
             ""
         );
+    }
+
+    /// Issue 42: with filler folded, a fault is numbered as the step counter numbers the step
+    /// it applies at, in the run on screen and in a counter-example's words.
+    #[test]
+    fn a_fault_is_numbered_as_the_step_counter_counts() {
+        let key = Scenario::by_id("key").expect("key");
+        let mut run = crate::playback::Run::new(key.clone());
+        // After the claim's OK, the INSERT's count and the record's OK, all three folded.
+        run.jump(11);
+        run.apply(Action::EvictKeys).expect("a store to evict from");
+        assert_eq!((run.cursor(), run.visible_step()), (12, 9));
+        let faults = run.link().faults;
+        assert_eq!(faults, vec![(11, Action::EvictKeys)]);
+        let html = markers_html(&faults, 12, &run.stops(), key.story, Lang::En.catalog());
+        assert!(html.contains(">step 9: "), "{html}");
+        let world = World::replay(&key, &faults, 100).expect("replays");
+        let words = schedule_words(
+            &faults,
+            &[],
+            &Stops::of(world.steps()),
+            key.story,
+            Lang::Ru.catalog(),
+        );
+        assert!(words.starts_with("шаг 9: "), "{words}");
     }
 
     /// Issue 42: a schedule that breaks several rules is listed once, with all of them, in

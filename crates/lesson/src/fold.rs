@@ -43,74 +43,61 @@ pub fn folds(steps: &[Step], i: usize) -> bool {
     }
 }
 
-/// Where each visible step ends, as cursors (the number of the core's steps shown): visible
-/// step `v` (1-based) shows the snapshot after `ends[v - 1]` core steps; visible step 0 is the
-/// start, cursor 0. Built from a whole run's steps ([`Stops::of`]), or one stop per step
-/// ([`Stops::every`]) where nothing folds.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stops {
-    ends: Vec<usize>,
+/// Where the player stops in a run: at cursor 0 and after every visible step, that is at
+/// every cursor whose next core step does not fold ([`folds`]). A view of the run's steps
+/// ([`Stops::of`]), or one stop per step ([`Stops::every`]) where nothing folds; it keeps no
+/// list of its own (the page's first screen counts every byte), so each answer is a walk over
+/// the steps, a few dozen.
+#[derive(Clone, Copy, Debug)]
+pub struct Stops<'a> {
+    steps: &'a [Step],
+    len: usize,
 }
 
-impl Stops {
+impl<'a> Stops<'a> {
     /// The stops of a run whose steps are `steps` (in order, from the first): a filler step
     /// ([`folds`]) joins the step before it; the first step always starts a visible step.
-    pub fn of(steps: &[Step]) -> Stops {
-        let mut ends: Vec<usize> = Vec::with_capacity(steps.len());
-        for i in 0..steps.len() {
-            match ends.last_mut() {
-                Some(end) if folds(steps, i) => *end = i + 1,
-                _ => ends.push(i + 1),
-            }
+    pub fn of(steps: &'a [Step]) -> Stops<'a> {
+        Stops {
+            steps,
+            len: steps.len(),
         }
-        Stops { ends }
     }
 
     /// One stop per step, for `steps` steps (nothing folds: a comparison's joint timeline).
-    pub fn every(steps: usize) -> Stops {
+    pub fn every(steps: usize) -> Stops<'static> {
         Stops {
-            ends: (1..=steps).collect(),
+            steps: &[],
+            len: steps,
         }
     }
 
     /// How many visible steps there are.
     pub fn total(&self) -> usize {
-        self.ends.len()
+        self.visible(self.len)
     }
 
-    /// Whether the player stops at `cursor`: the start, or the end of a visible step.
+    /// Whether the player stops at `cursor`: the start, or the end of a visible step (the
+    /// next core step, if any, does not fold into the one before it).
     pub fn is_stop(&self, cursor: usize) -> bool {
-        cursor == 0 || self.ends.binary_search(&cursor).is_ok()
+        !folds(self.steps, cursor)
     }
 
     /// The visible step `cursor` is in: 0 at the start, else the number of the visible step
     /// whose range holds the core's step `cursor - 1` (a cursor inside a fold, as a link may
     /// name, counts as the visible step it is part of). Past the last stop, one more per step.
     pub fn visible(&self, cursor: usize) -> usize {
-        if cursor == 0 {
-            return 0;
-        }
-        match self.ends.binary_search(&cursor) {
-            Ok(i) => i + 1,
-            Err(i) if i < self.ends.len() => i + 1,
-            Err(_) => self.total() + cursor - self.ends.last().copied().unwrap_or(0),
-        }
+        (0..cursor).filter(|&i| !folds(self.steps, i)).count()
     }
 
     /// The first stop after `cursor`, if the run has one.
     pub fn next(&self, cursor: usize) -> Option<usize> {
-        let i = self.ends.partition_point(|&e| e <= cursor);
-        self.ends.get(i).copied()
+        (cursor + 1..=self.len).find(|&c| self.is_stop(c))
     }
 
     /// The last stop before `cursor` (the start, 0, when there is none).
     pub fn previous(&self, cursor: usize) -> usize {
-        let i = self.ends.partition_point(|&e| e < cursor);
-        if i == 0 {
-            0
-        } else {
-            self.ends[i - 1]
-        }
+        (1..cursor).rev().find(|&c| self.is_stop(c)).unwrap_or(0)
     }
 
     /// The stop that ends the visible step `cursor` is in (`cursor` itself at a stop or past
@@ -124,9 +111,13 @@ impl Stops {
 
     /// The core's steps (0-based indices) of every visible step, in order: ranges that meet
     /// end to end and cover every step.
-    pub fn ranges(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-        let starts = std::iter::once(0).chain(self.ends.iter().copied());
-        starts.zip(self.ends.iter().copied()).map(|(a, b)| a..b)
+    pub fn ranges(&self) -> Vec<std::ops::Range<usize>> {
+        let ends: Vec<usize> = (1..=self.len).filter(|&c| self.is_stop(c)).collect();
+        let starts = std::iter::once(0).chain(ends.iter().copied());
+        starts
+            .zip(ends.iter().copied())
+            .map(|(a, b)| a..b)
+            .collect()
     }
 }
 
@@ -165,7 +156,7 @@ mod tests {
             let world = whole(&scenario.id);
             let steps = world.steps();
             let stops = Stops::of(steps);
-            let ranges: Vec<_> = stops.ranges().collect();
+            let ranges = stops.ranges();
             assert_eq!(ranges.len(), stops.total(), "{}", scenario.id);
             let mut next = 0;
             for range in &ranges {

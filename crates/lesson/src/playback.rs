@@ -186,7 +186,7 @@ impl Run {
 
     /// Where the player stops in this run ([`Stops`]): filler steps fold into the step before
     /// them. A comparison's joint timeline folds nothing (its steps interleave two worlds).
-    pub fn stops(&self) -> Stops {
+    pub fn stops(&self) -> Stops<'_> {
         if !self.pairs.is_empty() {
             return Stops::every(self.known_steps());
         }

@@ -16,8 +16,7 @@ use crate::text::narrate_plain;
 /// step before it ([`crate::fold`]) adds only its detail: its plain line ("Redis answers OK",
 /// a statement count) is the filler.
 pub fn narration_parts(world: &World, catalog: &Catalog) -> (Vec<String>, Vec<String>) {
-    let tail = crate::fold::visible_tail(world.steps());
-    if tail.is_empty() {
+    let Some((first, folded)) = crate::fold::visible_tail(world.steps()).split_first() else {
         return (
             vec![
                 crate::outcome_text::intro(world, catalog),
@@ -25,19 +24,11 @@ pub fn narration_parts(world: &World, catalog: &Catalog) -> (Vec<String>, Vec<St
             ],
             Vec::new(),
         );
-    }
-    let (mut lines, mut detail) = (Vec::new(), Vec::new());
-    for (i, step) in tail.iter().enumerate() {
-        let (plain, more) = narrate_plain(step, world, catalog);
-        if i == 0 {
-            lines.extend(plain);
-        }
-        for line in more {
-            // The legend of the row counts is said once, however many steps ran SQL.
-            if !(detail.contains(&line) && line == catalog.text("ledger.legend")) {
-                detail.push(line);
-            }
-        }
+    };
+    let (mut lines, mut detail) = narrate_plain(first, world, catalog);
+    // A folded step answers the one before it, which ran no SQL itself: one legend at most.
+    for step in folded {
+        detail.extend(narrate_plain(step, world, catalog).1);
     }
     if lines.is_empty() {
         lines.push(catalog.text("narr.injected"));

@@ -174,9 +174,10 @@ pub fn schedule_text(
     catalog: &Catalog,
 ) -> CxText {
     // Counted as the page will count them once the run is loaded: visible steps.
-    let stops = World::replay(base, &cx.injected, cx.steps)
-        .map(|w| Stops::of(w.steps()))
-        .unwrap_or_else(|_| Stops::every(cx.steps as usize));
+    let replayed = World::replay(base, &cx.injected, cx.steps).ok();
+    let stops = replayed
+        .as_ref()
+        .map_or_else(|| Stops::every(cx.steps as usize), |w| Stops::of(w.steps()));
     CxText {
         invariant: breaks
             .iter()

@@ -91,22 +91,33 @@ pub fn fault_packets(
     injected: &[(u32, Action)],
     catalog: &Catalog,
 ) -> Vec<(MsgId, String)> {
-    let ids: Vec<MsgId> = injected
-        .iter()
-        .filter_map(|(_, a)| match a {
-            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
-            _ => None,
-        })
-        .collect();
     let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
-    let Some(world) = (!ids.is_empty())
-        .then(|| World::replay(base, injected, last).ok())
-        .flatten()
-    else {
+    if !injected.iter().any(|(_, a)| packet_of(a).is_some()) {
         return Vec::new();
-    };
-    let names = ShortNames::of(&world);
-    ids.into_iter()
+    }
+    World::replay(base, injected, last)
+        .map(|world| packets_in(&world, injected, catalog))
+        .unwrap_or_default()
+}
+
+/// The packet a fault acts on, if it acts on one.
+fn packet_of(action: &Action) -> Option<MsgId> {
+    match action {
+        Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
+        _ => None,
+    }
+}
+
+/// [`fault_packets`] read from a replay of the run that holds them.
+fn packets_in(
+    world: &World,
+    injected: &[(u32, Action)],
+    catalog: &Catalog,
+) -> Vec<(MsgId, String)> {
+    let names = ShortNames::of(world);
+    injected
+        .iter()
+        .filter_map(|(_, a)| packet_of(a))
         .filter_map(|id| {
             let m = world.network().get(id)?;
             let key = match packet_kind(m) {
@@ -173,11 +184,18 @@ pub fn schedule_text(
     base: &Scenario,
     catalog: &Catalog,
 ) -> CxText {
-    // Counted as the page will count them once the run is loaded: visible steps.
-    let replayed = World::replay(base, &cx.injected, cx.steps).ok();
+    // One replay, to just past the last fault: the packets the faults name, and each fault's
+    // step counted as the page will count it once the run is loaded (visible steps). The
+    // run's length stays the search's figure, in the core's steps.
+    let last = cx.injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let replayed = World::replay(base, &cx.injected, last + 1).ok();
     let stops = replayed
         .as_ref()
         .map_or_else(|| Stops::every(cx.steps as usize), |w| Stops::of(w.steps()));
+    let packets = replayed
+        .as_ref()
+        .map(|w| packets_in(w, &cx.injected, catalog))
+        .unwrap_or_default();
     CxText {
         invariant: breaks
             .iter()
@@ -185,17 +203,8 @@ pub fn schedule_text(
             .collect::<Vec<_>>()
             .join(" · "),
         breaks: breaks.to_vec(),
-        faults: schedule_words(
-            &cx.injected,
-            &fault_packets(base, &cx.injected, catalog),
-            &stops,
-            base.story,
-            catalog,
-        ),
-        steps: catalog.fill(
-            "ui.explore_steps",
-            &[("n", stops.visible(cx.steps as usize).to_string())],
-        ),
+        faults: schedule_words(&cx.injected, &packets, &stops, base.story, catalog),
+        steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
         fix: crate::outcome_text::closed_by(
             &idem_core::closing_protections(base, &cx.injected),
             catalog,

@@ -45,7 +45,7 @@ const KNOWN = {
   'phone en': [
     'concurrent-no-lock step 8: "charge $100.00" is cut by svg.topology (packet)',
     'cas-race step 2: "PATCH /accounts/1" is cut by svg.topology (packet)',
-    'lease-expiry step 19: "charge $100.00" is cut by svg.topology (packet)',
+    'lease-expiry step 17: "charge $100.00" is cut by svg.topology (packet)',
   ],
   'phone ru': [
     'concurrent-no-lock step 9: "pay_abc" (packet) covers the card node-ledger',

@@ -268,3 +268,34 @@ test('a status code in the narration leads, in place, to where its meaning was c
   assert.match(await entry.innerText(), /412/);
   await page.context().close();
 });
+
+// Issue 42, "Filler and order": "Redis answers OK" and "PostgreSQL runs this step's SQL" are
+// no steps of their own; the Step button goes over them (idem_lesson::fold), the counter counts
+// what is left, and the link still counts the core's steps.
+for (const lang of ['en', 'ru']) {
+  test(`story 2 steps over its acknowledgements in ${lang}`, async () => {
+    const c = catalog(lang);
+    const page = await lab.open(`scenario=key&lang=${lang}`);
+    const said = [];
+    for (let i = 0; i < 40; i += 1) {
+      said.push(await page.getByTestId('narration').innerText());
+      if (await page.getByTestId('step-forward').isDisabled()) break;
+      await page.getByTestId('step-forward').click();
+    }
+    // 20 core steps, 3 of them folded: the claim's OK, the INSERT's count, the record's OK.
+    assert.equal(await page.getByTestId('step-total').innerText(), '17');
+    assert.equal(said.length, 18, 'step 0 and 17 visible steps');
+    const count = c.get('ledger.ran_plain').split(':')[0];
+    for (const words of said) {
+      assert.ok(!words.includes(c.get('store.ok')), words);
+      assert.ok(!words.includes(count), words);
+    }
+    // Back to the claim: the counter says 3, the link the core's 4 (after Redis's OK).
+    while (Number(await page.getByTestId('step-index').innerText()) > 3) {
+      await page.getByTestId('step-back').click();
+    }
+    assert.ok(said[3].includes(c.get('api.claims_key')), said[3]);
+    await page.waitForFunction(() => /[?&]step=4(&|$)/.test(location.search));
+    await page.context().close();
+  });
+}

@@ -15,6 +15,7 @@
 pub mod anchors;
 pub mod events;
 pub mod fault_record;
+pub mod fold;
 pub mod geometry;
 pub mod i18n;
 pub mod labels;

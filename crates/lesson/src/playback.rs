@@ -1,5 +1,6 @@
 //! Time travel over a run: the snapshots of every step so far, a cursor, and the playback
 //! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
+use crate::fold::Stops;
 use idem_core::{
     Action, ActionError, DeepLink, LinkError, Pair, Protections, Scenario, SimTime, World,
 };
@@ -183,6 +184,56 @@ impl Run {
         true
     }
 
+    /// Where the player stops in this run ([`Stops`]): filler steps fold into the step before
+    /// them. A comparison's joint timeline folds nothing (its steps interleave two worlds).
+    pub fn stops(&self) -> Stops<'_> {
+        if !self.pairs.is_empty() {
+            return Stops::every(self.known_steps());
+        }
+        Stops::of(self.snapshots[self.snapshots.len() - 1].steps())
+    }
+
+    /// The visible step shown: what the step counter says ([`Stops::visible`]).
+    pub fn visible_step(&self) -> usize {
+        self.stops().visible(self.cursor)
+    }
+
+    /// How many visible steps the run has (the counter's total).
+    pub fn visible_total(&self) -> usize {
+        self.stops().visible(self.known_steps())
+    }
+
+    /// Whether the cursor is where the player stops (the start or a visible step's end).
+    pub fn at_stop(&self) -> bool {
+        self.stops().is_stop(self.cursor)
+    }
+
+    /// The Step button: on to the end of the next visible step, stepping over the filler
+    /// steps between (each is still taken, so the snapshots stay the core's). False at the end.
+    pub fn step_visible(&mut self) -> bool {
+        if !self.step_forward() {
+            return false;
+        }
+        while !self.at_stop() && self.step_forward() {}
+        true
+    }
+
+    /// Step back: to the end of the visible step before, restored exactly. False at the start.
+    pub fn back_visible(&mut self) -> bool {
+        if self.cursor == 0 {
+            return false;
+        }
+        self.cursor = self.stops().previous(self.cursor);
+        true
+    }
+
+    /// Shows the end of the visible step that the snapshot after `index` core steps is part
+    /// of (a sequence arrow names the step that sent it, which may be folded).
+    pub fn jump_visible(&mut self, index: usize) {
+        self.jump(index);
+        self.cursor = self.stops().at_or_after(self.cursor).min(self.len() - 1);
+    }
+
     /// Moves one step back, restoring the earlier snapshot exactly. False at the start.
     pub fn step_back(&mut self) -> bool {
         if self.cursor == 0 {
@@ -307,11 +358,12 @@ pub fn hold_ms(chars: usize, speed: f64) -> f64 {
     (chars as f64 * 70.0).clamp(1_200.0, 7_000.0) / speed.max(1.0)
 }
 
-/// A moment of the story worth stopping at while playing at 1× or slower: an answer was lost
-/// on the way, or the phone sent a retry.
+/// A moment of the story worth stopping at while playing at 1× or slower: in the visible step
+/// the world ends in ([`crate::fold::visible_tail`]), an answer was lost on the way, or the
+/// phone sent a retry.
 pub fn key_moment(world: &World) -> bool {
     use idem_core::Note;
-    world.steps().last().is_some_and(|step| {
+    crate::fold::visible_tail(world.steps()).iter().any(|step| {
         step.notes.iter().any(|n| {
             matches!(
                 n,
@@ -496,6 +548,53 @@ mod tests {
         assert_eq!(r.cursor(), r.known_steps());
     }
 
+    /// The Step buttons move by visible steps ([`Stops`]) and stay exact: forward then back
+    /// visits the same snapshots, each a core snapshot; a link keeps counting the core's steps
+    /// and rebuilds the same world, and one that names a step inside a fold opens there,
+    /// counted as the visible step it is part of.
+    #[test]
+    fn the_step_buttons_move_by_visible_steps_exactly() {
+        let mut r = run("key");
+        let total = r.visible_total();
+        assert_eq!((total, r.known_steps()), (17, 20));
+        let mut forward = vec![r.cursor()];
+        while r.step_visible() {
+            assert!(r.at_stop());
+            assert_eq!(r.visible_step(), forward.len());
+            forward.push(r.cursor());
+        }
+        assert_eq!(forward.len(), total + 1);
+        assert!(r.at_end() && !r.step_visible());
+        assert!(forward.contains(&2) && !forward.contains(&3) && forward.contains(&4));
+        let mut back = vec![r.cursor()];
+        while r.back_visible() {
+            back.push(r.cursor());
+        }
+        back.reverse();
+        assert_eq!(back, forward);
+        // A link at a stop and one inside a fold.
+        r.jump(4);
+        let query = r.link().to_query();
+        assert!(query.ends_with("step=4"), "{query}");
+        let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
+        assert_eq!((again.world(), again.visible_step()), (r.world(), 3));
+        let mut inside =
+            Run::from_link(&DeepLink::parse("scenario=key&step=3").expect("ok")).expect("ok");
+        assert_eq!((inside.cursor(), inside.visible_step()), (3, 3));
+        assert!(!inside.at_stop());
+        assert!(inside.step_visible());
+        assert_eq!(inside.cursor(), 4, "on to the end of its visible step");
+        inside.jump_visible(3);
+        assert_eq!(inside.cursor(), 4, "a jump shows the whole visible step");
+        inside.jump(3);
+        assert!(inside.back_visible());
+        assert_eq!(inside.cursor(), 2);
+        // Compare mode folds nothing: every step of the joint timeline is a stop.
+        let pair = Run::from_link(&DeepLink::parse("scenario=naive&compare=key").expect("ok"))
+            .expect("builds");
+        assert_eq!(pair.visible_total(), pair.known_steps());
+    }
+
     #[test]
     fn refused_actions_leave_the_run_alone() {
         let mut r = run("key");
@@ -584,7 +683,7 @@ mod tests {
         let mut r = run("naive");
         r.run_to_end();
         let stops: Vec<usize> = (1..=r.known_steps())
-            .filter(|i| r.snapshot(*i).is_some_and(key_moment))
+            .filter(|i| r.stops().is_stop(*i) && r.snapshot(*i).is_some_and(key_moment))
             .collect();
         assert_eq!(stops.len(), 2, "{stops:?}");
         let lost = r.snapshot(stops[0]).expect("known");

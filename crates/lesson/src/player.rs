@@ -1,6 +1,7 @@
 //! The player's policy, frame by frame: when playing steps the run, how long a step stays on
 //! screen to be read, when a quiet gap is jumped over, and where playback stops by itself (the
-//! run's end, a key moment of the story at 1× and slower). Pure: the web crate keeps the
+//! run's end, a key moment of the story at 1× and slower; a step is held and stopped at only
+//! once it is a whole visible step, [`crate::fold`]). Pure: the web crate keeps the
 //! clock's values in signals, hands them here as a [`Playhead`] with the run once a frame, and
 //! writes back what changed, so the policy is tested natively, beside [`tick`] and
 //! [`hold_ms`].
@@ -72,15 +73,30 @@ impl Playhead {
                 stepped: false,
             };
         }
-        // The note on a skipped gap belongs to the step it led to: the next step clears it.
-        self.skipped = t.skipped_ms;
+        // The note on a skipped gap belongs to the visible step it led to: the next visible
+        // step clears it (a filler step folded into this one keeps it).
+        let continues = !run.at_stop();
+        self.skipped = if continues {
+            self.skipped.or(t.skipped_ms)
+        } else {
+            t.skipped_ms
+        };
         run.step_forward();
+        // Inside a visible step (a filler step follows): no hold, no stop; the step is read
+        // once it is whole.
+        if !run.at_stop() {
+            self.hold = 0.0;
+            return Frame {
+                go_on: true,
+                stepped: true,
+            };
+        }
         // At 1× and slower: time to read the step, and a stop at the story's key moments.
         let chars = narration_chars(run.world(), catalog);
         let at_key = !run.at_end() && key_moment(run.world());
         let hold = hold_ms(chars, self.speed);
         // At any speed, the note on a skipped gap stays long enough to be read.
-        self.hold = if t.skipped_ms.is_some() {
+        self.hold = if self.skipped.is_some() {
             hold.max(SKIP_NOTE_MS)
         } else {
             hold
@@ -196,6 +212,42 @@ mod tests {
         }
         assert_eq!(r.cursor(), 2);
         assert_eq!(head.skipped, None, "the next step without a gap clears it");
+    }
+
+    /// Playing the key story at 1×: every core step is taken (the snapshots stay the core's),
+    /// but a step is held to be read only where the Step button stops: "Redis answers OK" and
+    /// the ledger's statement count go by without a hold of their own.
+    #[test]
+    fn playback_holds_only_whole_visible_steps() {
+        let c = Lang::En.catalog();
+        let mut r = run("key");
+        let mut head = playing(1.0);
+        let mut seen = Vec::new();
+        let mut frames = 0;
+        while frames < 100_000 {
+            frames += 1;
+            let frame = head.frame(&mut r, 50.0, c);
+            if frame.stepped {
+                seen.push(r.cursor());
+                let stop = r.at_stop();
+                assert_eq!(head.hold > 0.0, stop, "at {}", r.cursor());
+            }
+            if !frame.go_on {
+                if r.at_end() {
+                    break;
+                }
+                assert!(r.at_stop(), "a key moment is a whole step");
+                head.playing = true;
+            }
+        }
+        assert!(r.at_end());
+        assert_eq!(seen, (1..=r.known_steps()).collect::<Vec<_>>());
+        let stops = r.stops();
+        assert_eq!(
+            seen.iter().filter(|c| stops.is_stop(**c)).count(),
+            r.visible_total()
+        );
+        assert!(r.visible_total() < r.known_steps());
     }
 
     /// At 1× the naive story stops by itself at its lost answer, before the end, and says so;

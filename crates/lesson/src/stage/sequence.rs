@@ -57,8 +57,11 @@ pub fn lifelines_svg(world: &World, catalog: &Catalog) -> SafeHtml {
 pub struct ArrowView {
     /// The message id.
     pub id: u32,
-    /// The step a press jumps to: the one that sent the message.
+    /// The step a press jumps to: the one that sent the message (the core's steps; the page
+    /// shows the end of the visible step it is part of).
     pub jump: usize,
+    /// That step as the counter numbers it: visible steps, filler folded ([`crate::fold`]).
+    pub step: usize,
     /// The accessible name: the time and the message as drawn, its ends and the step a press
     /// goes to.
     pub aria: String,
@@ -85,11 +88,11 @@ pub fn arrow_view(
 ) -> Option<ArrowView> {
     let m = world.network().messages().get(row)?;
     let nodes = world.scenario().story.nodes();
-    let current = world
-        .steps()
-        .last()
-        .map(|s| s.sent.as_slice())
-        .unwrap_or(&[]);
+    // The arrows of the visible step on screen: a folded acknowledgement's request too.
+    let current: Vec<_> = crate::fold::visible_tail(world.steps())
+        .iter()
+        .flat_map(|s| s.sent.iter().copied())
+        .collect();
     let short = |node| node_text(world, node, "short", catalog);
     let y = row_y(row);
     let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
@@ -135,6 +138,9 @@ pub fn arrow_view(
         .iter()
         .find(|s| s.sent.contains(&m.id))
         .map_or(0, |s| s.index as usize + 1);
+    // The counter's number for that step: filler folds (a past folds the same way whatever
+    // follows it, so the number of an arrow already drawn never changes).
+    let step = crate::fold::Stops::of(world.steps()).visible(jump);
     let class = format!(
         "arrow {} {}{}{}{}",
         packet_kind(m),
@@ -207,12 +213,13 @@ pub fn arrow_view(
                 "packet",
                 format!("{clock} {caption}, {} → {}", short(m.from), short(m.to)),
             ),
-            ("step", jump.to_string()),
+            ("step", step.to_string()),
         ],
     );
     Some(ArrowView {
         id: m.id.0,
         jump,
+        step,
         aria,
         class,
         body: hit + time + line + tip + label,

@@ -10,34 +10,39 @@ use crate::labels::usd_in;
 use crate::markup::{el, wrap, SafeHtml};
 use crate::text::narrate_plain;
 
-/// The narration of the world's latest step (or the scenario's introduction at step 0), plain
-/// first, and its detail one tap away: the statements it ran with their row counts, and what
-/// the counts mean (empty when it ran none).
+/// The narration of the visible step the world ends in (or the scenario's introduction at
+/// step 0), plain first, and its detail one tap away: the statements it ran with their row
+/// counts, and what the counts mean (empty when it ran none). A filler step folded into the
+/// step before it ([`crate::fold`]) adds only its detail: its plain line ("Redis answers OK",
+/// a statement count) is the filler.
 pub fn narration_parts(world: &World, catalog: &Catalog) -> (Vec<String>, Vec<String>) {
-    match world.steps().last() {
-        None => (
+    let Some((first, folded)) = crate::fold::visible_tail(world.steps()).split_first() else {
+        return (
             vec![
                 crate::outcome_text::intro(world, catalog),
                 catalog.text("narr.start"),
             ],
             Vec::new(),
-        ),
-        Some(step) => {
-            let (mut lines, detail) = narrate_plain(step, world, catalog);
-            if lines.is_empty() {
-                lines.push(catalog.text("narr.injected"));
-            }
-            (lines, detail)
-        }
+        );
+    };
+    let (mut lines, mut detail) = narrate_plain(first, world, catalog);
+    // A folded step answers the one before it, which ran no SQL itself: one legend at most.
+    for step in folded {
+        detail.extend(narrate_plain(step, world, catalog).1);
     }
+    if lines.is_empty() {
+        lines.push(catalog.text("narr.injected"));
+    }
+    (lines, detail)
 }
 
-/// The plain narration of the world's latest step ([`narration_parts`] without the detail).
+/// The plain narration of the world's latest visible step ([`narration_parts`] without the
+/// detail).
 pub fn narration_lines(world: &World, catalog: &Catalog) -> Vec<String> {
     narration_parts(world, catalog).0
 }
 
-/// How many characters the plain narration of the world's latest step has: how long playback
+/// How many characters the plain narration of the world's latest visible step has: how long playback
 /// holds the step so it can be read.
 pub fn narration_chars(world: &World, catalog: &Catalog) -> usize {
     narration_lines(world, catalog)
@@ -246,6 +251,82 @@ mod tests {
     use crate::markup::esc;
     use crate::test_support::end;
     use idem_core::Scenario;
+
+    /// Issue 42, "Filler and order": where the Step button stops in the key story, the claim
+    /// is said without "Redis answers OK" after it, and the ledger write without a statement
+    /// count, while the SQL with its rows stays one tap away; a cursor inside the fold (a link
+    /// may name one) says the request alone.
+    #[test]
+    fn a_folded_acknowledgement_adds_no_sentence() {
+        let mut run = crate::playback::Run::new(Scenario::by_id("key").expect("key"));
+        let lines_at = |run: &mut crate::playback::Run, cursor: usize, lang: Lang| {
+            run.jump(cursor);
+            narration_parts(run.world(), lang.catalog())
+        };
+        // Cursor 3: the claim; 4: Redis's OK folded into it; 8: the ledger's INSERT folded
+        // into its write.
+        for (lang, claim, write) in [
+            (
+                Lang::En,
+                "The API claims the key atomically in Redis (SET NX): only one request may own it.",
+                "The API records the charge in the ledger.",
+            ),
+            (
+                Lang::Ru,
+                "API атомарно занимает ключ в Redis (SET NX): владеть им может только один запрос.",
+                "API записывает платёж в реестр.",
+            ),
+        ] {
+            assert_eq!(
+                lines_at(&mut run, 3, lang),
+                (vec![claim.to_owned()], vec![])
+            );
+            assert_eq!(
+                lines_at(&mut run, 4, lang),
+                (vec![claim.to_owned()], vec![])
+            );
+            let (plain, detail) = lines_at(&mut run, 8, lang);
+            assert_eq!(plain, vec![write.to_owned()], "{lang:?}");
+            assert!(
+                detail.iter().any(|l| l.contains("INSERT INTO charges")),
+                "{detail:?}"
+            );
+            let legend = lang.catalog().text("ledger.legend");
+            assert_eq!(detail.iter().filter(|l| **l == legend).count(), 1);
+            // The Step button stops after the OK and after the INSERT, never before them.
+            let stops = run.stops();
+            assert!(!stops.is_stop(3) && stops.is_stop(4));
+            assert!(!stops.is_stop(7) && stops.is_stop(8));
+        }
+        // No stop of any scenario says a filler sentence, in either language, but for an
+        // acknowledgement that stands alone (interleaved handlers, `crate::fold::folds`).
+        for scenario in Scenario::all() {
+            let mut run = crate::playback::Run::new(scenario.clone());
+            run.run_to_end();
+            let stops = run.stops();
+            for lang in Lang::ALL {
+                let c = lang.catalog();
+                let ok = c.text("store.ok");
+                let count = c.fill("ledger.ran_plain", &[("n", "1".to_owned())]);
+                let count = count.split(':').next().unwrap_or_default().to_owned();
+                for cursor in (1..=run.known_steps()).filter(|i| stops.is_stop(*i)) {
+                    let world = run.snapshot(cursor).expect("known");
+                    let last = &world.steps()[cursor - 1];
+                    if crate::fold::only_acknowledges(last)
+                        && !crate::fold::folds(world.steps(), cursor - 1)
+                    {
+                        continue;
+                    }
+                    let lines = narration_lines(run.snapshot(cursor).expect("known"), c);
+                    assert!(
+                        lines.iter().all(|l| *l != ok && !l.starts_with(&count)),
+                        "{} {lang:?} at {cursor}: {lines:?}",
+                        scenario.id
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_caveat_comes_from_the_run_not_the_scenario() {

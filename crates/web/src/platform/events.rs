@@ -108,7 +108,8 @@ pub fn use_run_events(lab: Lab, events: Events) {
             scenario: r.scenario().id.clone(),
             protections: r.scenario().protections,
             faults: r.world().injected().len(),
-            step: r.cursor(),
+            // The counter's number: the visible step (filler folded, idem_lesson::fold).
+            step: r.visible_step(),
             at_end: r.at_end(),
         });
         if let Some(before) = before {

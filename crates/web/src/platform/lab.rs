@@ -235,23 +235,24 @@ impl Lab {
         self.changed();
     }
 
-    /// One step forward (stepping the world past the known end).
+    /// One visible step forward (stepping the world past the known end): filler steps are
+    /// stepped over, not stopped at (`idem_lesson::fold`).
     pub fn step_forward(&self) {
         self.travel(|r| {
-            r.step_forward();
+            r.step_visible();
         });
     }
 
-    /// One step back, exactly.
+    /// One visible step back, exactly.
     pub fn step_back(&self) {
         self.travel(|r| {
-            r.step_back();
+            r.back_visible();
         });
     }
 
-    /// Shows the snapshot after `index` steps.
+    /// Shows the end of the visible step that holds the snapshot after `index` steps.
     pub fn jump(&self, index: usize) {
-        self.travel(|r| r.jump(index));
+        self.travel(|r| r.jump_visible(index));
     }
 
     /// Back to the start.

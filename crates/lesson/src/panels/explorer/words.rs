@@ -5,6 +5,7 @@
 use idem_core::Invariant;
 use idem_core::{Action, CounterExample, FaultKind, MsgId, Scenario, Story, World};
 
+use crate::fold::Stops;
 use crate::i18n::Catalog;
 use crate::labels::{packet_kind, packet_label, ShortNames};
 use crate::markup::{el, wrap, SafeHtml};
@@ -56,10 +57,13 @@ pub fn fault_words(
     }
 }
 
-/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)".
+/// "step 3: Drop the request POST /charges · K1 · step 7: Retry (client)", each fault at the
+/// step the counter shows when it applies: the visible step of the run's `stops` (a fault
+/// applied after `at` core steps is the core's step `at + 1`, never folded).
 pub fn schedule_words(
     injected: &[(u32, Action)],
     packets: &[(MsgId, String)],
+    stops: &Stops,
     story: Story,
     catalog: &Catalog,
 ) -> String {
@@ -69,7 +73,7 @@ pub fn schedule_words(
             catalog.fill(
                 "ui.explore_at",
                 &[
-                    ("step", (at + 1).to_string()),
+                    ("step", stops.visible(*at as usize + 1).to_string()),
                     ("fault", fault_words(a, packets, story, catalog)),
                 ],
             )
@@ -87,22 +91,33 @@ pub fn fault_packets(
     injected: &[(u32, Action)],
     catalog: &Catalog,
 ) -> Vec<(MsgId, String)> {
-    let ids: Vec<MsgId> = injected
-        .iter()
-        .filter_map(|(_, a)| match a {
-            Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
-            _ => None,
-        })
-        .collect();
     let last = injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
-    let Some(world) = (!ids.is_empty())
-        .then(|| World::replay(base, injected, last).ok())
-        .flatten()
-    else {
+    if !injected.iter().any(|(_, a)| packet_of(a).is_some()) {
         return Vec::new();
-    };
-    let names = ShortNames::of(&world);
-    ids.into_iter()
+    }
+    World::replay(base, injected, last)
+        .map(|world| packets_in(&world, injected, catalog))
+        .unwrap_or_default()
+}
+
+/// The packet a fault acts on, if it acts on one.
+fn packet_of(action: &Action) -> Option<MsgId> {
+    match action {
+        Action::Drop(id) | Action::Duplicate(id) | Action::Delay(id, _) => Some(*id),
+        _ => None,
+    }
+}
+
+/// [`fault_packets`] read from a replay of the run that holds them.
+fn packets_in(
+    world: &World,
+    injected: &[(u32, Action)],
+    catalog: &Catalog,
+) -> Vec<(MsgId, String)> {
+    let names = ShortNames::of(world);
+    injected
+        .iter()
+        .filter_map(|(_, a)| packet_of(a))
         .filter_map(|id| {
             let m = world.network().get(id)?;
             let key = match packet_kind(m) {
@@ -169,6 +184,18 @@ pub fn schedule_text(
     base: &Scenario,
     catalog: &Catalog,
 ) -> CxText {
+    // One replay, to just past the last fault: the packets the faults name, and each fault's
+    // step counted as the page will count it once the run is loaded (visible steps). The
+    // run's length stays the search's figure, in the core's steps.
+    let last = cx.injected.iter().map(|(at, _)| *at).max().unwrap_or(0);
+    let replayed = World::replay(base, &cx.injected, last + 1).ok();
+    let stops = replayed
+        .as_ref()
+        .map_or_else(|| Stops::every(cx.steps as usize), |w| Stops::of(w.steps()));
+    let packets = replayed
+        .as_ref()
+        .map(|w| packets_in(w, &cx.injected, catalog))
+        .unwrap_or_default();
     CxText {
         invariant: breaks
             .iter()
@@ -176,12 +203,7 @@ pub fn schedule_text(
             .collect::<Vec<_>>()
             .join(" · "),
         breaks: breaks.to_vec(),
-        faults: schedule_words(
-            &cx.injected,
-            &fault_packets(base, &cx.injected, catalog),
-            base.story,
-            catalog,
-        ),
+        faults: schedule_words(&cx.injected, &packets, &stops, base.story, catalog),
         steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
         fix: crate::outcome_text::closed_by(
             &idem_core::closing_protections(base, &cx.injected),
@@ -190,10 +212,12 @@ pub fn schedule_text(
     }
 }
 
-/// The faults of the run on screen, each marked applied or still to come.
+/// The faults of the run on screen, each marked applied or still to come, at the visible
+/// step of the run's `stops` it applies at.
 pub fn markers_html(
     injected: &[(u32, Action)],
     cursor: usize,
+    stops: &Stops,
     story: Story,
     catalog: &Catalog,
 ) -> SafeHtml {
@@ -214,7 +238,7 @@ pub fn markers_html(
                 &catalog.fill(
                     "ui.explore_at",
                     &[
-                        ("step", (at + 1).to_string()),
+                        ("step", stops.visible(*at as usize + 1).to_string()),
                         ("fault", fault_words(a, &[], story, catalog)),
                     ],
                 ),
@@ -256,7 +280,13 @@ mod tests {
         );
         assert!(ru.ends_with("«запись ключа»"), "{ru}");
         assert_eq!(
-            schedule_words(&[(2, Action::RetryNow)], &[], Story::NaivePost, c),
+            schedule_words(
+                &[(2, Action::RetryNow)],
+                &[],
+                &Stops::every(5),
+                Story::NaivePost,
+                c
+            ),
             "step 3: Retry (client)",
             "a fault applied after 2 steps is the run's step 3"
         );
@@ -265,13 +295,39 @@ mod tests {
     #[test]
     fn markers_show_what_is_still_to_come() {
         let faults = [(1, Action::RetryNow), (5, Action::EvictKeys)];
-        let html = markers_html(&faults, 3, Story::NaivePost, Lang::En.catalog());
+        let every = Stops::every(9);
+        let html = markers_html(&faults, 3, &every, Story::NaivePost, Lang::En.catalog());
         assert!(html.contains("class=\"applied\" data-testid=\"fault-marker\" data-at=\"1\""));
         assert!(html.contains("class=\"pending\" data-testid=\"fault-marker\" data-at=\"5\""));
         assert_eq!(
-            markers_html(&[], 0, Story::NaivePost, Lang::En.catalog()),
+            markers_html(&[], 0, &every, Story::NaivePost, Lang::En.catalog()),
             ""
         );
+    }
+
+    /// Issue 42: with filler folded, a fault is numbered as the step counter numbers the step
+    /// it applies at, in the run on screen and in a counter-example's words.
+    #[test]
+    fn a_fault_is_numbered_as_the_step_counter_counts() {
+        let key = Scenario::by_id("key").expect("key");
+        let mut run = crate::playback::Run::new(key.clone());
+        // After the claim's OK, the INSERT's count and the record's OK, all three folded.
+        run.jump(11);
+        run.apply(Action::EvictKeys).expect("a store to evict from");
+        assert_eq!((run.cursor(), run.visible_step()), (12, 9));
+        let faults = run.link().faults;
+        assert_eq!(faults, vec![(11, Action::EvictKeys)]);
+        let html = markers_html(&faults, 12, &run.stops(), key.story, Lang::En.catalog());
+        assert!(html.contains(">step 9: "), "{html}");
+        let world = World::replay(&key, &faults, 100).expect("replays");
+        let words = schedule_words(
+            &faults,
+            &[],
+            &Stops::of(world.steps()),
+            key.story,
+            Lang::Ru.catalog(),
+        );
+        assert!(words.starts_with("шаг 9: "), "{words}");
     }
 
     /// Issue 42: a schedule that breaks several rules is listed once, with all of them, in

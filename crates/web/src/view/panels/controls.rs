@@ -159,8 +159,9 @@ pub fn Controls() -> impl IntoView {
         lab.run
             .with(|r| narration_lines(r.shown(lab.side), prefs.catalog()).join(" "))
     };
-    let cursor = move || lab.run.with(Run::cursor);
-    let total = move || lab.run.with(Run::known_steps);
+    // Visible steps: the filler the Step buttons step over is not counted either.
+    let cursor = move || lab.run.with(Run::visible_step);
+    let total = move || lab.run.with(Run::visible_total);
     let now = move || {
         format!(
             "t = {}",

@@ -346,6 +346,7 @@ pub fn TryEveryFailure() -> impl IntoView {
             markers_html(
                 &r.link().faults,
                 r.cursor(),
+                &r.stops(),
                 r.scenario().story,
                 prefs.catalog(),
             )

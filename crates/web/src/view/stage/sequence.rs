@@ -76,7 +76,13 @@ pub fn Sequence() -> impl IntoView {
 /// run, which changes on every step (see crate::view::keyed on why a row must not subscribe to
 /// what hardly ever changes); the page is drawn again when the language changes.
 fn arrow(lab: Lab, prefs: Prefs, a: ArrowView) -> impl IntoView {
-    let ArrowView { id, jump, aria, .. } = a;
+    let ArrowView {
+        id,
+        jump,
+        step,
+        aria,
+        ..
+    } = a;
     let catalog = prefs.lang.get_untracked().catalog();
     let now = move || {
         lab.run.with(|r| {
@@ -99,7 +105,8 @@ fn arrow(lab: Lab, prefs: Prefs, a: ArrowView) -> impl IntoView {
             class=move || look.with(|l| l.0.clone())
             data-testid="seq-arrow"
             data-msg-id=id
-            data-jump=jump
+            // What the counter will say once pressed (visible steps; `jump` counts the core's).
+            data-jump=step
             role="button"
             tabindex="0"
             aria-label=aria

@@ -34,7 +34,7 @@ pub fn Topology() -> impl IntoView {
                 layout,
                 r.shown(lab.side),
                 reduced,
-                r.cursor(),
+                r.visible_step(),
                 prefs.catalog(),
             )
         })

@@ -89,7 +89,6 @@ split_bundles! {
             // What the run showed first, then what would have prevented it (its code comes
             // with the panels, the lesson's bundle: the player's bundle holds only this place).
             <Summary>
-                <ProtectionsOn/>
                 <Recap anchor=PREDICT_ANCHOR/>
                 {move || {
                     crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN)
@@ -106,7 +105,12 @@ split_bundles! {
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };
-        Checked => view! { <CheckedClaim/> };
+        // After the prediction: the switches on in this design (its words are the panels'),
+        // then the checked claim.
+        Checked => view! {
+            <ProtectionsOn/>
+            <CheckedClaim/>
+        };
         AfterRun => view! {
             <AfterRunPanel/>
             <ProtectionBar anchor=PROTECTIONS_ANCHOR/>

@@ -71,11 +71,13 @@ fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
     MOUNTED.with_borrow_mut(|(_, all)| all.iter_mut().find(|m| m.id == id).map(f))
 }
 
-/// The event name `on`/`off` were given, or an `Error` naming the allowed ones.
+/// The event name `on`/`off` were given, or an `Error` naming the allowed ones. The name is
+/// quoted by hand, not with `{:?}`: that would bring `str`'s `Debug` (its escaping, 2 KB of
+/// wasm) into the first screen's module for this message alone (docs/measurements.md).
 fn listened(name: &str) -> Result<&'static str, JsError> {
     event_name(name).ok_or_else(|| {
         JsError::new(&format!(
-            "Idempotency Lab: on(name, fn): unknown event {name:?}; use one of {}",
+            "Idempotency Lab: on(name, fn): unknown event \"{name}\"; use one of {}",
             NAMES.join(", ")
         ))
     })

@@ -224,7 +224,8 @@ const PROTECTIONS = [
 const TOGGLES = [
   {
     query: 'scenario=key',
-    shown: ['key', 'require-key', 'fingerprint', 'lock', 'fencing', 'scope', 'same-tx', 'forward', 'recovery', 'deadline', 'status-check'],
+    // The story's own five first, then the rest folded by what they protect (issue 42, item 5).
+    shown: ['key', 'require-key', 'fingerprint', 'lock', 'scope', 'fencing', 'same-tx', 'forward', 'recovery', 'deadline', 'status-check'],
     on: ['key', 'require-key', 'fingerprint', 'lock', 'scope'],
     off: 'key',
     figure: ['statement-total', '$200.00'],

@@ -14,6 +14,9 @@ pub const PLAYER_ANCHOR: &str = "player";
 /// The page anchor of the challenge's goal, above the player.
 pub const GOAL_ANCHOR: &str = "challenge-goal";
 
+/// The page anchor of the protections' switches, which the note by the player names.
+pub const PROTECTIONS_ANCHOR: &str = "protections";
+
 /// The page anchor of the sources section.
 pub const SOURCES_ANCHOR: &str = "sources";
 

@@ -8,6 +8,7 @@ pub mod controls;
 pub mod explorer;
 pub mod faults;
 pub mod glossary;
+pub mod protections;
 pub mod quiz;
 pub mod recap;
 pub mod reference;

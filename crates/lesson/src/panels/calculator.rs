@@ -4,9 +4,38 @@
 //! A bad field shows a message under it (its name and allowed range), never NaN.
 
 use idem_core::cost::{curve, parse_field, CostError, CostField, CostInput, CostOutput};
+use idem_core::{Node, Protections, Story};
 
 use crate::i18n::Catalog;
 use crate::markup::{el, esc, num, void, wrap, SafeHtml};
+
+/// Where the calculator stands for the design on screen (issue 42, item 5): it prices stored
+/// keys, so it belongs where keys are, and says so where they are not yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CalcPlace {
+    /// The design stores keys: the calculator prices them.
+    Keys,
+    /// A payment story whose design stores no key (story 1, or the key switched off): the
+    /// calculator stays, with a line on why (what the key would cost here).
+    NoKeyYet,
+    /// A story with no key store at all (compare-and-set, the counter): the version or the op_id
+    /// costs no store, so the calculator is not shown.
+    NoStore,
+}
+
+impl CalcPlace {
+    /// The place for a design of `story`: from the story's nodes (whether it has a key store)
+    /// and the design's key switch.
+    pub fn of(story: Story, design: &Protections) -> CalcPlace {
+        if !story.nodes().contains(&Node::Store) {
+            CalcPlace::NoStore
+        } else if design.idempotency_key {
+            CalcPlace::Keys
+        } else {
+            CalcPlace::NoKeyYet
+        }
+    }
+}
 
 /// `x` with `decimals` digits after the catalog's decimal mark (trailing zeros dropped) and
 /// the catalog's thousands separator.
@@ -325,6 +354,33 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::cost::estimate;
+
+    #[test]
+    fn the_calculator_stands_where_keys_are_stored() {
+        use idem_core::Scenario;
+        let place = |id: &str| {
+            let s = Scenario::by_id(id).expect("scenario");
+            CalcPlace::of(s.story, &s.protections)
+        };
+        assert_eq!(place("key"), CalcPlace::Keys);
+        assert_eq!(place("fully-protected"), CalcPlace::Keys);
+        assert_eq!(place("naive"), CalcPlace::NoKeyYet);
+        for id in ["cas", "cas-naive", "cas-race", "counter", "counter-naive"] {
+            assert_eq!(place(id), CalcPlace::NoStore, "{id}");
+        }
+        // The student's switch counts: the key off in story 2 stores nothing.
+        let off = Protections {
+            idempotency_key: false,
+            ..Protections::SEED_KEY
+        };
+        assert_eq!(
+            CalcPlace::of(Story::IdempotencyKey, &off),
+            CalcPlace::NoKeyYet
+        );
+        for lang in [Lang::En, Lang::Ru] {
+            assert!(lang.catalog().text("calc.no_key").len() > 40, "{lang:?}");
+        }
+    }
 
     /// Defect 8: the latency the keys add is the model's round-trips, not a guessed percentage.
     #[test]

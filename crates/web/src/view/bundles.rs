@@ -14,7 +14,7 @@ use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
 use crate::view::panels::calculator::Calculator;
 use crate::view::panels::challenge::{ChallengeGoal, Challenges};
 use crate::view::panels::checked::CheckedClaim;
-use crate::view::panels::controls::ProtectionBar;
+use crate::view::panels::controls::{ProtectionBar, ProtectionsOn};
 use crate::view::panels::explorer::TryEveryFailure;
 use crate::view::panels::faults::Faults;
 use crate::view::panels::glossary::{Glossary, TermPopover};
@@ -27,7 +27,7 @@ use crate::view::stage::sequence::Sequence;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
 use crate::view::stage::transcript::Transcript;
-use idem_lesson::anchors::{PLAYER_ANCHOR, PREDICT_ANCHOR};
+use idem_lesson::anchors::{PLAYER_ANCHOR, PREDICT_ANCHOR, PROTECTIONS_ANCHOR};
 
 /// Where the parts' code comes from, for [`Code::new`](crate::view::later::Code::new).
 pub const BUNDLES: Bundles = Bundles {
@@ -105,10 +105,15 @@ split_bundles! {
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };
-        Checked => view! { <CheckedClaim/> };
+        // After the prediction: the switches on in this design (its words are the panels'),
+        // then the checked claim.
+        Checked => view! {
+            <ProtectionsOn/>
+            <CheckedClaim/>
+        };
         AfterRun => view! {
             <AfterRunPanel/>
-            <ProtectionBar/>
+            <ProtectionBar anchor=PROTECTIONS_ANCHOR/>
             <CompareWith/>
         };
         Challenges => view! {

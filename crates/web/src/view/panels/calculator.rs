@@ -6,16 +6,23 @@
 use idem_core::cost::{estimate, parse_field, CostField, CostInput};
 use leptos::prelude::*;
 
-use crate::platform::lab::use_prefs;
+use crate::platform::lab::{use_lab, use_prefs};
 use idem_lesson::markup::el;
 use idem_lesson::panels::calculator::{
-    decimal, error_text, field_key, figures_html, plot_svg, read_fields,
+    decimal, error_text, field_key, figures_html, plot_svg, read_fields, CalcPlace,
 };
 
-/// The calculator section.
+/// The calculator section: shown where the design on screen stores keys, with a line on why
+/// in a payment story that stores none yet, hidden (keeping its fields) in the stories without a
+/// key store.
 #[component]
 pub fn Calculator() -> impl IntoView {
     let prefs = use_prefs();
+    let lab = use_lab();
+    let place = Memo::new(move |_| {
+        lab.run
+            .with(|r| CalcPlace::of(r.scenario().story, &r.scenario().protections))
+    });
     let d = CostInput::default();
     let texts = [d.rps, d.ttl_hours, d.record_bytes, d.retry_window_hours]
         .map(|v| RwSignal::new(decimal(v, 2, prefs.lang.get_untracked().catalog())));
@@ -70,8 +77,11 @@ pub fn Calculator() -> impl IntoView {
         }
     };
     view! {
-        <section class="extra calc" aria-labelledby="calc-title">
+        <section class="extra calc" aria-labelledby="calc-title" hidden=move || place.get() == CalcPlace::NoStore>
             <h2 id="calc-title">{prefs.t("calc.title")}</h2>
+            {move || (place.get() == CalcPlace::NoKeyYet).then(|| view! {
+                <p class="hint calc-why" data-testid="calc-why">{prefs.t("calc.no_key")}</p>
+            })}
             <p class="hint">{prefs.t("calc.lede")}</p>
             <div class="calc-fields">{fields}</div>
             <div class="calc-result" aria-live="polite" inner_html=result></div>

@@ -16,18 +16,27 @@ use idem_lesson::panels::controls::{
     limit_text, speed_label, PlaybackState, ICON_BACK, ICON_END, ICON_FORWARD, ICON_PAUSE,
     ICON_PLAY, ICON_RESTART, SPEED_LABELS,
 };
+use idem_lesson::panels::protections::{on_note, Panel};
 use idem_lesson::playback::{Run, SPEEDS};
 use idem_lesson::stage::summary::narration_lines;
 
 /// The protection toggles for the scenario on screen, each with its hint and its limit (what it
 /// does not stop, and where it is on but cannot act). The page shows them below the player so
-/// the topology and its controls stay above the fold. The toggles are rebuilt only when the
-/// story changes; their checked state follows the run.
+/// the topology and its controls stay above the fold. The switches the story is about come
+/// first; the others are folded, grouped by what they protect
+/// (`idem_lesson::panels::protections::Panel`). The toggles are rebuilt only when the
+/// scenario changes, so a flip never moves a switch; their checked state follows the run.
+/// Each switch is one `<input>` of its own (`data-protect`), so a course author's lock can
+/// disable it where it is.
 #[component]
-pub fn ProtectionBar() -> impl IntoView {
+pub fn ProtectionBar(
+    /// The page's anchor id for the switches (a widget, which may be one of several, has none).
+    #[prop(optional)]
+    anchor: Option<&'static str>,
+) -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
+    let id = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
     // The design changes only when a switch flips, not at every step.
     let design = Memo::new(move |_| lab.run.with(|r| r.scenario().protections));
     let toggle = move |switch: Protection| {
@@ -56,15 +65,69 @@ pub fn ProtectionBar() -> impl IntoView {
             </div>
         }
     };
+    let panel = move || {
+        // Read, not only tracked: a memo never read never computes, so never hears the run.
+        id.with(|_| ());
+        let (panel, open) = lab.run.with_untracked(|r| {
+            let panel = Panel::of(r.scenario());
+            let open = panel.folded_on(&r.scenario().protections);
+            (panel, open)
+        });
+        let first = panel.first.iter().map(|p| toggle(*p)).collect_view();
+        let folded = panel.folded();
+        let rest = (folded > 0).then(|| {
+            let groups = panel
+                .rest
+                .iter()
+                .map(|(group, members)| {
+                    view! {
+                        <div class="toggle-group" data-group=group.name()>
+                            <h3 class="toggle-group-title">{prefs.t(group.title_key())}</h3>
+                            <div class="toggles">{members.iter().map(|p| toggle(*p)).collect_view()}</div>
+                        </div>
+                    }
+                })
+                .collect_view();
+            let more = prefs
+                .catalog()
+                .fill("protect.more", &[("n", folded.to_string())]);
+            view! {
+                <details class="protections-more" data-testid="protections-more" open=open>
+                    <summary>{more}</summary>
+                    {groups}
+                </details>
+            }
+        });
+        view! {
+            <div class="toggles" data-testid="protections-first">{first}</div>
+            {rest}
+        }
+    };
     view! {
         <div class="protect-bar">
-            <fieldset class="protections">
+            <fieldset class="protections" id=anchor>
                 <legend>{prefs.t("ui.protections")}</legend>
-                <div class="toggles">
-                    {move || story.get().protections().iter().map(|p| toggle(*p)).collect_view()}
-                </div>
+                {panel}
             </fieldset>
         </div>
+    }
+}
+
+/// The note by the player that names the switches on in the design on screen ("On in this
+/// design: Idempotency-Key, …"), so a story that turns protections on says so where the student
+/// looks first, beside the prediction, not only in ticked boxes below the player. Nothing when
+/// none is on.
+#[component]
+pub fn ProtectionsOn() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let note = Memo::new(move |_| {
+        lab.run
+            .with(|r| on_note(r.scenario(), &r.scenario().protections, prefs.catalog()))
+    });
+    move || {
+        note.get()
+            .map(|text| view! { <p class="protections-on" data-testid="protections-on">{text}</p> })
     }
 }
 

@@ -183,6 +183,7 @@ pub fn StoriesBox() -> impl IntoView {
                     <p class="lesson-progress">{line}</p>
                 </div>
                 <div class="chips stories">{stories}</div>
+                <p class="hint narrow-only stories-scroll">{prefs.t("path.swipe")}</p>
             </div>
             <details class="group more">
                 <summary class="group-title">{prefs.t("group.mechanics")}</summary>
@@ -231,6 +232,9 @@ pub fn StoryPicker() -> impl IntoView {
                     <ProgressLine/>
                 </div>
                 <div class="chips stories">{stories}</div>
+                // On a phone the row scrolls sideways (its far end fades): said in words too,
+                // as the sequence diagram says it (issue 42, item 7).
+                <p class="hint narrow-only stories-scroll" data-testid="stories-scroll">{prefs.t("path.swipe")}</p>
             </div>
             <details class="group more" prop:open=is_mechanic>
                 <summary class="group-title">{prefs.t("group.mechanics")}</summary>

@@ -12,7 +12,7 @@
 #                  (without it: Trunk's uncut module and glue, through the same wasm-opt -Oz)
 #   drop-classes   scripts/drop-classes.mjs      short-imports  scripts/short-imports.mjs
 #   terser         the first screen's scripts    catalogs       comment lines of i18n/*.txt
-#   stylesheets    the three stylesheets merged into style.css
+#   stylesheets    path.css merged into style.css, later.css unlinked
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -63,10 +63,11 @@ const hostStyles = (page) =>
     );
   });
 
-/** hostStyles of the demo page loaded without style.css. */
+/** hostStyles of the demo page loaded without the lesson's stylesheets (style.css, and
+ * later.css, which the widgets add). */
 async function hostStylesWithoutLab() {
   const context = await lab.browser.newContext({ viewport: DESKTOP });
-  await context.route('**/style.css', (route) => route.abort());
+  await context.route(/\/(style|later)\.css$/, (route) => route.abort());
   const page = await context.newPage();
   await page.goto(lab.site.url + 'demo.html');
   await page.waitForSelector('html[data-ready=true]');

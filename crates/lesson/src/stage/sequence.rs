@@ -102,7 +102,8 @@ pub fn arrow_view(
     let clock = clock_in(m.sent_at.ms(), catalog);
     let dir = dir_of(x1, x2);
     // Captions are measured as pills' texts: 11 px on wide screens, 14 px on phones
-    // (web/style.css), where the time column is hidden.
+    // (web/later.css: the diagram is drawn after the first screen), where the time column is
+    // hidden.
     let (narrow, wide) = (pill_width(&caption, 11.0), pill_width(&caption, 14.0));
     // The caption is centred above its arrow, but never reaches back into the time column on
     // the left (10 px mono, 0.6 em a character: "25 ч 00 мин 03 с" is 96 units wide and ran

@@ -106,6 +106,33 @@ pub fn remove_first_screen(document: &leptos::web_sys::Document) {
     }
 }
 
+/// Adds the later stylesheet, `later.css` next to `idem-web.js` (the rules of the parts drawn
+/// after the first screen: `style.css`, which index.html links, holds only what the first screen
+/// and Play use, so the bytes before Play are fewer), unless the document has it already. A
+/// `<link>` element, not inline style, so it loads under `style-src 'self'`; its rules come
+/// after every rule of `style.css`, as they did in one file, and match nothing on the first
+/// screen (tests/e2e/measure-css.mjs), so no rule that styles the first screen changes.
+pub fn add_later_sheet() {
+    let document = document();
+    if document
+        .query_selector("link[rel=stylesheet][href$='later.css']")
+        .ok()
+        .flatten()
+        .is_some()
+    {
+        return;
+    }
+    let Some(head) = document.query_selector("head").ok().flatten() else {
+        return;
+    };
+    let Ok(link) = document.create_element("link") else {
+        return;
+    };
+    let _ = link.set_attribute("rel", "stylesheet");
+    let _ = link.set_attribute("href", &format!("{}later.css", module_dir()));
+    let _ = head.append_child(&link);
+}
+
 /// Media query under which the topology is stacked (phones).
 pub const NARROW: &str = "(max-width: 640px)";
 

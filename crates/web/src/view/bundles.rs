@@ -32,7 +32,15 @@ use idem_lesson::anchors::{PLAYER_ANCHOR, PREDICT_ANCHOR, PROTECTIONS_ANCHOR};
 /// Where the parts' code comes from, for [`Code::new`](crate::view::later::Code::new).
 pub const BUNDLES: Bundles = Bundles {
     bundle,
-    code: |part| bundle_code(part).boxed_local(),
+    code: |part| {
+        // The panels' rules (later.css) are asked for with the panels' code, so they arrive
+        // together and none of them is downloaded before Play.
+        #[cfg(target_arch = "wasm32")]
+        if bundle(part) == "lesson" {
+            crate::platform::browser::add_later_sheet();
+        }
+        bundle_code(part).boxed_local()
+    },
 };
 
 /// One function per bundle of parts, a split point of the wasm with the `split` feature (a

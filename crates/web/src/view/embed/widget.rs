@@ -40,6 +40,10 @@ pub fn Widget(
     #[prop(optional)]
     lab_out: Option<std::rc::Rc<std::cell::Cell<Option<Lab>>>>,
 ) -> impl IntoView {
+    // A widget's own parts (its chrome, the notices, a full widget's panels) are styled by the
+    // later stylesheet: asked for at once, as no first screen waits for it.
+    #[cfg(target_arch = "wasm32")]
+    crate::platform::browser::add_later_sheet();
     let (run, errors) = run_from_query(&query);
     let lang = query_lang(&query);
     let lab = provide_lab(run, lang);

@@ -2,14 +2,15 @@
 // (issue #46 item 1). Run by hand after a release build of main's sources:
 //   node tests/e2e/measure-css.mjs <dist> [--write]
 // It serves <dist> with its style.css replaced by the unminified sources (web/style.css,
-// path.css, compare.css, in the order index.html links them), opens the page in Chromium with
+// path.css, later.css, in the order the page loads them), opens the page in Chromium with
 // the lesson's later bundle blocked (split_lesson-*.wasm: the panels below the player are never
 // drawn), and marks a rule as used when Chromium's CSS coverage says it matched, or when its
 // selector (dynamic pseudo-classes and pseudo-elements stripped) matches an element in one of
 // several states: EN and RU, 1280 px and 360 px wide, light and dark, before and while Play
 // runs, and at the end of the story. The second test catches rules whose @media or :hover
 // did not apply while measured but would on another screen. With --write, each source file
-// keeps its used rules and the others move, in their order, to web/later.css.
+// keeps its used rules and the others move, in their order, to web/later.css (before its
+// own rules). A rule of later.css that the first screen uses is named: it belongs in style.css.
 import { chromium } from 'playwright-core';
 import { readFileSync, writeFileSync, mkdtempSync, cpSync } from 'node:fs';
 import { join, dirname } from 'node:path';
@@ -18,7 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SOURCES = ['style.css', 'path.css', 'compare.css'];
+// In link order, later.css last (as the page adds it after style.css).
+const SOURCES = ['style.css', 'path.css', 'later.css'];
 const [distArg, ...flags] = process.argv.slice(2);
 
 /** Top-level and nested blocks of `css`: style rules (with offsets) and grouping at-rules. */
@@ -174,6 +176,13 @@ const kept = [];
 SOURCES.forEach((f, k) => {
   const lo = bases[k], hi = lo + texts[k].length;
   const items = parsed.filter((it) => it.start >= lo && it.end <= hi + 1);
+  if (f === 'later.css') {
+    const wrong = styleRules(items).filter((r) => used.has(r));
+    wrong.forEach((r) => console.log(`used on the first screen but in later.css: ${r.prelude}`));
+    if (later.length) later.push('/* Already in web/later.css. */\n');
+    later.push(texts[k].replace(/^\n+/, ''));
+    return;
+  }
   const first = emit(items, true).replace(/^\n+/, '') + '\n';
   const rest = emit(items, false).replace(/^\n+/, '');
   kept.push([f, first]);

@@ -114,15 +114,17 @@ pub fn remove_first_screen(document: &leptos::web_sys::Document) {
 /// screen (tests/e2e/measure-css.mjs), so no rule that styles the first screen changes.
 pub fn add_later_sheet() {
     let document = document();
-    if document
-        .query_selector("link[rel=stylesheet][href$='later.css']")
-        .ok()
-        .flatten()
-        .is_some()
-    {
+    // Looked up by tag, not by selector: the page's code looks no element up by selector
+    // (crates/web/tests/it/page_sources.rs).
+    let links = document.get_elements_by_tag_name("link");
+    let has_it = (0..links.length()).filter_map(|i| links.item(i)).any(|l| {
+        l.get_attribute("href")
+            .is_some_and(|h| h.ends_with("later.css"))
+    });
+    if has_it {
         return;
     }
-    let Some(head) = document.query_selector("head").ok().flatten() else {
+    let Some(head) = document.get_elements_by_tag_name("head").item(0) else {
         return;
     };
     let Ok(link) = document.create_element("link") else {

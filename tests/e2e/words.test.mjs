@@ -221,7 +221,14 @@ for (const lang of ['en', 'ru']) {
         whole: e.scrollHeight <= e.clientHeight + 1,
         chars: e.textContent.length,
       }));
-      assert.ok(shown, 'the bar shows the words on a phone');
+      // At step 0 a phone's bar leaves the opening out (it is the panel right under the
+      // prediction, and the bar stays two rows so Play and the prediction fit: #42 item 7);
+      // from step 1 the bar says each step.
+      if (i === 0) {
+        assert.ok(!shown, 'at step 0 the bar leaves the opening to the panel below');
+      } else {
+        assert.ok(shown, `step ${i}: the bar shows the words on a phone`);
+      }
       assert.ok(whole, `step ${i}: the words are cut`);
       longest = Math.max(longest, chars);
       if (await page.getByTestId('step-forward').isDisabled()) break;

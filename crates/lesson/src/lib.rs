@@ -14,6 +14,7 @@
 
 pub mod anchors;
 pub mod events;
+pub mod exercise;
 pub mod fault_record;
 pub mod fold;
 pub mod geometry;

@@ -32,8 +32,9 @@ pub enum Value {
     Other,
 }
 
-/// The option names, as JavaScript spells them.
-pub const FIELDS: [&str; 7] = [
+/// The option names, as JavaScript spells them: today's, then the exercise's
+/// ([`crate::exercise::FIELDS`], checked by the lesson's bundle, not by [`validate`]).
+pub const FIELDS: [&str; 15] = [
     "scenario",
     "lang",
     "autoplay",
@@ -41,6 +42,14 @@ pub const FIELDS: [&str; 7] = [
     "protections",
     "compact",
     "challenge",
+    "lock",
+    "hide",
+    "budget",
+    "kinds",
+    "stories",
+    "allow",
+    "faults",
+    "step",
 ];
 
 /// The options object of [`mount`](super::mount) as JavaScript gave it: known fields only, any types.
@@ -64,6 +73,10 @@ pub struct RawOptions {
     /// A challenge id (`idem_core::Challenge::ALL`): the widget opens it, and sends
     /// `idem:challenge` as its standing changes.
     pub challenge: Option<Value>,
+    /// The exercise's entries (`crate::exercise::FIELDS`), unchecked: the lesson's bundle
+    /// checks them (`crate::exercise::from_entries`), so their code is not in the first
+    /// screen's module.
+    pub exercise: Vec<(String, Value)>,
 }
 
 impl RawOptions {
@@ -81,6 +94,10 @@ impl RawOptions {
                 "protections" => &mut raw.protections,
                 "compact" => &mut raw.compact,
                 "challenge" => &mut raw.challenge,
+                _ if FIELDS[7..].contains(&name.as_str()) => {
+                    raw.exercise.push((name, value));
+                    continue;
+                }
                 _ => return Err(OptionError::UnknownField(name)),
             };
             *slot = Some(value);
@@ -106,6 +123,8 @@ pub struct Options {
     pub compact: bool,
     /// The challenge to open (its design replaces `scenario` and `protections`).
     pub challenge: Option<Challenge>,
+    /// The exercise's entries, unchecked ([`RawOptions::exercise`]).
+    pub exercise: Vec<(String, Value)>,
 }
 
 impl Options {
@@ -290,6 +309,7 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
         theme,
         protections,
         compact: flag("compact", raw.compact, true)?,
+        exercise: raw.exercise,
     })
 }
 
@@ -349,6 +369,7 @@ mod tests {
             protections: Some(Value::List(vec![Value::Text("key".into())])),
             compact: None,
             challenge: None,
+            exercise: vec![],
         };
         let o = validate(raw).expect("valid");
         assert_eq!(o.scenario, "key");
@@ -471,6 +492,23 @@ mod tests {
         assert!(e
             .to_string()
             .contains("unknown field `colour`; allowed: `scenario`, `lang`"));
+        assert!(e.to_string().ends_with("`faults`, `step`"), "{e}");
+        // The exercise's options pass unchecked, in order, to the lesson's bundle.
+        let raw = RawOptions::from_entries([
+            ("lock".to_owned(), Value::Text("key".into())),
+            ("scenario".to_owned(), Value::Text("key".into())),
+            ("budget".to_owned(), Value::Number(9.5)),
+        ])
+        .expect("known");
+        let o = validate(raw).expect("today's options are good");
+        assert_eq!(
+            o.exercise,
+            vec![
+                ("lock".to_owned(), Value::Text("key".into())),
+                ("budget".to_owned(), Value::Number(9.5))
+            ]
+        );
+        assert_eq!(&FIELDS[7..], &crate::exercise::FIELDS[..]);
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! "Embed" snippet of the full page.
 
 pub mod api;
+pub mod commands;
+pub mod exercise;
 pub mod host;
 pub mod share;
 pub mod widget;

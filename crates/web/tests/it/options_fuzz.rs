@@ -141,6 +141,28 @@ fn check(entries: Vec<(String, Value)>) -> Result<(), TestCaseError> {
                 query.contains(&format!("scenario={}", options.scenario)),
                 "{query}"
             );
+            // The exercise's options pass to the lesson's bundle, which checks them the same
+            // way: a value, or an error naming a field that was given (issue 43, item 1).
+            for (n, _) in &options.exercise {
+                prop_assert!(idem_lesson::exercise::FIELDS.contains(&n.as_str()), "{n}");
+            }
+            if let Err(error) = idem_lesson::exercise::from_entries(options.exercise.clone()) {
+                let message = error.to_string();
+                let field = field_of(&error).unwrap_or_default();
+                prop_assert!(
+                    message.starts_with("Idempotency Lab: bad options: "),
+                    "{message}"
+                );
+                prop_assert!(idem_lesson::exercise::FIELDS.contains(&field), "{message}");
+                prop_assert!(message.contains(&format!("`{field}`")), "{message}");
+                prop_assert!(
+                    options
+                        .exercise
+                        .iter()
+                        .any(|(n, v)| n == field && *v != Value::Null),
+                    "`{field}` blamed but not given"
+                );
+            }
         }
         Err(error) => {
             let field = field_of(&error);

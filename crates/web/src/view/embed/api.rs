@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 
+use super::commands::{commands, Command};
 use super::widget::Widget;
 use crate::platform::catalogs::load_parts;
 use crate::platform::lab::Lab;
@@ -35,6 +36,9 @@ struct Mounted {
     /// The widget's lab, once it is shown (it may wait for its language file).
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
     listeners: Vec<(&'static str, Function)>,
+    /// The exercise's options, unchecked, and the `resolve`/`reject` of `ready()` when there
+    /// are some: the lesson's bundle checks them (`embed::exercise`) and settles it.
+    exercise: ExerciseOptions,
     /// Held for its `Drop`, which unmounts the widget.
     _view: Box<dyn std::any::Any>,
 }
@@ -48,6 +52,9 @@ impl Drop for Mounted {
         }
     }
 }
+
+/// A widget's exercise options as `mount` got them, and what settles its `ready()`.
+pub type ExerciseOptions = (Vec<(String, Value)>, Option<(Function, Function)>);
 
 thread_local! {
     /// The widgets mounted by [`mount`] and not yet unmounted, and the last id given out.
@@ -133,6 +140,32 @@ impl MountHandle {
         })
     }
 
+    /// A promise of the run as a link: `{ query, link }` (`link`: its parameters as an object).
+    #[wasm_bindgen(js_name = getState)]
+    pub fn get_state(&self) -> leptos::web_sys::js_sys::Promise {
+        self.command(Command::GetState, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    }
+
+    /// Opens the run `state` describes (a link's query, or `getState()`'s object); a promise
+    /// that rejects with the link's problems for a bad one (the run on screen stays).
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(
+        &self,
+        state: leptos::wasm_bindgen::JsValue,
+    ) -> leptos::web_sys::js_sys::Promise {
+        self.command(Command::SetState, state)
+    }
+
+    /// Freezes the widget (`true`: it shows its run and takes no input) or thaws it.
+    pub fn freeze(&self, on: leptos::wasm_bindgen::JsValue) -> leptos::web_sys::js_sys::Promise {
+        self.command(Command::Freeze, on)
+    }
+
+    /// A promise of one self-contained SVG of the stage and the sequence diagram as they are.
+    pub fn picture(&self) -> leptos::web_sys::js_sys::Promise {
+        self.command(Command::Picture, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    }
+
     /// Removes a listener added with `on(name, listener)`. Returns the handle.
     pub fn off(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
         let name = listened(name)?;
@@ -143,6 +176,30 @@ impl MountHandle {
         Ok(MountHandle {
             id: self.id,
             ready: self.ready.clone(),
+        })
+    }
+}
+
+impl MountHandle {
+    /// Runs a host's command in the lesson's bundle (embed/commands.rs), which it loads first.
+    fn command(
+        &self,
+        command: Command,
+        arg: leptos::wasm_bindgen::JsValue,
+    ) -> leptos::web_sys::js_sys::Promise {
+        let widget = with_mounted(self.id, |m| (m.lab.get(), m.host.first_element_child()));
+        wasm_bindgen_futures::future_to_promise(async move {
+            let Some((Some(lab), Some(root))) = widget else {
+                return Err(JsError::new("Idempotency Lab: the widget is not shown").into());
+            };
+            #[cfg(feature = "split")]
+            let run = commands().await;
+            #[cfg(not(feature = "split"))]
+            let run = commands();
+            let run = run.map_err(|_| {
+                JsError::new("Idempotency Lab: the lesson's file could not be loaded")
+            })?;
+            run(lab, root, command, arg)
         })
     }
 }
@@ -258,30 +315,44 @@ pub fn mount(
     };
     // The other one: the host element is emptied before the widget is mounted into it.
     element.set_inner_html("");
+    let query = options.query();
     let Options {
         theme,
         autoplay,
         compact,
+        exercise,
         ..
     } = options;
-    let query = options.query();
+    // An exercise is checked by the lesson's bundle (its code is not in this module): then
+    // `ready()` is settled there, rejected with the same words as a bad option's error. An
+    // exercise shows the parts the student works with (`compact` notwithstanding).
+    let full = !compact || !exercise.is_empty();
+    let mut settle = None;
+    let settled = (!exercise.is_empty()).then(|| {
+        leptos::web_sys::js_sys::Promise::new(&mut |resolve, reject| {
+            settle = Some((resolve, reject));
+        })
+    });
+    let exercise = (exercise, settle);
     let lang = idem_lesson::options::query_lang(&query);
     // The widget hands its lab out once it is built, for restart() and runToEnd().
     let lab = std::rc::Rc::new(std::cell::Cell::new(None));
     let lab_out = std::rc::Rc::clone(&lab);
     let widget = move || {
-        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact lab_out=lab_out/> }
+        view! { <Widget query=query theme=theme autoplay=autoplay full=full lab_out=lab_out/> }
     };
     // The widget's language files are usually there (the page's or another widget's); if not,
     // the widget appears once they are fetched, or a notice says why it could not be.
     if parts_loaded(lang, true) {
         let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
-            id: register(element, Box::new(view), lab),
-            ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
+            id: register(element, Box::new(view), lab, exercise),
+            ready: settled.unwrap_or_else(|| {
+                leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE)
+            }),
         });
     }
-    let id = register(element.clone(), Box::new(()), lab);
+    let id = register(element.clone(), Box::new(()), lab, exercise);
     let ready = wasm_bindgen_futures::future_to_promise(async move {
         let result = load_parts(lang, true).await;
         // Unmounted (or replaced) while the file was on its way: nothing to show.
@@ -299,9 +370,18 @@ pub fn mount(
                 .map(|m| std::mem::replace(&mut m._view, view))
         });
         drop(old);
+        // Not shown: no exercise will be checked, so `ready()` says so here.
+        if !shown {
+            if let Some((resolve, _)) = with_mounted(id, |m| m.exercise.1.take()).flatten() {
+                let _ = resolve.call1(&leptos::wasm_bindgen::JsValue::NULL, &false.into());
+            }
+        }
         Ok(shown.into())
     });
-    Ok(MountHandle { id, ready })
+    Ok(MountHandle {
+        id,
+        ready: settled.unwrap_or(ready),
+    })
 }
 
 /// Unsets the current reactive owner until dropped, then sets it back.
@@ -330,6 +410,7 @@ fn register(
     host: leptos::web_sys::HtmlElement,
     view: Box<dyn std::any::Any>,
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
+    exercise: ExerciseOptions,
 ) -> u32 {
     MOUNTED.with_borrow_mut(|(last, all)| {
         *last += 1;
@@ -338,9 +419,21 @@ fn register(
             host,
             lab,
             listeners: Vec::new(),
+            exercise,
             _view: view,
         });
         *last
+    })
+}
+
+/// The exercise options `mount` was given for the widget in `host` (a copy), and, the first
+/// time, what settles its `ready()`. `None` when no widget was mounted there. Called only from
+/// the lesson's bundle (`embed::exercise`), so its code goes with that file.
+pub fn mounted_exercise(host: &leptos::web_sys::Element) -> Option<ExerciseOptions> {
+    MOUNTED.with_borrow_mut(|(_, all)| {
+        all.iter_mut()
+            .find(|m| AsRef::<leptos::web_sys::Element>::as_ref(&m.host) == host)
+            .map(|m| (m.exercise.0.clone(), m.exercise.1.take()))
     })
 }
 

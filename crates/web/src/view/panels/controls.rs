@@ -39,14 +39,18 @@ pub fn ProtectionBar(
     let id = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
     // The design changes only when a switch flips, not at every step.
     let design = Memo::new(move |_| lab.run.with(|r| r.scenario().protections));
+    // A course author's exercise may lock switches (embed/exercise.rs): shown, not flipped.
+    let rules = crate::platform::exercise::use_exercise();
     let toggle = move |switch: Protection| {
         let name = switch.name();
+        let locked = rules.is_some_and(|r| r.with_untracked(|e| !e.may_flip(switch)));
         view! {
             <div class="toggle-item">
                 <label class="toggle" data-testid=format!("protect-{name}")>
                     <input
                         type="checkbox"
                         data-protect=name
+                        disabled=locked
                         aria-describedby=format!("hint-{name}")
                         prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
                         on:change=move |_| lab.toggle_protection(switch)

@@ -1,0 +1,301 @@
+//! Commands from the host (issue 43, item 2): `getState()`, `setState(state)`, `freeze(on)`
+//! and `picture()` on a mounted widget's handle, and the same commands posted into an `?embed`
+//! frame whose link names the host's origin (`host=`, embed/host.rs).
+//!
+//! Their code is in the lesson's bundle ([`commands`] is a split point of that file): the
+//! handle's methods in the first screen's module are one line each, which load it and call
+//! [`run`]. Pure parts (the state as a link) are the core's and the lesson's.
+
+use idem_core::DeepLink;
+use leptos::prelude::*;
+use leptos::wasm_bindgen::{JsCast, JsValue};
+use leptos::wasm_split::SplitLoaderError;
+use leptos::web_sys::{js_sys, Element};
+
+use crate::platform::lab::Lab;
+
+/// A command of the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// The run as a link: `{ query, link }` (the link's parameters as an object).
+    GetState,
+    /// Opens the run a link (a string, or an object of its parameters) describes.
+    SetState,
+    /// Freezes the widget (a truthy argument) or thaws it.
+    Freeze,
+    /// An SVG of the stage and the sequence diagram as they are now.
+    Picture,
+}
+
+impl Command {
+    /// The command a message's `type` names (an `?embed` frame's commands).
+    pub fn from_name(name: &str) -> Option<Command> {
+        match name {
+            "getState" => Some(Command::GetState),
+            "setState" => Some(Command::SetState),
+            "freeze" => Some(Command::Freeze),
+            "picture" => Some(Command::Picture),
+            _ => None,
+        }
+    }
+}
+
+/// What carries out a command on a widget (its lab and its root element `.idem-lab`).
+pub type Run = fn(Lab, Element, Command, JsValue) -> Result<JsValue, JsValue>;
+
+/// The lesson's bundle's [`run`] (a split point: with the `split` feature the call loads that
+/// file first).
+#[cfg_attr(
+    feature = "split",
+    ::leptos::wasm_split::wasm_split(lesson, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+pub fn commands() -> Result<Run, SplitLoaderError> {
+    Ok(run)
+}
+
+fn error(message: &str) -> JsValue {
+    js_sys::Error::new(&format!("Idempotency Lab: {message}")).into()
+}
+
+/// Carries out `command` on the widget whose lab is `lab` and root `root`.
+pub fn run(lab: Lab, root: Element, command: Command, arg: JsValue) -> Result<JsValue, JsValue> {
+    match command {
+        Command::GetState => Ok(state(lab)),
+        Command::SetState => set_state(lab, &arg).map(|()| JsValue::TRUE),
+        Command::Freeze => {
+            let on = arg.is_truthy();
+            freeze(lab, &root, on);
+            Ok(on.into())
+        }
+        Command::Picture => picture(&root).map(JsValue::from),
+    }
+}
+
+/// `{ query: "scenario=key&step=3", link: { scenario: "key", step: "3" } }`.
+fn state(lab: Lab) -> JsValue {
+    let query = lab.run.with_untracked(|r| r.link().to_query());
+    let link = js_sys::Object::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let _ = js_sys::Reflect::set(&link, &name.into(), &value.into());
+    }
+    let out = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&out, &"query".into(), &query.into());
+    let _ = js_sys::Reflect::set(&out, &"link".into(), &link);
+    out.into()
+}
+
+/// The query a state names: a string (with or without `?`), `{ query }`, or the link's
+/// parameters as an object (what `getState().link` gives).
+fn state_query(arg: &JsValue) -> Option<String> {
+    if let Some(query) = arg.as_string() {
+        return Some(query);
+    }
+    if !arg.is_object() {
+        return None;
+    }
+    let query = js_sys::Reflect::get(arg, &"query".into()).ok();
+    if let Some(query) = query.and_then(|q| q.as_string()) {
+        return Some(query);
+    }
+    let entries = js_sys::Object::entries(arg.unchecked_ref());
+    Some(
+        entries
+            .iter()
+            .map(|pair| {
+                let pair = pair.unchecked_into::<js_sys::Array>();
+                let name = pair.get(0).as_string().unwrap_or_default();
+                let value = pair.get(1);
+                let value = value
+                    .as_string()
+                    .or_else(|| value.as_f64().map(|n| (n as i64).to_string()))
+                    .unwrap_or_default();
+                if value.is_empty() {
+                    name
+                } else {
+                    format!("{name}={value}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("&"),
+    )
+}
+
+/// Opens the run `arg` describes; a bad one is refused with each problem in the link notice's
+/// words, and the run on screen stays.
+fn set_state(lab: Lab, arg: &JsValue) -> Result<(), JsValue> {
+    let Some(query) = state_query(arg) else {
+        return Err(error(
+            "setState(state): state must be a link's query (a string) or getState()'s object",
+        ));
+    };
+    let catalog = idem_lesson::i18n::Lang::En.catalog();
+    let link = DeepLink::parse(&query).map_err(|errors| {
+        let said: Vec<String> = errors
+            .iter()
+            .map(|e| idem_lesson::text::link_error(e, catalog))
+            .collect();
+        error(&format!("bad state: {}", said.join(" ")))
+    })?;
+    if lab.open(&link) {
+        Ok(())
+    } else {
+        Err(error("bad state: this run cannot be built"))
+    }
+}
+
+/// Frozen, the widget shows its run and takes no input (`inert`: no click, key or focus, and
+/// playback paused), for a question about a fixed run.
+fn freeze(lab: Lab, root: &Element, on: bool) {
+    if on && lab.clock.playing.get_untracked() {
+        lab.toggle_play();
+    }
+    let _ = if on {
+        root.set_attribute("inert", "")
+    } else {
+        root.remove_attribute("inert")
+    };
+    let _ = root.set_attribute("data-frozen", if on { "true" } else { "false" });
+}
+
+/// The presentation attributes a picture keeps from each element's computed style (as
+/// attributes, not `style`: the picture can be inlined in a page under a strict CSP).
+const KEPT: [&str; 14] = [
+    "fill",
+    "fill-opacity",
+    "stroke",
+    "stroke-width",
+    "stroke-dasharray",
+    "stroke-opacity",
+    "opacity",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "font-style",
+    "text-anchor",
+    "dominant-baseline",
+    "visibility",
+];
+
+/// `target[name](args…)` when it is a function.
+fn call(target: &JsValue, name: &str, args: &js_sys::Array) -> Option<JsValue> {
+    let f = js_sys::Reflect::get(target, &name.into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    js_sys::Reflect::apply(&f, target, args).ok()
+}
+
+/// Copies `from`'s computed style (the [`KEPT`] properties) onto `to`, its clone, and so on
+/// down both trees.
+fn inline_styles(window: &JsValue, from: &Element, to: &Element) {
+    if let Some(style) = call(window, "getComputedStyle", &js_sys::Array::of1(from)) {
+        for name in KEPT {
+            let value = call(
+                &style,
+                "getPropertyValue",
+                &js_sys::Array::of1(&name.into()),
+            )
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+            if !value.is_empty() {
+                let _ = to.set_attribute(name, &value);
+            }
+        }
+    }
+    let _ = to.remove_attribute("class");
+    let (a, b) = (from.children(), to.children());
+    for i in 0..a.length().min(b.length()) {
+        if let (Some(x), Some(y)) = (a.item(i), b.item(i)) {
+            inline_styles(window, &x, &y);
+        }
+    }
+}
+
+/// One self-contained SVG of the widget's stage and sequence diagram as they are now, one
+/// under the other, with the page's fonts and colours (computed styles as attributes) on its
+/// background colour.
+pub fn picture(root: &Element) -> Result<String, JsValue> {
+    let window: JsValue = leptos::prelude::window().into();
+    let svgs = root.get_elements_by_tag_name("svg");
+    let mut parts = String::new();
+    let (mut width, mut height) = (0.0_f64, 0.0_f64);
+    for i in 0..svgs.length() {
+        let Some(svg) = svgs.item(i) else { continue };
+        let class = svg.get_attribute("class").unwrap_or_default();
+        if !matches!(class.as_str(), "topology" | "sequence-svg") {
+            continue;
+        }
+        let rect = svg.get_bounding_client_rect();
+        if rect.width() <= 0.0 {
+            continue;
+        }
+        let Some(clone) = svg
+            .clone_node_with_deep(true)
+            .ok()
+            .and_then(|c| c.dyn_into::<Element>().ok())
+        else {
+            continue;
+        };
+        inline_styles(&window, &svg, &clone);
+        for (name, value) in [
+            ("x", "0".to_owned()),
+            ("y", (height as u32).to_string()),
+            ("width", (rect.width().ceil() as u32).to_string()),
+            ("height", (rect.height().ceil() as u32).to_string()),
+        ] {
+            let _ = clone.set_attribute(name, &value);
+        }
+        let serializer = js_sys::Reflect::get(&window, &"XMLSerializer".into())
+            .ok()
+            .and_then(|c| {
+                js_sys::Reflect::construct(
+                    c.unchecked_ref::<js_sys::Function>(),
+                    &js_sys::Array::new(),
+                )
+                .ok()
+            });
+        let text = serializer
+            .and_then(|s| call(&s, "serializeToString", &js_sys::Array::of1(&clone)))
+            .and_then(|t| t.as_string())
+            .ok_or_else(|| error("picture(): this browser cannot serialise SVG"))?;
+        parts.push_str(&text);
+        width = width.max(rect.width());
+        height += rect.height().ceil() + 16.0;
+    }
+    if parts.is_empty() {
+        return Err(error("picture(): the widget shows no stage yet"));
+    }
+    let background = call(&window, "getComputedStyle", &js_sys::Array::of1(root))
+        .and_then(|s| {
+            call(
+                &s,
+                "getPropertyValue",
+                &js_sys::Array::of1(&"background-color".into()),
+            )
+        })
+        .and_then(|v| v.as_string())
+        .filter(|c| !c.is_empty() && c != "rgba(0, 0, 0, 0)")
+        .unwrap_or_else(|| "#ffffff".to_owned());
+    let (w, h) = (width.ceil() as u32, height as u32);
+    Ok(format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"><rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>{parts}</svg>"
+    ))
+}
+
+/// "Download picture": the picture of the widget whose root is `root`, saved as an SVG file.
+pub fn download_picture(root: &Element) {
+    let Ok(svg) = picture(root) else { return };
+    let href = format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(&svg))
+    );
+    let Ok(a) = document().create_element("a") else {
+        return;
+    };
+    let _ = a.set_attribute("href", &href);
+    let _ = a.set_attribute("download", "idempotency-lab.svg");
+    if let Ok(a) = a.dyn_into::<leptos::web_sys::HtmlElement>() {
+        a.click();
+    }
+}

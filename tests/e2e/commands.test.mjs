@@ -34,14 +34,15 @@ async function mountInto(page, id, options) {
 
 test('getState and setState: a run goes from one widget to another, as a string and as an object', async () => {
   const page = await openDemo(lab, () => {});
-  const a = await mountInto(page, 'cmd-a', { scenario: 'key' });
+  const a = await mountInto(page, 'cmd-a', { scenario: 'key', compact: false });
+  await a.getByTestId('drop-next-ack').click();
   await a.getByTestId('step-forward').click();
   await a.getByTestId('step-forward').click();
-  await a.getByTestId('drop-next-ack').waitFor();
   const state = await page.evaluate(() => window.__w['cmd-a'].getState());
   assert.equal(typeof state.query, 'string');
   assert.equal(state.link.scenario, 'key');
   assert.match(state.query, /^scenario=key/);
+  assert.match(state.query, /faults=/, 'the student\'s fault is in the state');
   const b = await mountInto(page, 'cmd-b', { scenario: 'naive' });
   for (const given of [state.query, state.link]) {
     await page.evaluate(() => window.__w['cmd-b'].setState('scenario=naive'));

@@ -24,6 +24,7 @@ const page = (lang, body) => `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Week 3 — Retries</title>
+<link rel="icon" href="../assets/images/favicon.svg">
 <link rel="stylesheet" href="../assets/stylesheets/main.css">
 <script type="module" src="../lab/idem-lab.js"></script>
 </head>
@@ -42,6 +43,8 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'idem-tag-'));
   await symlink(join(ROOT, 'dist'), join(dir, 'lab'));
   await mkdir(join(dir, 'assets', 'stylesheets'), { recursive: true });
+  await mkdir(join(dir, 'assets', 'images'), { recursive: true });
+  await writeFile(join(dir, 'assets', 'images', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n');
   await writeFile(join(dir, 'assets', 'stylesheets', 'main.css'), 'body { font-family: serif; margin: 2rem; }\n');
   await writeFile(join(dir, 'index.html'), '<!doctype html><title>course</title>\n');
   for (const [folder, lang, body] of [
@@ -82,7 +85,7 @@ async function open(path) {
 }
 
 test('the tag in an English Markdown page: options and an exercise, events, changed attributes, removal', async () => {
-  const p = await open('week-3/');
+  const p = await open('week-3/index.html');
   const a = p.locator('#lab-a');
   await a.getByTestId('exercise').waitFor();
   assert.equal(await a.locator('input[data-protect="key"]').isDisabled(), true);
@@ -116,7 +119,7 @@ test('the tag in an English Markdown page: options and an exercise, events, chan
 });
 
 test('the tag in a Russian Markdown page: the widget in Russian with its budget', async () => {
-  const p = await open('nedelya-3/');
+  const p = await open('nedelya-3/index.html');
   const w = p.locator('#lab-ru');
   await w.getByTestId('exercise-used').waitFor();
   assert.match(await w.getByTestId('exercise-used').innerText(), /Использовано сбоев: 0 из 1/);

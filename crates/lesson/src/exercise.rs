@@ -21,7 +21,7 @@ pub const FIELDS: [&str; 8] = [
 ];
 
 /// The names a link reads as exercise parameters (`faults` and `step` are the deep link's own).
-pub const LINK_FIELDS: [&str; 6] = ["lock", "hide", "budget", "kinds", "stories", "allow"];
+pub const LINK_FIELDS: [&str; 6] = crate::link_params::EXERCISE_PARAMS;
 
 /// The most faults a budget may allow (a link carries no more).
 pub const MAX_BUDGET: u32 = DeepLink::MAX_FAULTS as u32;

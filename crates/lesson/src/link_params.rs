@@ -16,6 +16,10 @@ use crate::theme::Theme;
 /// [`DeepLink::PARAMS`].
 pub const PAGE_PARAMS: [&str; 4] = ["lang", "theme", "embed", "host"];
 
+/// A course author's exercise parameters, read by `crate::exercise::from_query` (`faults` and
+/// `step`, its start state, are the deep link's own).
+pub const EXERCISE_PARAMS: [&str; 6] = ["lock", "hide", "budget", "kinds", "stories", "allow"];
+
 /// The values `embed` may have (`?embed`, `?embed=1`, `?embed=true`).
 const EMBED_VALUES: [&str; 3] = ["", "1", "true"];
 
@@ -95,7 +99,7 @@ pub fn known_params() -> impl Iterator<Item = &'static str> {
     DeepLink::PARAMS
         .into_iter()
         .chain(PAGE_PARAMS)
-        .chain(crate::exercise::LINK_FIELDS)
+        .chain(EXERCISE_PARAMS)
 }
 
 fn quote(raw: &str) -> String {
@@ -123,7 +127,7 @@ pub fn page_params(query: &str) -> PageParams {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let Some(name) = PAGE_PARAMS.into_iter().find(|p| *p == name) else {
             // The exercise's parameters are checked by `exercise::from_query`.
-            if !DeepLink::PARAMS.contains(&name) && !crate::exercise::LINK_FIELDS.contains(&name) {
+            if !DeepLink::PARAMS.contains(&name) && !EXERCISE_PARAMS.contains(&name) {
                 out.problems.push(ParamProblem::Unknown(quote(name)));
             }
             continue;

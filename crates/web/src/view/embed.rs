@@ -5,6 +5,7 @@
 pub mod api;
 pub mod commands;
 pub mod exercise;
+pub mod given;
 pub mod host;
 pub mod share;
 pub mod widget;

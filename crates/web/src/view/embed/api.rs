@@ -36,9 +36,8 @@ struct Mounted {
     /// The widget's lab, once it is shown (it may wait for its language file).
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
     listeners: Vec<(&'static str, Function)>,
-    /// The exercise's options, unchecked, and the `resolve`/`reject` of `ready()` when there
-    /// are some: the lesson's bundle checks them (`embed::exercise`) and settles it.
-    exercise: ExerciseOptions,
+    /// Whether `mount` was given an exercise (kept in `embed::given`).
+    exercise: bool,
     /// Held for its `Drop`, which unmounts the widget.
     _view: Box<dyn std::any::Any>,
 }
@@ -52,9 +51,6 @@ impl Drop for Mounted {
         }
     }
 }
-
-/// A widget's exercise options as `mount` got them, and what settles its `ready()`.
-pub type ExerciseOptions = (Vec<(String, Value)>, Option<(Function, Function)>);
 
 thread_local! {
     /// The widgets mounted by [`mount`] and not yet unmounted, and the last id given out.
@@ -103,6 +99,10 @@ impl MountHandle {
     /// are loaded, else after they are fetched), `false` when they could not be loaded (the
     /// element then says why).
     pub fn ready(&self) -> leptos::web_sys::js_sys::Promise {
+        // With an exercise, the lesson's bundle checks it first (a bad one rejects).
+        if with_mounted(self.id, |m| m.exercise) == Some(true) {
+            return self.command(Command::Ready, self.ready.clone().into());
+        }
         self.ready.clone()
     }
 
@@ -187,10 +187,10 @@ impl MountHandle {
         command: Command,
         arg: leptos::wasm_bindgen::JsValue,
     ) -> leptos::web_sys::js_sys::Promise {
-        let widget = with_mounted(self.id, |m| (m.lab.get(), m.host.first_element_child()));
-        wasm_bindgen_futures::future_to_promise(async move {
-            let Some((Some(lab), Some(root))) = widget else {
-                return Err(JsError::new("Idempotency Lab: the widget is not shown").into());
+        let widget = with_mounted(self.id, |m| (m.lab.get(), m.host.clone()));
+        promise(Box::pin(async move {
+            let Some((lab, host)) = widget else {
+                return Err(JsError::new("Idempotency Lab: the widget is not mounted").into());
             };
             #[cfg(feature = "split")]
             let run = commands().await;
@@ -199,8 +199,8 @@ impl MountHandle {
             let run = run.map_err(|_| {
                 JsError::new("Idempotency Lab: the lesson's file could not be loaded")
             })?;
-            run(lab, root, command, arg)
-        })
+            run(lab, host.into(), command, arg)
+        }))
     }
 }
 
@@ -324,16 +324,11 @@ pub fn mount(
         ..
     } = options;
     // An exercise is checked by the lesson's bundle (its code is not in this module): then
-    // `ready()` is settled there, rejected with the same words as a bad option's error. An
+    // `ready()` asks it first and rejects with the same words as a bad option's error. An
     // exercise shows the parts the student works with (`compact` notwithstanding).
     let full = !compact || !exercise.is_empty();
-    let mut settle = None;
-    let settled = (!exercise.is_empty()).then(|| {
-        leptos::web_sys::js_sys::Promise::new(&mut |resolve, reject| {
-            settle = Some((resolve, reject));
-        })
-    });
-    let exercise = (exercise, settle);
+    let given = !exercise.is_empty();
+    super::given::set(&element, exercise);
     let lang = idem_lesson::options::query_lang(&query);
     // The widget hands its lab out once it is built, for restart() and runToEnd().
     let lab = std::rc::Rc::new(std::cell::Cell::new(None));
@@ -346,14 +341,12 @@ pub fn mount(
     if parts_loaded(lang, true) {
         let view = mount_to(element.clone(), widget);
         return Ok(MountHandle {
-            id: register(element, Box::new(view), lab, exercise),
-            ready: settled.unwrap_or_else(|| {
-                leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE)
-            }),
+            id: register(element, Box::new(view), lab, given),
+            ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
         });
     }
-    let id = register(element.clone(), Box::new(()), lab, exercise);
-    let ready = wasm_bindgen_futures::future_to_promise(async move {
+    let id = register(element.clone(), Box::new(()), lab, given);
+    let ready = promise(Box::pin(async move {
         let result = load_parts(lang, true).await;
         // Unmounted (or replaced) while the file was on its way: nothing to show.
         if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
@@ -370,18 +363,20 @@ pub fn mount(
                 .map(|m| std::mem::replace(&mut m._view, view))
         });
         drop(old);
-        // Not shown: no exercise will be checked, so `ready()` says so here.
-        if !shown {
-            if let Some((resolve, _)) = with_mounted(id, |m| m.exercise.1.take()).flatten() {
-                let _ = resolve.call1(&leptos::wasm_bindgen::JsValue::NULL, &false.into());
-            }
-        }
         Ok(shown.into())
-    });
-    Ok(MountHandle {
-        id,
-        ready: settled.unwrap_or(ready),
-    })
+    }));
+    Ok(MountHandle { id, ready })
+}
+
+/// A promise of a boxed future: one instance of `future_to_promise` (its task's code) for
+/// `mount`'s wait for the texts and the handle's commands, not one per future.
+fn promise(
+    future: futures::future::LocalBoxFuture<
+        'static,
+        Result<leptos::wasm_bindgen::JsValue, leptos::wasm_bindgen::JsValue>,
+    >,
+) -> leptos::web_sys::js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(future)
 }
 
 /// Unsets the current reactive owner until dropped, then sets it back.
@@ -410,7 +405,7 @@ fn register(
     host: leptos::web_sys::HtmlElement,
     view: Box<dyn std::any::Any>,
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
-    exercise: ExerciseOptions,
+    exercise: bool,
 ) -> u32 {
     MOUNTED.with_borrow_mut(|(last, all)| {
         *last += 1;
@@ -423,17 +418,6 @@ fn register(
             _view: view,
         });
         *last
-    })
-}
-
-/// The exercise options `mount` was given for the widget in `host` (a copy), and, the first
-/// time, what settles its `ready()`. `None` when no widget was mounted there. Called only from
-/// the lesson's bundle (`embed::exercise`), so its code goes with that file.
-pub fn mounted_exercise(host: &leptos::web_sys::Element) -> Option<ExerciseOptions> {
-    MOUNTED.with_borrow_mut(|(_, all)| {
-        all.iter_mut()
-            .find(|m| AsRef::<leptos::web_sys::Element>::as_ref(&m.host) == host)
-            .map(|m| (m.exercise.0.clone(), m.exercise.1.take()))
     })
 }
 

@@ -25,6 +25,8 @@ pub enum Command {
     Freeze,
     /// An SVG of the stage and the sequence diagram as they are now.
     Picture,
+    /// A mounted widget's `ready()` with an exercise: its check, then the promise given.
+    Ready,
 }
 
 impl Command {
@@ -40,8 +42,9 @@ impl Command {
     }
 }
 
-/// What carries out a command on a widget (its lab and its root element `.idem-lab`).
-pub type Run = fn(Lab, Element, Command, JsValue) -> Result<JsValue, JsValue>;
+/// What carries out a command on a widget: its lab (`None` until it is shown), the element it
+/// is in (a mounted widget's host, the `?embed` page's `<main>`), the command, its argument.
+pub type Run = fn(Option<Lab>, Element, Command, JsValue) -> Result<JsValue, JsValue>;
 
 /// The lesson's bundle's [`run`] (a split point: with the `split` feature the call loads that
 /// file first).
@@ -57,8 +60,23 @@ fn error(message: &str) -> JsValue {
     js_sys::Error::new(&format!("Idempotency Lab: {message}")).into()
 }
 
-/// Carries out `command` on the widget whose lab is `lab` and root `root`.
-pub fn run(lab: Lab, root: Element, command: Command, arg: JsValue) -> Result<JsValue, JsValue> {
+/// Carries out `command` on the widget whose lab is `lab`, in the element `host`.
+pub fn run(
+    lab: Option<Lab>,
+    host: Element,
+    command: Command,
+    arg: JsValue,
+) -> Result<JsValue, JsValue> {
+    if command == Command::Ready {
+        // The exercise's check; a good one resolves as the widget's own `ready()` (`arg`).
+        let entries = crate::view::embed::given::get(&host).unwrap_or_default();
+        return idem_lesson::exercise::from_entries(entries)
+            .map(|_| arg)
+            .map_err(|e| js_sys::Error::new(&e.to_string()).into());
+    }
+    let (Some(lab), Some(root)) = (lab, host.first_element_child()) else {
+        return Err(error("the widget is not shown yet (await ready())"));
+    };
     match command {
         Command::GetState => Ok(state(lab)),
         Command::SetState => set_state(lab, &arg).map(|()| JsValue::TRUE),
@@ -68,6 +86,7 @@ pub fn run(lab: Lab, root: Element, command: Command, arg: JsValue) -> Result<Js
             Ok(on.into())
         }
         Command::Picture => picture(&root).map(JsValue::from),
+        Command::Ready => Ok(arg),
     }
 }
 

@@ -12,14 +12,13 @@
 use idem_core::{DeepLink, Protections};
 use idem_lesson::exercise::{self, Exercise, Part, Tool};
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsValue;
 
 use crate::platform::browser::location_query;
 use crate::platform::events::use_events;
 use crate::platform::exercise::ExerciseRules;
 use crate::platform::lab::{use_lab, use_prefs, Lab};
-use crate::view::embed::api::{manual_mount, mounted_exercise};
 use crate::view::embed::commands::download_picture;
+use crate::view::embed::{given, manual_mount};
 use crate::view::later::{later_here, LaterPart};
 use crate::view::panels::controls::ProtectionBar;
 use crate::view::panels::explorer::TryEveryFailure;
@@ -28,26 +27,17 @@ use crate::view::stage::sequence::Sequence;
 use crate::view::stage::state_panels::StatePanels;
 
 /// The exercise of the widget whose root is `root`: `mount`'s options for a mounted widget
-/// (settling its `ready()`), else the `?embed` page's link.
-fn read(root: &leptos::web_sys::Element) -> Result<Exercise, String> {
-    if let Some((entries, settle)) = root.parent_element().and_then(|h| mounted_exercise(&h)) {
-        let checked = exercise::from_entries(entries).map_err(|e| e.to_string());
-        if let Some((resolve, reject)) = settle {
-            let _ = match &checked {
-                Ok(_) => resolve.call1(&JsValue::NULL, &JsValue::TRUE),
-                Err(message) => reject.call1(
-                    &JsValue::NULL,
-                    &leptos::web_sys::js_sys::Error::new(message).into(),
-                ),
-            };
-        }
-        return checked;
+/// (its `ready()` checks them the same way, embed/commands.rs), else, in the `?embed` page,
+/// the link's.
+fn read(root: &leptos::web_sys::Element, page: bool) -> Result<Exercise, String> {
+    if let Some(entries) = root.parent_element().and_then(|h| given::get(&h)) {
+        return exercise::from_entries(entries).map_err(|e| e.to_string());
     }
     // A link's bad parameters are said in the link notice (host.rs), the rest kept.
-    Ok(if manual_mount() {
-        Exercise::default()
-    } else {
+    Ok(if page {
         exercise::from_query(&location_query()).0
+    } else {
+        Exercise::default()
     })
 }
 
@@ -158,7 +148,8 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
         let Some(root) = root.and_then(|r| r.get()) else {
             return false;
         };
-        match read(&root) {
+        // A widget on a page that mounts none itself is the `?embed` page (host.rs says so too).
+        match read(&root, !manual_mount()) {
             Ok(checked) => {
                 let start = lab.run.with_untracked(|r| checked.start(&r.link()));
                 if let Some(link) = start {
@@ -245,7 +236,6 @@ fn story_list(
     prefs: crate::platform::lab::Prefs,
     ids: Vec<&'static str>,
 ) -> impl IntoView {
-    let current = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
     let chips = ids
         .into_iter()
         .map(|id| {
@@ -254,7 +244,7 @@ fn story_list(
                     type="button"
                     class="chip"
                     data-testid=format!("scenario-{id}")
-                    aria-pressed=move || current.with(|c| c == id).to_string()
+                    aria-pressed=move || lab.run.with(|r| r.scenario().id == id).to_string()
                     on:click=move |_| lab.switch(id)
                 >
                     {prefs.t(&format!("scenario.{id}.title"))}

@@ -154,12 +154,12 @@ fn take_commands(origin: String, root: NodeRef<leptos::html::Div>) {
             if get(&data, "source").as_string().as_deref() != Some("idem-lab-host") {
                 return;
             }
-            let Some(root) = root.get_untracked() else {
+            let Some(host) = root.get_untracked().and_then(|r| r.parent_element()) else {
                 return;
             };
             let id = get(&data, "id");
             let result = match get(&data, "type").as_string().as_deref().and_then(Command::from_name) {
-                Some(command) => run(lab, root.into(), command, get(&data, "arg")),
+                Some(command) => run(Some(lab), host, command, get(&data, "arg")),
                 None => Err(js_sys::Error::new(
                     "Idempotency Lab: unknown command; use one of getState, setState, freeze, picture",
                 )

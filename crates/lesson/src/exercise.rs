@@ -143,19 +143,15 @@ impl Exercise {
 
     /// The start state's deep link on `link`'s design (its scenario and protections), when
     /// the exercise names one: `faults` and `step` replace the link's.
-    pub fn start(&self, link: &DeepLink) -> Option<DeepLink> {
+    pub fn start(&self, mut link: DeepLink) -> Option<DeepLink> {
         if self.faults.is_none() && self.step.is_none() {
             return None;
         }
-        let faults = match &self.faults {
-            Some(f) => DeepLink::parse(&format!("faults={f}")).ok()?.faults,
-            None => link.faults.clone(),
-        };
-        Some(DeepLink {
-            faults,
-            step: self.step.or(link.step),
-            ..link.clone()
-        })
+        if let Some(f) = &self.faults {
+            link.faults = DeepLink::parse(&format!("faults={f}")).ok()?.faults;
+        }
+        link.step = self.step.or(link.step);
+        Some(link)
     }
 }
 
@@ -419,7 +415,7 @@ mod tests {
         assert!(FaultKind::ALL.into_iter().all(|k| e.offers(k)));
         assert!(e.within_budget(1_000));
         assert!(!e.allows(Tool::Search));
-        assert_eq!(e.start(&DeepLink::to_scenario("key")), None);
+        assert_eq!(e.start(DeepLink::to_scenario("key")), None);
         assert_eq!(
             from_entries([("lock".into(), Value::Null)]),
             Ok(Exercise::default())
@@ -535,7 +531,7 @@ mod tests {
         ])
         .expect("start");
         let link = DeepLink::to_scenario("key");
-        let start = e.start(&link).expect("a start state");
+        let start = e.start(link.clone()).expect("a start state");
         assert_eq!(start.scenario, "key");
         assert_eq!(start.step, Some(3));
         assert_eq!(start.faults.len(), 1);
@@ -546,7 +542,7 @@ mod tests {
         );
         let only_step = one("step", Value::Number(0.0))
             .expect("step")
-            .start(&link)
+            .start(link)
             .expect("start");
         assert_eq!((only_step.faults.len(), only_step.step), (0, Some(0)));
     }

@@ -81,8 +81,9 @@ pub fn is_origin(value: &str) -> bool {
     else {
         return false;
     };
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(':') && !h.is_empty() && !p.contains(']') => (h, Some(p)),
+    // The port is after the last `:` that is not inside an IPv6 host's brackets.
+    let (host, port) = match rest.bytes().rposition(|b| b == b':') {
+        Some(at) if at > 0 && !rest[at..].contains(']') => (&rest[..at], Some(&rest[at + 1..])),
         _ => (rest, None),
     };
     let host_ok = !host.is_empty()

@@ -44,8 +44,8 @@ fn read(root: &leptos::web_sys::Element, page: bool) -> Result<Exercise, String>
 /// What a run may be, by the exercise: the design and faults the guard last let through.
 #[derive(Clone)]
 struct Held {
-    /// The run as it last was (its link), to go back to.
-    link: DeepLink,
+    /// The run as it last was (its link's query), to go back to.
+    query: String,
     /// The scenario and its locked switches' reference (a story changes them).
     scenario: String,
     protections: Protections,
@@ -100,10 +100,13 @@ fn guard(lab: Lab, rules: RwSignal<Exercise>) {
         if !rules.is_set() {
             return;
         }
+        let query = link.to_query();
         let last = held.get_value();
-        if let Some(last) = last.as_ref().filter(|h| h.link != link) {
+        if let Some(last) = last.as_ref().filter(|h| h.query != query) {
             if let Some(key) = refusal(&rules, last, &link, now) {
-                lab.open(&last.link);
+                if let Ok(back) = DeepLink::parse(&last.query) {
+                    lab.open(&back);
+                }
                 lab.say(key);
                 return;
             }
@@ -111,18 +114,18 @@ fn guard(lab: Lab, rules: RwSignal<Exercise>) {
         // The reference moves with an allowed change; a new story brings its own switches,
         // and the faults a run started with are not the student's.
         let next = match last {
-            Some(h) if h.scenario == link.scenario => Held { link, ..h },
+            Some(h) if h.scenario == link.scenario => Held { query, ..h },
             Some(_) => Held {
-                scenario: link.scenario.clone(),
+                scenario: link.scenario,
                 protections: now,
                 placed: 0,
-                link,
+                query,
             },
             None => Held {
-                scenario: link.scenario.clone(),
-                protections: now,
                 placed: link.faults.len(),
-                link,
+                scenario: link.scenario,
+                protections: now,
+                query,
             },
         };
         held.set_value(Some(next));
@@ -151,7 +154,7 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
         // A widget on a page that mounts none itself is the `?embed` page (host.rs says so too).
         match read(&root, !manual_mount()) {
             Ok(checked) => {
-                let start = lab.run.with_untracked(|r| checked.start(&r.link()));
+                let start = checked.start(lab.run.with_untracked(|r| r.link()));
                 if let Some(link) = start {
                     lab.open(&link);
                 }

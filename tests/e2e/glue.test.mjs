@@ -3,7 +3,10 @@
 // both together and leaves other imports alone; scripts/drop-classes.mjs drops exported
 // classes nobody uses from both. Each refuses (writing nothing) what it cannot do
 // consistently. The page starting at all in the other end-to-end tests is the check on the
-// real build; these check the rules on modules made here.
+// real build; these check the rules on modules and glue made here, shaped as wasm-bindgen
+// writes them (the glue keeps the instance's exports in `wasm`, a class's methods unregister
+// it from its finalization registry). The scripts edit the module through the workspace's
+// wasm-post (cargo run: the first test may compile it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -95,7 +98,7 @@ test('short-imports: the glue imports get short names in the module and the glue
 for (const [why, js] of [
   ['a key missing from the glue', glue([])],
   ['a key twice in the glue', glue([GLUE[1], GLUE[1]])],
-  ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', "'./idem-web_bg.js': import0")],
+  ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', '"./idem-web.js": import0')],
 ]) {
   test(`short-imports refuses ${why} and writes nothing`, async () => {
     const wasm = module([GLUE, OTHER]);
@@ -119,9 +122,19 @@ function exporting(names) {
   ]);
 }
 
-const CLASS_GLUE = `export class Stream {
+const CLASS_GLUE = `let wasm;
+
+function __wbg_finalize_init(instance) {
+    wasm = instance.exports;
+}
+
+export class Stream {
     free() {
+        StreamFinalization.unregister(this);
         wasm.__wbg_stream_free(this.__wbg_ptr, 0);
+    }
+    get type() {
+        return __wbindgen_enum_StreamType[0];
     }
     pull(controller) {
         if (controller) {
@@ -133,6 +146,7 @@ if (Symbol.dispose) Stream.prototype[Symbol.dispose] = Stream.prototype.free;
 
 export class MountHandle {
     free() {
+        MountHandleFinalization.unregister(this);
         wasm.__wbg_mounthandle_free(this.__wbg_ptr, 0);
     }
 }

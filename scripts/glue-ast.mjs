@@ -1,9 +1,9 @@
-// What scripts/drop-classes.mjs and scripts/short-imports.mjs share: wasm-bindgen's glue read as
-// a JS syntax tree (acorn, installed by scripts/setup.sh into $IDEM_TOOLS/acorn) and edited by
-// the positions of its nodes, and the module's side of each edit made by the workspace's
-// `wasm-post` (crates/wasm-post: wasmparser and wasm-encoder). No pattern is matched on the
-// text wasm-bindgen writes: an upgrade that reshapes the glue either still parses to the same
-// nodes or fails here by name.
+// What scripts/drop-classes.mjs, scripts/short-imports.mjs and scripts/part-names.mjs share: the
+// JS that wasm-bindgen (the glue) and wasm-split-cli (the loader) write, read as a syntax tree
+// (acorn, installed by scripts/setup.sh into $IDEM_TOOLS/acorn) and edited by the positions of
+// its nodes, and the module's side of each edit made by the workspace's `wasm-post`
+// (crates/wasm-post: wasmparser and wasm-encoder). No pattern is matched on the text those tools
+// write: an upgrade that reshapes it either still parses to the same nodes or fails by name.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

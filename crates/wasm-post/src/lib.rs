@@ -2,9 +2,9 @@
 //! saves: `docs/build.md`), made on the module's structure by `wasmparser` and `wasm-encoder`
 //! rather than on bytes found by hand:
 //!
-//! - [`drop_exports`]: removes exports by name (the JS classes no lesson uses, whose export
-//!   names `scripts/glue.mjs` reads off the glue's code), so that `wasm-opt` then removes the
-//!   code only they reached;
+//! - [`drop_exports`]: removes exports by name (those of the JS classes no lesson uses, which
+//!   `scripts/drop-classes.mjs` reads off the glue's code), so that `wasm-opt` then removes
+//!   the code only they reached;
 //! - [`short_imports`]: renames every import from the glue's module to `a`, `b`, …, and the
 //!   module to a short name, returning the pairs for the glue's import object.
 //!

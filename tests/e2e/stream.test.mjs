@@ -161,3 +161,75 @@ test('results carry the faults, the link, the balance, the attempt and who solve
   assert.deepEqual(problems, []);
   await own.context().close();
 });
+
+test('a recording replays to the same step, faults and verdict; another version is refused', async () => {
+  const context = await lab.browser.newContext({ viewport: DESKTOP });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${lab.site.url}demo.html`);
+  await page.waitForSelector('html[data-ready=true]');
+  // Widget A (naive): a prediction, a step, a packet dropped by clicking it (once one is on
+  // the phone's link), played to the end, one step back.
+  const a = page.getByTestId('widget-a');
+  await a.locator('[data-testid=predict-option][data-value=once]').click();
+  await a.getByTestId('step-forward').click();
+  const droppable = a.locator('[data-testid=packet].droppable');
+  for (let i = 0; i < 40 && !(await droppable.count()); i++) await a.getByTestId('step-forward').click();
+  await droppable.first().click();
+  await a.getByTestId('run-to-end').click();
+  await a.getByTestId('step-back').click();
+  const recording = await page.evaluate(() => window.idemLab.widgets[0].record());
+  assert.match(recording, /^R1\*0oscenario~naive/);
+  assert.match(recording, /^[A-Za-z0-9*~,._-]+$/, 'a URL keeps it as it is');
+  const shown = async (scope) => ({
+    step: await scope.getByTestId('step-index').innerText(),
+    verdict: await scope.getByTestId('verdict').getAttribute('data-verdict'),
+    total: await scope.getByTestId('statement-total').innerText(),
+    faults: await scope.getByTestId('fault-marker').evaluateAll((m) => m.map((e) => e.getAttribute('data-at'))),
+  });
+  const original = await shown(a);
+  // Replayed in a new widget at 50x, and at once in another: the same state.
+  const replayed = await page.evaluate(async (recording) => {
+    const results = [];
+    for (const [id, speed] of [['replay-fast', 50], ['replay-now', Infinity]]) {
+      const el = document.createElement('div');
+      el.dataset.testid = id;
+      document.querySelector('main').append(el);
+      const widget = window.idemLab.mount(el, { scenario: 'key' });
+      await widget.ready();
+      results.push(await widget.replay(recording, speed));
+    }
+    return results;
+  }, recording);
+  assert.deepEqual(replayed, [true, true]);
+  for (const id of ['replay-fast', 'replay-now']) {
+    assert.deepEqual(await shown(page.getByTestId(id)), original, id);
+  }
+  // Another version, or an edited entry: refused whole, with the reason; nothing changes.
+  const refusals = await page.evaluate(async () => {
+    const widget = window.idemLab.widgets[1];
+    const reasons = [];
+    for (const text of ['R2*0oscenario~key', 'R1*0oscenario~key*5s4999', 'scenario=key']) {
+      await widget.replay(text, Infinity).then(
+        () => reasons.push('replayed'),
+        (error) => reasons.push(error.message),
+      );
+    }
+    return reasons;
+  });
+  assert.match(refusals[0], /replay: the recording's format is version `2`; this lab replays version `1` only/);
+  assert.match(refusals[1], /entry 1 does not replay/);
+  assert.match(refusals[2], /not a recording/);
+  assert.deepEqual(errors, []);
+  await context.close();
+  // A replay= link plays it on the page: it ends on the same step and verdict.
+  const linked = await lab.open(`replay=${encodeURIComponent(recording)}`);
+  await linked.waitForFunction(
+    (step) => document.querySelector('[data-testid=step-index]')?.textContent === step,
+    original.step,
+  );
+  assert.equal(await linked.getByTestId('verdict').getAttribute('data-verdict'), original.verdict);
+  assert.equal(await linked.getByTestId('statement-total').innerText(), original.total);
+  await linked.context().close();
+});

@@ -4,7 +4,7 @@
 //! so replaying the entries from the recorded start reaches the same step, faults and verdict.
 //!
 //! ```text
-//! R1*0o scenario=key*1200p*2400h5*300f5.evict*900k.lock.0*10s3*0e3
+//! R1*0oscenario~key*1200p*2400h5*300f5.evict*900k.lock.0*10s3*0e3
 //! ```
 //!
 //! `R1` is the format's version; each entry is `*`, the milliseconds since the previous entry,
@@ -12,7 +12,7 @@
 //!
 //! | letter | entry | argument |
 //! | --- | --- | --- |
-//! | `o` | a run opened whole (the start, another story, a challenge, "Surprise me", a counter-example) | its link's query |
+//! | `o` | a run opened whole (the start, another story, a challenge, "Surprise me", a counter-example) | its link's query, `=` written `~` and `&` written `,` |
 //! | `s` | the step shown (a step, a restart, run to the end) | the run's step count |
 //! | `p` | Play | |
 //! | `h` | Pause | the step count where playback was paused |
@@ -21,6 +21,9 @@
 //! | `g` | a prediction | the choice's value |
 //! | `n` | something that does not change the run (a glossary term, a quiz answer, a search) | the action's kind |
 //! | `e` | the end of the recording: the step shown, paused | the step count |
+//!
+//! Every character is one a URL's query value holds as it is (`replay=R1*…`); a host that
+//! percent-encodes it anyway (`encodeURIComponent`) is read the same.
 //!
 //! A recording of another version is refused whole with that reason, never half-played; so is
 //! one whose entries do not replay (a fault the run refuses, a step past its end).
@@ -38,6 +41,14 @@ pub const VERSION: u32 = 1;
 pub const MAX_LEN: usize = 16_384;
 /// The most entries a recording holds.
 pub const MAX_ENTRIES: usize = 1_000;
+
+/// The `replay=` parameter of a link's query (percent-encoded or not), if any.
+pub fn replay_param(query: &str) -> Option<&str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("replay="))
+}
 
 /// One thing the student did (or the start), as the recording keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -204,6 +215,8 @@ impl Recording {
         if text.len() > MAX_LEN {
             return Err(RecordingError::TooLong(text.len()));
         }
+        let decoded = crate::lang::percent_decode(text);
+        let text = decoded.as_str();
         let mut parts = text.split('*');
         let head = parts.next().unwrap_or_default();
         let version = head
@@ -315,7 +328,7 @@ pub struct Frame {
 impl Entry {
     fn text(&self) -> String {
         match self {
-            Entry::Open(query) => format!("o{query}"),
+            Entry::Open(query) => format!("o{}", query.replace('=', "~").replace('&', ",")),
             Entry::Step(n) => format!("s{n}"),
             Entry::Play => "p".to_owned(),
             Entry::Pause(n) => format!("h{n}"),
@@ -340,8 +353,8 @@ impl Entry {
                 (arg.len() <= DeepLink::MAX_QUERY_LEN
                     && arg
                         .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b"-_.=&".contains(&b)))
-                .then(|| arg.to_owned())?,
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.~,".contains(&b)))
+                .then(|| arg.replace('~', "=").replace(',', "&"))?,
             ),
             's' => Entry::Step(number()?),
             'p' if arg.is_empty() => Entry::Play,
@@ -403,7 +416,12 @@ mod tests {
         run.run_to_end();
         record(&run, &mut before, &mut recording);
         let text = recording.text(run.cursor());
-        assert!(text.starts_with("R1*0oscenario=key*250s"), "{text}");
+        assert!(text.starts_with("R1*0oscenario~key*250s"), "{text}");
+        assert!(
+            text.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.~,*".contains(&b)),
+            "{text}"
+        );
         let parsed = Recording::parse(&text).expect("it reads back");
         let frames = parsed.replay().expect("it replays");
         let last = frames.last().expect("frames");
@@ -415,7 +433,7 @@ mod tests {
     #[test]
     fn another_version_and_edited_entries_are_refused_whole() {
         assert_eq!(
-            Recording::parse("R2*0oscenario=key"),
+            Recording::parse("R2*0oscenario~key"),
             Err(RecordingError::Version("2".into()))
         );
         assert_eq!(
@@ -424,10 +442,10 @@ mod tests {
         );
         assert_eq!(Recording::parse("R1*0s3"), Err(RecordingError::NoStart));
         assert!(matches!(
-            Recording::parse("R1*0oscenario=key*5x"),
+            Recording::parse("R1*0oscenario~key*5x"),
             Err(RecordingError::BadEntry { index: 1, .. })
         ));
-        let past_the_end = Recording::parse("R1*0oscenario=key*5s4999").expect("reads");
+        let past_the_end = Recording::parse("R1*0oscenario%7Ekey*5s4999").expect("reads");
         assert_eq!(
             past_the_end.replay(),
             Err(RecordingError::DoesNotReplay { index: 1 })

@@ -1,4 +1,4 @@
-//! The page's own link parameters (`lang`, `theme`, `embed`) beside the deep link's
+//! The page's own link parameters (`lang`, `theme`, `embed`, `replay`) beside the deep link's
 //! (`idem_core::DeepLink::PARAMS`), and the problems with them.
 //!
 //! A course author who misspells a parameter (`?them=dark`, `?lang=de&embed`) must hear about
@@ -14,7 +14,7 @@ use crate::theme::Theme;
 
 /// The parameters the page reads itself; every other name must be one of
 /// [`DeepLink::PARAMS`].
-pub const PAGE_PARAMS: [&str; 3] = ["lang", "theme", "embed"];
+pub const PAGE_PARAMS: [&str; 4] = ["lang", "theme", "embed", "replay"];
 
 /// The values `embed` may have (`?embed`, `?embed=1`, `?embed=true`).
 const EMBED_VALUES: [&str; 3] = ["", "1", "true"];
@@ -118,6 +118,8 @@ pub fn page_params(query: &str) -> PageParams {
                 Some(theme) => out.theme = Some(theme),
                 None => out.problems.push(bad(Theme::ALL.map(Theme::name).to_vec())),
             },
+            // A recording, checked whole when it is replayed (`crate::recording`).
+            "replay" => {}
             _ => {
                 if EMBED_VALUES.contains(&value) {
                     out.embed = true;

@@ -79,6 +79,7 @@ fn any_query_is_read_without_panic_and_every_problem_is_said_once() {
                 let good = match name {
                     "lang" => Lang::from_tag(value).is_some(),
                     "theme" => Theme::from_name(value).is_some(),
+                    "replay" => true,
                     _ => matches!(value, "" | "1" | "true"),
                 };
                 if !good {

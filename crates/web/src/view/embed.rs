@@ -4,6 +4,7 @@
 
 pub mod api;
 pub mod host;
+pub mod record;
 pub mod share;
 pub mod widget;
 

@@ -83,11 +83,14 @@ pub enum LaterPart {
     /// The checked "would have prevented it" under the page's recap, beside the player (its
     /// code, the worker's request and its words come with the panels: the lesson's bundle).
     Checked,
+    /// The data stream for course sites (`idem:action`, and the results of the runs that
+    /// ended): drawn by the page and every widget, it draws nothing (`view/stream.rs`).
+    Stream,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 17] = [
+    pub const ALL: [LaterPart; 18] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -105,6 +108,7 @@ impl LaterPart {
         LaterPart::Compare,
         LaterPart::Host,
         LaterPart::Checked,
+        LaterPart::Stream,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

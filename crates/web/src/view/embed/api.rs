@@ -29,9 +29,9 @@ pub struct MountHandle {
 
 /// One mounted widget: its id (kept by its handle), its host element, its lab, the listeners
 /// added with `on` and what unmounts it.
-struct Mounted {
+pub(super) struct Mounted {
     id: u32,
-    host: leptos::web_sys::HtmlElement,
+    pub(super) host: leptos::web_sys::HtmlElement,
     /// The widget's lab, once it is shown (it may wait for its language file).
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
     listeners: Vec<(&'static str, Function)>,
@@ -67,7 +67,7 @@ fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
 }
 
 /// Runs `f` on the widget `id` (nothing when it is gone).
-fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
+pub(super) fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
     MOUNTED.with_borrow_mut(|(_, all)| all.iter_mut().find(|m| m.id == id).map(f))
 }
 
@@ -81,6 +81,13 @@ fn listened(name: &str) -> Result<&'static str, JsError> {
             NAMES.join(", ")
         ))
     })
+}
+
+impl MountHandle {
+    /// The widget's id in the registry.
+    pub(super) fn id(&self) -> u32 {
+        self.id
+    }
 }
 
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]

@@ -84,31 +84,8 @@ pub fn Recap(
         }
         html
     });
-    // A course site hears whether the prediction came true, once per run that ends.
-    if let Some(events) = crate::platform::events::use_events() {
-        Effect::new(
-            move |before: Option<Option<idem_lesson::events::LabEvent>>| {
-                let now = current_guess()
-                    .filter(|_| lab.run.with(|r| r.at_end()))
-                    .map(|c| {
-                        let (scenario, actual) = lab.run.with(|r| {
-                            (r.scenario().id.clone(), outcome(r.world(), prefs.catalog()))
-                        });
-                        idem_lesson::events::LabEvent::Prediction {
-                            scenario,
-                            correct: c.value == actual.value,
-                            choice: c.value,
-                        }
-                    });
-                if now.is_some() && before.is_some_and(|b| b != now) {
-                    if let Some(event) = &now {
-                        events.emit(event);
-                    }
-                }
-                now
-            },
-        );
-    }
+    // Whether the prediction came true is sent with each run that ends by the data stream
+    // (view/stream.rs), from the guess this widget shares in context.
     let empty = move || !at_start.get() && body.with(|b| b.is_empty());
     // Keyed by choice: a pressed button keeps its element (and the focus), and stories with
     // the same choices keep the buttons.

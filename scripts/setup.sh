@@ -8,6 +8,7 @@
 #   wasm-bindgen-cli = the wasm-bindgen version in Cargo.lock (cargo install)
 #   binaryen@132 (wasm-opt)                               (npm, into $IDEM_TOOLS)
 #   terser@5.51.4 (minifies the first screen's scripts)   (npm, into $IDEM_TOOLS)
+#   acorn@8.19.0 (reads wasm-bindgen's glue, scripts/glue-ast.mjs) (npm, into $IDEM_TOOLS)
 #   wasm-split-cli (wasm_split_cli_support 0.2.4)          (cargo install --locked)
 #
 # Afterwards `. scripts/env.sh` puts them on PATH.
@@ -22,6 +23,7 @@ cd "$ROOT"
 TRUNK_SERIES="0.21"
 BINARYEN_VERSION="132"
 TERSER_VERSION="5.51.4"
+ACORN_VERSION="8.19.0"
 APT_PACKAGES=(chromium chromium-driver)
 
 ok() { printf 'ok %s (present)\n' "$*"; }
@@ -77,7 +79,7 @@ fi
 
 # --- Cargo.lock and crate sources -----------------------------------------
 # Trunk runs offline (cargo --offline), so every dependency must be fetched
-# up front. `cargo fetch` also writes Cargo.lock if it is missing.
+# up front (the release build's hook also runs the workspace's wasm-post, crates/wasm-post). `cargo fetch` also writes Cargo.lock if it is missing.
 if [[ ! -f Cargo.lock ]]; then
   installing "Cargo.lock (cargo generate-lockfile)"
   cargo generate-lockfile
@@ -146,6 +148,20 @@ if [[ "$("$terser_bin" --version 2>/dev/null || true)" == "terser $TERSER_VERSIO
   ok "terser $TERSER_VERSION ($IDEM_TOOLS/terser)"
 else
   npm_tool terser "terser@$TERSER_VERSION" "$terser_bin"
+fi
+
+# --- acorn (reads wasm-bindgen's glue as a syntax tree in a release build, scripts/glue-ast.mjs) --
+# A library, not a command: its version is read from its package.json.
+acorn_json="$IDEM_TOOLS/acorn/node_modules/acorn/package.json"
+acorn_version="$(node -p 'require(process.argv[1]).version' "$acorn_json" 2>/dev/null || true)"
+if [[ "$acorn_version" == "$ACORN_VERSION" ]]; then
+  ok "acorn $ACORN_VERSION ($IDEM_TOOLS/acorn)"
+else
+  installing "acorn@$ACORN_VERSION (npm, into $IDEM_TOOLS/acorn)"
+  mkdir -p "$IDEM_TOOLS/acorn"
+  npm install --prefix "$IDEM_TOOLS/acorn" --no-audit --no-fund --loglevel=error "acorn@$ACORN_VERSION"
+  [[ "$(node -p 'require(process.argv[1]).version' "$acorn_json" 2>/dev/null || true)" == "$ACORN_VERSION" ]] ||
+    die "acorn did not install"
 fi
 
 # --- wasm-split-cli (cuts the release wasm into lazily loaded files, scripts/split.sh) --

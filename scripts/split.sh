@@ -12,6 +12,8 @@
 # cargo's output, before wasm-bindgen; in a release build each module then goes through
 # wasm-opt -Oz (Trunk's own wasm-opt is off in index.html: it would optimise the uncut module), and
 # the first-screen module's imports from its glue get short names (scripts/short-imports.mjs).
+# No step matches a pattern on wasm-bindgen's or wasm-split-cli's output: the JS they write is
+# read as a syntax tree (scripts/glue-ast.mjs), the wasm by crates/wasm-post (docs/build.md).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 stage="${TRUNK_STAGING_DIR:?run by trunk as a post_build hook (TRUNK_STAGING_DIR is not set)}"
@@ -79,14 +81,18 @@ done
 # A part's file is named by its content (split_lesson-<hash>.wasm): a page still running the
 # previous build's first-screen module asks for its own parts' names and gets them, or a 404
 # (a notice), never a part of another build, which would not fit its memory and table.
+# The loader's names follow (scripts/part-names.mjs, on its syntax tree).
+renames=()
 for part in "$stage"/split_*.wasm "$stage"/chunk_*.wasm; do
   [[ -f "$part" ]] || continue
   base="$(basename "$part" .wasm)"
   hashed="$base-$(sha256sum "$part" | cut -c1-12).wasm"
   mv "$part" "$stage/$hashed"
-  sed -i "s#\"\./$base\.wasm\"#\"./$hashed\"#" "$stage/__wasm_split.js"
-  grep -q "\"\./$hashed\"" "$stage/__wasm_split.js" || { echo "split: $base.wasm is not named in __wasm_split.js" >&2; exit 1; }
+  renames+=("$base.wasm=$hashed")
 done
+if ((${#renames[@]})); then
+  node "$ROOT/scripts/part-names.mjs" "$stage/__wasm_split.js" "${renames[@]}" >/dev/null
+fi
 
 # Play needs the first-screen module and nothing else of the wasm: it is preloaded from
 # index.html's head, at a low priority (the first screen's css, scripts and catalog go first),

@@ -142,14 +142,14 @@ step "clippy (wasm32, idem-web with the split feature, idem-worker)" \
   cargo clippy -p idem-web -p idem-worker --target wasm32-unknown-unknown --all-targets --all-features -- -D warnings
 step "imports (no file of a crate imports one that imports it back)" \
   node scripts/imports.mjs
-# One cargo invocation for the four crates: features are unified over the packages a command
+# One cargo invocation for the native crates: features are unified over the packages a command
 # names, so two commands (the core and the worker, then the lesson and the web crate) built
 # most dependencies twice with different features (serde, syn and every proc-macro, web-sys,
 # the core itself with and without its oracle). The web crate's browser tests and crash.rs
 # are wasm32-only, empty here; the worker's unit tests are empty by design.
-step "native tests (idem-core, idem-worker's protocol, idem-lesson, idem-web's pure parts)" \
+step "native tests (idem-core, idem-worker's protocol, idem-lesson, idem-web's pure parts, wasm-post)" \
   counted --may-be-empty '^unittests src/lib\.rs \(.*/idem_worker-|^tests/crash\.rs' \
-  cargo test -p idem-core -p idem-worker -p idem-lesson -p idem-web
+  cargo test -p idem-core -p idem-worker -p idem-lesson -p idem-web -p idem-wasm-post
 step "trunk release build (dist/)" \
   trunk build --release --offline
 step "first-screen size (gzip -9 of dist/, per language; scripts/size.sh)" \

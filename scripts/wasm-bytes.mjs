@@ -1,5 +1,6 @@
-// The few pieces of the wasm binary format that scripts/short-imports.mjs and
-// scripts/drop-classes.mjs read and write: LEB128 numbers, names, and the module's sections.
+// The few pieces of the wasm binary format that scripts/wasm-sizes.mjs reads and
+// tests/e2e/glue.test.mjs writes its modules with: LEB128 numbers, names, and the sections.
+// (The build edits modules through crates/wasm-post: wasmparser and wasm-encoder.)
 
 /** Unsigned LEB128 at `at` in `bytes`: [value, next offset]. Throws on a malformed number. */
 export function readU32(bytes, at) {

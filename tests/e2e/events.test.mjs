@@ -20,7 +20,7 @@ async function openDemo() {
   const page = await openDemoWith(lab, () => {
     window.__events = [];
     window.__messages = [];
-    for (const name of ['idem:step', 'idem:verdict', 'idem:prediction', 'idem:challenge']) {
+    for (const name of ['idem:step', 'idem:verdict', 'idem:prediction', 'idem:challenge', 'idem:action']) {
       document.addEventListener(name, (e) =>
         window.__events.push({
           type: e.type,
@@ -60,16 +60,31 @@ test('a mounted widget emits step, verdict and prediction events with the core f
   });
   await a.getByTestId('run-to-end').click();
   const verdict = await waitFor(page, '__events', 'idem:verdict');
-  assert.deepEqual(verdict, {
-    type: 'idem:verdict',
-    detail: { scenario: 'naive', verdict: 'violated', statementCents: 20000, faults: 0 },
-    from: 'widget-a',
-  });
+  // The four documented figures first, then what a grader needs (stream.test.mjs checks
+  // them closely): no faults, no protections in the naive design, the link of the run's end.
+  const { link, ...figures } = verdict.detail;
+  assert.deepEqual(
+    { ...verdict, detail: figures },
+    {
+      type: 'idem:verdict',
+      detail: {
+        scenario: 'naive',
+        verdict: 'violated',
+        statementCents: 20000,
+        faults: 0,
+        v: 1,
+        faultList: [],
+        protections: [],
+      },
+      from: 'widget-a',
+    },
+  );
+  assert.match(link, /^scenario=naive&step=\d+$/);
   // The page shows the same figures the event carries.
   assert.equal(await a.getByTestId('verdict').getAttribute('data-verdict'), 'violated');
   assert.match(await a.getByTestId('statement-total').innerText(), /200/);
   const prediction = await waitFor(page, '__events', 'idem:prediction');
-  assert.deepEqual(prediction.detail, { scenario: 'naive', choice: 'twice', correct: true });
+  assert.deepEqual(prediction.detail, { scenario: 'naive', choice: 'twice', correct: true, v: 1, attempt: 1 });
   // Nothing came from widget B, and a mounted widget on a top-level page posts no message
   // (the demo's iframe posts only its height, idem:height, until it is played).
   const all = await page.evaluate(() => window.__events);
@@ -241,8 +256,8 @@ test('idem:challenge: solving redis-2 is sent on the page, through on() of a mou
   await page.locator('[data-testid=challenge][data-status=solved]').waitFor();
   await page.waitForFunction(() => window.__events.some((e) => e.status === 'solved'));
   assert.deepEqual(await page.evaluate(() => window.__events), [
-    { id: 'redis-2', status: 'open' },
-    { id: 'redis-2', status: 'solved' },
+    { v: 1, id: 'redis-2', status: 'open' },
+    { v: 1, id: 'redis-2', status: 'solved', by: 'student', searchedFirst: false },
   ]);
   assert.deepEqual(errors, []);
   await context.close();
@@ -262,7 +277,13 @@ test('idem:challenge: solving redis-2 is sent on the page, through on() of a mou
   await mounted.getByTestId('crash-phase').waitFor({ state: 'attached' });
   await solveRedis2(mounted);
   await demo.waitForFunction(() => window.__heard.some((d) => d.status === 'solved'));
-  assert.deepEqual(await demo.evaluate(() => window.__heard.at(-1)), { id: 'redis-2', status: 'solved' });
+  assert.deepEqual(await demo.evaluate(() => window.__heard.at(-1)), {
+    v: 1,
+    id: 'redis-2',
+    status: 'solved',
+    by: 'student',
+    searchedFirst: false,
+  });
 
   // An iframe (`?embed`) opened on a challenge with the same faults in its link posts the
   // standing to its parent as it changes.
@@ -282,9 +303,10 @@ test('idem:challenge: solving redis-2 is sent on the page, through on() of a mou
   await demo.waitForFunction(() =>
     window.__messages.some((m) => m?.type === 'idem:challenge' && m.detail.status === 'solved'),
   );
+  // Its faults came with the link: "solved" says so.
   assert.deepEqual(await posted(), [
-    { id: 'redis-2', status: 'open' },
-    { id: 'redis-2', status: 'solved' },
+    { v: 1, id: 'redis-2', status: 'open' },
+    { v: 1, id: 'redis-2', status: 'solved', by: 'link', searchedFirst: false },
   ]);
   assert.deepEqual(demo.errors, []);
   await demo.context().close();

@@ -69,8 +69,8 @@ test('redis-2 in an iframe: goal, budget and fault menu shown, solved, posted to
   assert.deepEqual(
     await page.evaluate(() => window.__messages.filter((m) => m.type === 'idem:challenge').map((m) => m.detail)),
     [
-      { id: 'redis-2', status: 'open' },
-      { id: 'redis-2', status: 'solved' },
+      { v: 1, id: 'redis-2', status: 'open' },
+      { v: 1, id: 'redis-2', status: 'solved', by: 'student', searchedFirst: false },
     ],
   );
   assert.deepEqual(page.errors, []);
@@ -97,7 +97,13 @@ test('redis-2 in a mounted widget, compact and full: the same exercise, solved t
     await assertExercise(widget);
     await solveRedis2(widget);
     await page.waitForFunction(() => window.__heard.some((d) => d.status === 'solved'));
-    assert.deepEqual(await page.evaluate(() => window.__heard.at(-1)), { id: 'redis-2', status: 'solved' });
+    assert.deepEqual(await page.evaluate(() => window.__heard.at(-1)), {
+      v: 1,
+      id: 'redis-2',
+      status: 'solved',
+      by: 'student',
+      searchedFirst: false,
+    });
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -117,8 +123,8 @@ test('on the page, leaving the challenge\'s design is an idem:challenge event', 
   await page.getByTestId('protect-key').click();
   await page.waitForFunction(() => window.__events.some((e) => e.status === 'left'));
   assert.deepEqual(await page.evaluate(() => window.__events), [
-    { id: 'redis-2', status: 'open' },
-    { id: 'redis-2', status: 'left' },
+    { v: 1, id: 'redis-2', status: 'open' },
+    { v: 1, id: 'redis-2', status: 'left' },
   ]);
   assert.deepEqual(errors, []);
   await context.close();

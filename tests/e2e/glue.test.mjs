@@ -3,7 +3,11 @@
 // both together and leaves other imports alone; scripts/drop-classes.mjs drops exported
 // classes nobody uses from both. Each refuses (writing nothing) what it cannot do
 // consistently. The page starting at all in the other end-to-end tests is the check on the
-// real build; these check the rules on modules made here.
+// real build; these check the rules on modules and glue made here, shaped as wasm-bindgen
+// writes them (the glue keeps the instance's exports in `wasm`, a class's methods unregister
+// it from its finalization registry). The scripts edit the module through the workspace's
+// wasm-post (cargo run: the first test may compile it). scripts/part-names.mjs renames the
+// later parts in wasm-split-cli's loader.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -92,15 +96,15 @@ test('short-imports: the glue imports get short names in the module and the glue
   });
 });
 
-for (const [why, js] of [
-  ['a key missing from the glue', glue([])],
-  ['a key twice in the glue', glue([GLUE[1], GLUE[1]])],
-  ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', "'./idem-web_bg.js': import0")],
+for (const [why, js, reason] of [
+  ['a key missing from the glue', glue([]), /has 0 keys __wbg_getBoundingClientRect_/],
+  ['a key twice in the glue', glue([GLUE[1], GLUE[1]]), /has 2 keys __wbg_getBoundingClientRect_/],
+  ['the module named otherwise', glue([GLUE[1]]).replace('"./idem-web_bg.js": import0', '"./idem-web.js": import0'), /imports nothing from \.\/idem-web\.js/],
 ]) {
   test(`short-imports refuses ${why} and writes nothing`, async () => {
     const wasm = module([GLUE, OTHER]);
     await withFiles(wasm, js, async (wasmFile, jsFile) => {
-      await assert.rejects(run(process.execPath, [script, wasmFile, jsFile]), (e) => e.code === 1);
+      await assert.rejects(run(process.execPath, [script, wasmFile, jsFile]), (e) => e.code === 1 && reason.test(e.stderr));
       assert.deepEqual(await readFile(wasmFile), wasm);
       assert.equal(await readFile(jsFile, 'utf8'), js);
     });
@@ -119,9 +123,19 @@ function exporting(names) {
   ]);
 }
 
-const CLASS_GLUE = `export class Stream {
+const CLASS_GLUE = `let wasm;
+
+function __wbg_finalize_init(instance) {
+    wasm = instance.exports;
+}
+
+export class Stream {
     free() {
+        StreamFinalization.unregister(this);
         wasm.__wbg_stream_free(this.__wbg_ptr, 0);
+    }
+    get type() {
+        return __wbindgen_enum_StreamType[0];
     }
     pull(controller) {
         if (controller) {
@@ -133,6 +147,7 @@ if (Symbol.dispose) Stream.prototype[Symbol.dispose] = Stream.prototype.free;
 
 export class MountHandle {
     free() {
+        MountHandleFinalization.unregister(this);
         wasm.__wbg_mounthandle_free(this.__wbg_ptr, 0);
     }
 }
@@ -159,16 +174,50 @@ test('drop-classes takes a class out of the module and the glue, and nothing els
   });
 });
 
-for (const [why, names, js] of [
-  ['a class the module does not export', ['mount'], CLASS_GLUE],
-  ['a class the glue does not define', ['__wbg_stream_free', 'stream_pull'], CLASS_GLUE.replace(/^export class Stream[\s\S]*?free;\n\n/m, '')],
+for (const [why, names, js, reason] of [
+  ['a class the module does not export', ['mount'], CLASS_GLUE, /exports no __wbg_stream_free/],
+  ['a class the glue does not define', ['__wbg_stream_free', 'stream_pull'], CLASS_GLUE.replace(/^export class Stream[\s\S]*?free;\n\n/m, ''), /0 classes Stream/],
 ]) {
   test(`drop-classes refuses ${why} and writes nothing`, async () => {
     const wasm = exporting(names);
     await withFiles(wasm, js, async (wasmFile, jsFile) => {
-      await assert.rejects(run(process.execPath, [dropClasses, wasmFile, jsFile, 'Stream']), (e) => e.code === 1);
+      await assert.rejects(run(process.execPath, [dropClasses, wasmFile, jsFile, 'Stream']), (e) => e.code === 1 && reason.test(e.stderr));
       assert.deepEqual(await readFile(wasmFile), wasm);
       assert.equal(await readFile(jsFile, 'utf8'), js);
     });
   });
 }
+
+// scripts/part-names.mjs: the loader wasm-split-cli writes (__wasm_split.js) fetches each later
+// part by name; split.sh names the files by their content, and the loader's strings follow.
+const partNames = join(ROOT, 'scripts', 'part-names.mjs');
+const LOADER = `const __chunk_3 = makeLoad(() => {
+    const src = fetch(new URL("./chunk_3.wasm", import.meta.url));
+    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
+}, []);
+export const __wasm_split_load_player = wrapAsyncCb(makeLoad(() => {
+    const src = fetch(new URL('./split_player.wasm', import.meta.url));
+    return async (imports) => (WebAssembly.instantiateStreaming(src, imports));
+}, [__chunk_3]));
+`;
+
+test('part-names gives each later part its hashed name in the loader, and changes nothing else', async () => {
+  await withFiles(Buffer.alloc(0), LOADER, async (_, jsFile) => {
+    await run(process.execPath, [partNames, jsFile, 'chunk_3.wasm=chunk_3-0123456789ab.wasm', 'split_player.wasm=split_player-ba9876543210.wasm']);
+    const text = await readFile(jsFile, 'utf8');
+    assert.equal(
+      text,
+      LOADER.replace('"./chunk_3.wasm"', '"./chunk_3-0123456789ab.wasm"').replace("'./split_player.wasm'", '"./split_player-ba9876543210.wasm"'),
+    );
+  });
+});
+
+test('part-names refuses a part the loader does not fetch and writes nothing', async () => {
+  await withFiles(Buffer.alloc(0), LOADER, async (_, jsFile) => {
+    await assert.rejects(
+      run(process.execPath, [partNames, jsFile, 'chunk_3.wasm=chunk_3-0123456789ab.wasm', 'split_lesson.wasm=split_lesson-0123456789ab.wasm']),
+      (e) => e.code === 1 && /split_lesson\.wasm 0 times/.test(e.stderr),
+    );
+    assert.equal(await readFile(jsFile, 'utf8'), LOADER);
+  });
+});

@@ -170,8 +170,8 @@ test('challenge lease-2: a pause and a Retry charge twice in the page; the chall
   assert.equal(await page.getByTestId('challenge-lease-2').getAttribute('data-status'), 'solved');
   await page.waitForFunction(() => window.__events.some((e) => e.status === 'solved'));
   assert.deepEqual(await page.evaluate(() => window.__events), [
-    { id: 'lease-2', status: 'open' },
-    { id: 'lease-2', status: 'solved' },
+    { v: 1, id: 'lease-2', status: 'open' },
+    { v: 1, id: 'lease-2', status: 'solved', by: 'student', searchedFirst: false },
   ]);
   await shot(page, 'truth-lease-2-solved');
   assert.deepEqual(errors, []);

@@ -4,7 +4,8 @@
 //!
 //! - the run on screen and its playback ([`playback`]), the player's policy frame by frame
 //!   ([`player`]), the deep link's language and the mount options ([`lang`], [`options`]), the student's progress ([`progress`]), the events for
-//!   course pages ([`events`]), the page's anchors ([`anchors`]);
+//!   course pages ([`events`]), their data stream ([`stream`]) and a student's work recorded
+//!   for replay ([`recording`]), the page's anchors ([`anchors`]);
 //! - the text layer: catalogs and their parsing ([`i18n`]), narration ([`text`]), outcome
 //!   sentences ([`outcome_text`]), labels and plurals ([`labels`]);
 //! - the geometry of the topology ([`geometry`]), the colour [`theme`], the escaped markup
@@ -30,7 +31,9 @@ pub mod playback;
 pub mod player;
 pub mod prevention_text;
 pub mod progress;
+pub mod recording;
 pub mod stage;
+pub mod stream;
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
 pub mod text;

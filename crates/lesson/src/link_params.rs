@@ -1,4 +1,4 @@
-//! The page's own link parameters (`lang`, `theme`, `embed`) beside the deep link's
+//! The page's own link parameters (`lang`, `theme`, `embed`, `host`, `replay`) beside the deep link's
 //! (`idem_core::DeepLink::PARAMS`), and the problems with them.
 //!
 //! A course author who misspells a parameter (`?them=dark`, `?lang=de&embed`) must hear about
@@ -14,7 +14,7 @@ use crate::theme::Theme;
 
 /// The parameters the page reads itself; every other name must be one of
 /// [`DeepLink::PARAMS`].
-pub const PAGE_PARAMS: [&str; 4] = ["lang", "theme", "embed", "host"];
+pub const PAGE_PARAMS: [&str; 5] = ["lang", "theme", "embed", "host", "replay"];
 
 /// A course author's exercise parameters, read by `crate::exercise::from_query` (`faults` and
 /// `step`, its start state, are the deep link's own).
@@ -161,6 +161,8 @@ pub fn page_params(query: &str) -> PageParams {
                 Some(theme) => out.theme = Some(theme),
                 None => out.problems.push(bad(Theme::ALL.map(Theme::name).to_vec())),
             },
+            // A recording, checked whole when it is replayed (`crate::recording`).
+            "replay" => {}
             _ => {
                 if EMBED_VALUES.contains(&value) {
                     out.embed = true;

@@ -1,6 +1,6 @@
 //! The browser and the state the components share: browser facts ([`browser`]), the catalogs'
 //! loading ([`catalogs`]), the crash notice ([`crash`]), the page's events for course pages
-//! ([`events`]), the reactive lab ([`lab`]) and its hooks ([`hooks`]), the language's choice
+//! ([`events`]) and their data stream ([`stream`]), the reactive lab ([`lab`]) and its hooks ([`hooks`]), the language's choice
 //! ([`lang`]), the search worker's pool ([`search`], in the browser), the student's progress ([`progress`]) and the storage it is kept in
 //! ([`storage`]). No component lives here.
 
@@ -15,3 +15,4 @@ pub mod lang;
 pub mod progress;
 pub mod search;
 pub mod storage;
+pub mod stream;

@@ -2,7 +2,7 @@
 //! drawn later come in bundles of code ([`later`] loads them, [`bundles`] is their table, the
 //! one file besides `app` that names them). The player ([`stage`]: topology, sequence diagram,
 //! verdict and state panels), the lesson's parts around it ([`panels`]), the masthead's
-//! [`lang_switch`], the widget for course pages ([`embed`]) and keyed lists that leave nothing
+//! [`lang_switch`], the widget for course pages ([`embed`]) and its data stream ([`stream`]) and keyed lists that leave nothing
 //! behind ([`keyed`]).
 //!
 //! Imports go one way here too: `app` and `bundles` name components; `slices` and `later` name
@@ -19,3 +19,4 @@ pub mod later;
 pub mod panels;
 pub mod slices;
 pub mod stage;
+pub mod stream;

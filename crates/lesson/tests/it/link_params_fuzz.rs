@@ -97,6 +97,7 @@ fn any_query_is_read_without_panic_and_every_problem_is_said_once() {
                     "host" => idem_lesson::link_params::is_origin(
                         &idem_lesson::lang::percent_decode(value),
                     ),
+                    "replay" => true,
                     _ => matches!(value, "" | "1" | "true"),
                 };
                 if !good {

@@ -4,6 +4,8 @@
 //! run_words::`). A new test file goes into this folder with a `mod` line below.
 
 mod docs_lists;
+mod events_schema;
 mod link_params_fuzz;
+mod recording;
 mod run_words;
 mod teaching_links;

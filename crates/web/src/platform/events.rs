@@ -1,16 +1,19 @@
 //! Events for course sites: what the student did, as `CustomEvent`s (`idem:step`,
-//! `idem:verdict`, `idem:prediction`, `idem:challenge`) bubbling from the widget's element,
-//! and the same payloads posted to `window.parent` when the page runs in an iframe
-//! (`{ source: "idem-lab", type, detail }`). Nothing here listens to messages.
+//! `idem:verdict`, `idem:prediction`, `idem:challenge`, `idem:action`) bubbling from the
+//! widget's element, and the same payloads posted to `window.parent` when the page runs in an
+//! iframe (`{ source: "idem-lab", type, detail }`). Nothing here listens to messages.
 //!
-//! The payloads are built from the core (the verdict from its invariant checks, money in
-//! integer cents); [`LabEvent::fields`] is pure and unit-tested natively.
+//! The first screen sends `idem:step` and notes each run that ends ([`Events::ended`]); the
+//! results and the data stream are built and sent by the lesson's bundle (`view/stream.rs`,
+//! `platform/stream.rs`), so none of their code is downloaded before Play. The payloads are
+//! built from the core (the verdict from its invariant checks, money in integer cents).
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsValue;
 use leptos::web_sys::js_sys;
 
 use crate::platform::lab::Lab;
+use idem_core::{DeepLink, World};
 use idem_lesson::events::{Field, LabEvent, MESSAGE_SOURCE};
 
 /// Where a widget's events start: its root element (set by the view through
@@ -18,12 +21,17 @@ use idem_lesson::events::{Field, LabEvent, MESSAGE_SOURCE};
 #[derive(Clone, Copy)]
 pub struct Events {
     root: NodeRef<leptos::html::Div>,
+    /// The runs that reached their end (the world there and the run's link), in order, until
+    /// the lesson's bundle takes them to send their results: a run may end before its code is
+    /// here.
+    pub ended: RwSignal<Vec<(World, DeepLink)>>,
 }
 
 /// Creates the events of one widget or page and provides them in context.
 pub fn provide_events() -> Events {
     let events = Events {
         root: NodeRef::new(),
+        ended: RwSignal::new(Vec::new()),
     };
     provide_context(events);
     events
@@ -43,14 +51,18 @@ impl Events {
     /// Dispatches `event` from the root element (bubbling, crossing shadow roots) and, in an
     /// iframe, posts it to the parent window. Nothing before the root is mounted.
     pub fn emit(&self, event: &LabEvent) {
+        self.dispatch(event.name(), detail(event));
+    }
+
+    /// Dispatches the event `name` with `detail` as [`Events::emit`] does.
+    pub fn dispatch(&self, name: &str, detail: JsValue) {
         let Some(root) = self.root.try_get_untracked().flatten() else {
             return;
         };
-        let detail = detail(event);
-        if let Some(custom) = custom_event(event.name(), &detail) {
+        if let Some(custom) = custom_event(name, &detail) {
             let _ = root.dispatch_event(&custom);
         }
-        post_to_parent(event.name(), detail);
+        post_to_parent(name, detail);
     }
 }
 
@@ -100,8 +112,9 @@ fn custom_event(name: &str, detail: &JsValue) -> Option<leptos::web_sys::Event> 
         .ok()
 }
 
-/// `idem:step` when the step shown changes and `idem:verdict` when a run reaches its end
-/// (again after stepping back, not again while it stays there).
+/// `idem:step` when the step shown changes; when a run reaches its end (again after stepping
+/// back, not again while it stays there) its world and link go to [`Events::ended`], whose
+/// `idem:verdict` (and `idem:prediction`) the lesson's bundle sends.
 pub fn use_run_events(lab: Lab, events: Events) {
     Effect::new(move |before: Option<Shown>| {
         let now = lab.run.with(|r| Shown {
@@ -114,20 +127,26 @@ pub fn use_run_events(lab: Lab, events: Events) {
         });
         if let Some(before) = before {
             if before != now {
-                // Both events are built before either is sent: a host's listener may unmount
-                // the widget (disposing `lab`) while it handles the first.
-                let verdict = now
-                    .at_end
-                    .then(|| lab.run.with_untracked(|r| LabEvent::verdict(r.world())));
-                events.emit(&LabEvent::step(&now.scenario, now.step, now.at_end));
-                if let Some(verdict) = verdict {
-                    events.emit(&verdict);
+                // The end is noted before the step is sent: a host's listener may unmount the
+                // widget (disposing `lab`) while it handles the step.
+                if now.at_end {
+                    let end = lab.run.with_untracked(|r| (r.world().clone(), r.link()));
+                    // Bounded, in case the bundle never comes (its file missing).
+                    events.ended.update(|ended| {
+                        if ended.len() < MAX_ENDED {
+                            ended.push(end);
+                        }
+                    });
                 }
+                events.emit(&LabEvent::step(&now.scenario, now.step, now.at_end));
             }
         }
         now
     });
 }
+
+/// How many ended runs wait for the lesson's bundle at most.
+const MAX_ENDED: usize = 16;
 
 /// What decides whether an event is due: the run and the step shown.
 #[derive(Clone, PartialEq)]

@@ -75,7 +75,6 @@ pub fn App(
     crate::view::panels::recap::provide_guess();
     let events = provide_events();
     use_run_events(lab, events);
-    crate::view::panels::challenge::use_challenge_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
     use_layout(prefs);
@@ -153,6 +152,8 @@ pub fn App(
                 {later_here(LaterPart::Picker)}
                 // A challenge's goal comes with the lesson's code: Play needs none of it.
                 {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Goal))}
+                // The data stream and the results of ended runs (view/stream.rs), likewise.
+                {move || drawn(FIRST_SCREEN).then(|| later_here(LaterPart::Stream))}
                 // The first screen's box stands in for the player until it is drawn.
                 {move || if later.drawn(Slice::Player) {
                     view! { <Stage id=PLAYER_ANCHOR lesson=true/> }.into_any()

@@ -28,6 +28,7 @@ use crate::view::stage::sequence::Sequence;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
 use crate::view::stage::transcript::Transcript;
+use crate::view::stream::Stream;
 use idem_lesson::anchors::{PLAYER_ANCHOR, PREDICT_ANCHOR, PROTECTIONS_ANCHOR};
 
 /// Where the parts' code comes from, for [`Code::new`](crate::view::later::Code::new).
@@ -114,6 +115,7 @@ split_bundles! {
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };
+        Stream => view! { <Stream/> };
         // After the prediction: the switches on in this design (its words are the panels'),
         // then the checked claim.
         Checked => view! {

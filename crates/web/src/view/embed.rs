@@ -7,6 +7,7 @@ pub mod commands;
 pub mod exercise;
 pub mod given;
 pub mod host;
+pub mod record;
 pub mod share;
 pub mod widget;
 

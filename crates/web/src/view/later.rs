@@ -86,11 +86,14 @@ pub enum LaterPart {
     /// The checked "would have prevented it" under the page's recap, beside the player (its
     /// code, the worker's request and its words come with the panels: the lesson's bundle).
     Checked,
+    /// The data stream for course sites (`idem:action`, and the results of the runs that
+    /// ended): drawn by the page and every widget, it draws nothing (`view/stream.rs`).
+    Stream,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 18] = [
+    pub const ALL: [LaterPart; 19] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -109,6 +112,7 @@ impl LaterPart {
         LaterPart::Compare,
         LaterPart::Host,
         LaterPart::Checked,
+        LaterPart::Stream,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

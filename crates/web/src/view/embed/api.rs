@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::commands::{commands, Command};
 use super::widget::Widget;
 use crate::platform::catalogs::load_parts;
 use crate::platform::lab::Lab;
+use crate::platform::stream::{request, COMMAND};
 use crate::view::app::LoadFailed;
 use idem_lesson::events::{event_name, NAMES};
 use idem_lesson::i18n::parts_loaded;
@@ -30,9 +30,9 @@ pub struct MountHandle {
 
 /// One mounted widget: its id (kept by its handle), its host element, its lab, the listeners
 /// added with `on` and what unmounts it.
-struct Mounted {
+pub(super) struct Mounted {
     id: u32,
-    host: leptos::web_sys::HtmlElement,
+    pub(super) host: leptos::web_sys::HtmlElement,
     /// The widget's lab, once it is shown (it may wait for its language file).
     lab: std::rc::Rc<std::cell::Cell<Option<Lab>>>,
     listeners: Vec<(&'static str, Function)>,
@@ -70,7 +70,7 @@ fn unmount_where(matches: impl Fn(&Mounted) -> bool) {
 }
 
 /// Runs `f` on the widget `id` (nothing when it is gone).
-fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
+pub(super) fn with_mounted<T>(id: u32, f: impl FnOnce(&mut Mounted) -> T) -> Option<T> {
     MOUNTED.with_borrow_mut(|(_, all)| all.iter_mut().find(|m| m.id == id).map(f))
 }
 
@@ -86,6 +86,13 @@ fn listened(name: &str) -> Result<&'static str, JsError> {
     })
 }
 
+impl MountHandle {
+    /// The widget's id in the registry.
+    pub(super) fn id(&self) -> u32 {
+        self.id
+    }
+}
+
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]
 impl MountHandle {
     /// Removes the widget and stops its playback (nothing if it was already removed, or
@@ -98,12 +105,12 @@ impl MountHandle {
     /// A promise: `true` once the widget is on the page (at once when its language's texts
     /// are loaded, else after they are fetched), `false` when they could not be loaded (the
     /// element then says why).
-    pub fn ready(&self) -> leptos::web_sys::js_sys::Promise {
+    pub fn ready(&self) -> leptos::wasm_bindgen::JsValue {
         // With an exercise, the lesson's bundle checks it first (a bad one rejects).
         if with_mounted(self.id, |m| m.exercise) == Some(true) {
-            return self.command(Command::Ready, self.ready.clone().into());
+            return self.command(4, self.ready.clone().into());
         }
-        self.ready.clone()
+        self.ready.clone().into()
     }
 
     /// Back to the start of the run (paused).
@@ -142,28 +149,25 @@ impl MountHandle {
 
     /// A promise of the run as a link: `{ query, link }` (`link`: its parameters as an object).
     #[wasm_bindgen(js_name = getState)]
-    pub fn get_state(&self) -> leptos::web_sys::js_sys::Promise {
-        self.command(Command::GetState, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    pub fn get_state(&self) -> leptos::wasm_bindgen::JsValue {
+        self.command(0, leptos::wasm_bindgen::JsValue::UNDEFINED)
     }
 
     /// Opens the run `state` describes (a link's query, or `getState()`'s object); a promise
     /// that rejects with the link's problems for a bad one (the run on screen stays).
     #[wasm_bindgen(js_name = setState)]
-    pub fn set_state(
-        &self,
-        state: leptos::wasm_bindgen::JsValue,
-    ) -> leptos::web_sys::js_sys::Promise {
-        self.command(Command::SetState, state)
+    pub fn set_state(&self, state: leptos::wasm_bindgen::JsValue) -> leptos::wasm_bindgen::JsValue {
+        self.command(1, state)
     }
 
     /// Freezes the widget (`true`: it shows its run and takes no input) or thaws it.
-    pub fn freeze(&self, on: leptos::wasm_bindgen::JsValue) -> leptos::web_sys::js_sys::Promise {
-        self.command(Command::Freeze, on)
+    pub fn freeze(&self, on: leptos::wasm_bindgen::JsValue) -> leptos::wasm_bindgen::JsValue {
+        self.command(2, on)
     }
 
     /// A promise of one self-contained SVG of the stage and the sequence diagram as they are.
-    pub fn picture(&self) -> leptos::web_sys::js_sys::Promise {
-        self.command(Command::Picture, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    pub fn picture(&self) -> leptos::wasm_bindgen::JsValue {
+        self.command(3, leptos::wasm_bindgen::JsValue::UNDEFINED)
     }
 
     /// Removes a listener added with `on(name, listener)`. Returns the handle.
@@ -181,26 +185,21 @@ impl MountHandle {
 }
 
 impl MountHandle {
-    /// Runs a host's command in the lesson's bundle (embed/commands.rs), which it loads first.
+    /// Queues a host's command (its number: `getState`, `setState`, `freeze`, `picture`, an
+    /// exercise's `ready`) for the widget's stream, whose lesson-bundle code carries it out
+    /// (embed/commands.rs), as `record()` and `replay()` are: a promise.
     fn command(
         &self,
-        command: Command,
+        code: u8,
         arg: leptos::wasm_bindgen::JsValue,
-    ) -> leptos::web_sys::js_sys::Promise {
-        let widget = with_mounted(self.id, |m| (m.lab.get(), m.host.clone()));
-        promise(Box::pin(async move {
-            let Some((lab, host)) = widget else {
-                return Err(JsError::new("Idempotency Lab: the widget is not mounted").into());
-            };
-            #[cfg(feature = "split")]
-            let run = commands().await;
-            #[cfg(not(feature = "split"))]
-            let run = commands();
-            let run = run.map_err(|_| {
-                JsError::new("Idempotency Lab: the lesson's file could not be loaded")
-            })?;
-            run(lab, host.into(), command, arg)
-        }))
+    ) -> leptos::wasm_bindgen::JsValue {
+        let host = with_mounted(self.id, |m| m.host.clone().into());
+        request(
+            host,
+            COMMAND + code,
+            arg,
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+        )
     }
 }
 
@@ -346,7 +345,7 @@ pub fn mount(
         });
     }
     let id = register(element.clone(), Box::new(()), lab, given);
-    let ready = promise(Box::pin(async move {
+    let ready = wasm_bindgen_futures::future_to_promise(async move {
         let result = load_parts(lang, true).await;
         // Unmounted (or replaced) while the file was on its way: nothing to show.
         if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
@@ -364,19 +363,8 @@ pub fn mount(
         });
         drop(old);
         Ok(shown.into())
-    }));
+    });
     Ok(MountHandle { id, ready })
-}
-
-/// A promise of a boxed future: one instance of `future_to_promise` (its task's code) for
-/// `mount`'s wait for the texts and the handle's commands, not one per future.
-fn promise(
-    future: futures::future::LocalBoxFuture<
-        'static,
-        Result<leptos::wasm_bindgen::JsValue, leptos::wasm_bindgen::JsValue>,
-    >,
-) -> leptos::web_sys::js_sys::Promise {
-    wasm_bindgen_futures::future_to_promise(future)
 }
 
 /// Unsets the current reactive owner until dropped, then sets it back.

@@ -2,14 +2,14 @@
 //! and `picture()` on a mounted widget's handle, and the same commands posted into an `?embed`
 //! frame whose link names the host's origin (`host=`, embed/host.rs).
 //!
-//! Their code is in the lesson's bundle ([`commands`] is a split point of that file): the
-//! handle's methods in the first screen's module are one line each, which load it and call
-//! [`run`]. Pure parts (the state as a link) are the core's and the lesson's.
+//! Their code is in the lesson's bundle: the handle's methods in the first screen's module
+//! only queue the call, as `record()` and `replay()` do (`platform/stream.rs`, `request`),
+//! and the widget's stream, once started, answers it with [`run_code`]. Pure parts (the state
+//! as a link) are the core's and the lesson's.
 
 use idem_core::DeepLink;
 use leptos::prelude::*;
 use leptos::wasm_bindgen::{JsCast, JsValue};
-use leptos::wasm_split::SplitLoaderError;
 use leptos::web_sys::{js_sys, Element};
 
 use crate::platform::lab::Lab;
@@ -42,22 +42,39 @@ impl Command {
     }
 }
 
-/// What carries out a command on a widget: its lab (`None` until it is shown), the element it
-/// is in (a mounted widget's host, the `?embed` page's `<main>`), the command, its argument.
-pub type Run = fn(Option<Lab>, Element, Command, JsValue) -> Result<JsValue, JsValue>;
-
-/// The lesson's bundle's [`run`] (a split point: with the `split` feature the call loads that
-/// file first).
-#[cfg_attr(
-    feature = "split",
-    ::leptos::wasm_split::wasm_split(lesson, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-pub fn commands() -> Result<Run, SplitLoaderError> {
-    Ok(run)
+/// A queued handle call's command (its number less `platform::stream::COMMAND`: the order of
+/// the handle's methods in `api.rs`), carried out with [`run`]; the `Commands` the widget's
+/// stream answers the queue with.
+pub fn run_code(
+    lab: Option<Lab>,
+    host: Element,
+    code: u8,
+    arg: JsValue,
+) -> Result<JsValue, JsValue> {
+    let command = match code {
+        0 => Command::GetState,
+        1 => Command::SetState,
+        2 => Command::Freeze,
+        3 => Command::Picture,
+        _ => Command::Ready,
+    };
+    run(lab, host, command, arg)
 }
 
 fn error(message: &str) -> JsValue {
-    js_sys::Error::new(&format!("Idempotency Lab: {message}")).into()
+    leptos::wasm_bindgen::JsError::new(&format!("Idempotency Lab: {message}")).into()
+}
+
+/// `target[name]` (undefined when it cannot be read). The DOM is read through `Reflect` here,
+/// not through web-sys's bindings: each binding is an import of the first screen's module
+/// (its glue and shim are there whoever calls it), `Reflect` is imported already.
+pub fn get(target: &JsValue, name: &str) -> JsValue {
+    js_sys::Reflect::get(target, &name.into()).unwrap_or_default()
+}
+
+/// The items of an array-like (`HTMLCollection`) as an array.
+fn items(list: &JsValue) -> js_sys::Array {
+    js_sys::Array::from(list)
 }
 
 /// Carries out `command` on the widget whose lab is `lab`, in the element `host`.
@@ -72,9 +89,13 @@ pub fn run(
         let entries = crate::view::embed::given::get(&host).unwrap_or_default();
         return idem_lesson::exercise::from_entries(entries)
             .map(|_| arg)
-            .map_err(|e| js_sys::Error::new(&e.to_string()).into());
+            .map_err(|e| leptos::wasm_bindgen::JsError::new(&e.to_string()).into());
     }
-    let (Some(lab), Some(root)) = (lab, host.first_element_child()) else {
+    let root = get(&host, "firstElementChild");
+    let (Some(lab), Some(root)) = (
+        lab,
+        root.is_object().then(|| root.unchecked_into::<Element>()),
+    ) else {
         return Err(error("the widget is not shown yet (await ready())"));
     };
     match command {
@@ -127,7 +148,7 @@ fn state_query(arg: &JsValue) -> Option<String> {
                 let value = pair.get(1);
                 let value = value
                     .as_string()
-                    .or_else(|| value.as_f64().map(|n| (n as i64).to_string()))
+                    .or_else(|| value.as_f64().map(|n| format!("{}", n as i64)))
                     .unwrap_or_default();
                 if value.is_empty() {
                     name
@@ -169,11 +190,15 @@ fn freeze(lab: Lab, root: &Element, on: bool) {
     if on && lab.clock.playing.get_untracked() {
         lab.toggle_play();
     }
-    let _ = if on {
-        root.set_attribute("inert", "")
+    if on {
+        let _ = root.set_attribute("inert", "");
     } else {
-        root.remove_attribute("inert")
-    };
+        call(
+            root,
+            "removeAttribute",
+            &js_sys::Array::of1(&"inert".into()),
+        );
+    }
     let _ = root.set_attribute("data-frozen", if on { "true" } else { "false" });
 }
 
@@ -222,12 +247,10 @@ fn inline_styles(window: &JsValue, from: &Element, to: &Element) {
             }
         }
     }
-    let _ = to.remove_attribute("class");
-    let (a, b) = (from.children(), to.children());
+    call(to, "removeAttribute", &js_sys::Array::of1(&"class".into()));
+    let (a, b) = (items(&get(from, "children")), items(&get(to, "children")));
     for i in 0..a.length().min(b.length()) {
-        if let (Some(x), Some(y)) = (a.item(i), b.item(i)) {
-            inline_styles(window, &x, &y);
-        }
+        inline_styles(window, a.get(i).unchecked_ref(), b.get(i).unchecked_ref());
     }
 }
 
@@ -236,32 +259,37 @@ fn inline_styles(window: &JsValue, from: &Element, to: &Element) {
 /// background colour.
 pub fn picture(root: &Element) -> Result<String, JsValue> {
     let window: JsValue = leptos::prelude::window().into();
-    let svgs = root.get_elements_by_tag_name("svg");
+    let svgs = call(
+        root,
+        "getElementsByTagName",
+        &js_sys::Array::of1(&"svg".into()),
+    )
+    .map(|list| items(&list))
+    .unwrap_or_default();
     let mut parts = String::new();
     let (mut width, mut height) = (0.0_f64, 0.0_f64);
     for i in 0..svgs.length() {
-        let Some(svg) = svgs.item(i) else { continue };
+        let svg: Element = svgs.get(i).unchecked_into();
         let class = svg.get_attribute("class").unwrap_or_default();
         if !matches!(class.as_str(), "topology" | "sequence-svg") {
             continue;
         }
         let rect = svg.get_bounding_client_rect();
-        if rect.width() <= 0.0 {
+        let size = |name| get(&rect, name).as_f64().unwrap_or(0.0);
+        let (rect_width, rect_height) = (size("width"), size("height"));
+        if rect_width <= 0.0 {
             continue;
         }
-        let Some(clone) = svg
-            .clone_node_with_deep(true)
-            .ok()
-            .and_then(|c| c.dyn_into::<Element>().ok())
-        else {
+        let Some(clone) = call(&svg, "cloneNode", &js_sys::Array::of1(&JsValue::TRUE)) else {
             continue;
         };
+        let clone: Element = clone.unchecked_into();
         inline_styles(&window, &svg, &clone);
         for (name, value) in [
             ("x", "0".to_owned()),
-            ("y", (height as u32).to_string()),
-            ("width", (rect.width().ceil() as u32).to_string()),
-            ("height", (rect.height().ceil() as u32).to_string()),
+            ("y", format!("{}", height as u32)),
+            ("width", format!("{}", rect_width.ceil() as u32)),
+            ("height", format!("{}", rect_height.ceil() as u32)),
         ] {
             let _ = clone.set_attribute(name, &value);
         }
@@ -279,8 +307,8 @@ pub fn picture(root: &Element) -> Result<String, JsValue> {
             .and_then(|t| t.as_string())
             .ok_or_else(|| error("picture(): this browser cannot serialise SVG"))?;
         parts.push_str(&text);
-        width = width.max(rect.width());
-        height += rect.height().ceil() + 16.0;
+        width = width.max(rect_width);
+        height += rect_height.ceil() + 16.0;
     }
     if parts.is_empty() {
         return Err(error("picture(): the widget shows no stage yet"));
@@ -305,16 +333,19 @@ pub fn picture(root: &Element) -> Result<String, JsValue> {
 /// "Download picture": the picture of the widget whose root is `root`, saved as an SVG file.
 pub fn download_picture(root: &Element) {
     let Ok(svg) = picture(root) else { return };
-    let href = format!(
-        "data:image/svg+xml;charset=utf-8,{}",
-        String::from(js_sys::encode_uri_component(&svg))
-    );
+    let window: JsValue = leptos::prelude::window().into();
+    let encoded = call(
+        &window,
+        "encodeURIComponent",
+        &js_sys::Array::of1(&svg.into()),
+    )
+    .and_then(|e| e.as_string())
+    .unwrap_or_default();
+    let href = format!("data:image/svg+xml;charset=utf-8,{encoded}");
     let Ok(a) = document().create_element("a") else {
         return;
     };
     let _ = a.set_attribute("href", &href);
     let _ = a.set_attribute("download", "idempotency-lab.svg");
-    if let Ok(a) = a.dyn_into::<leptos::web_sys::HtmlElement>() {
-        a.click();
-    }
+    call(&a, "click", &js_sys::Array::new());
 }

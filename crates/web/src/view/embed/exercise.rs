@@ -192,18 +192,17 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
             let placed = lab.run.with_untracked(|r| r.link().faults.len());
             let used = move || {
                 lab.run
-                    .with(|r| r.link().faults.len().saturating_sub(placed))
-                    .to_string()
+                    .with(|r| format!("{}", r.link().faults.len().saturating_sub(placed)))
             };
             view! {
-                <p class="exercise-budget" data-testid="exercise-used" data-budget=budget.to_string()>
-                    {move || prefs.catalog().fill("challenge.used", &[("n", used()), ("budget", budget.to_string())])}
+                <p class="exercise-budget" data-testid="exercise-used" data-budget=format!("{budget}")>
+                    {move || prefs.catalog().fill("challenge.used", &[("n", used()), ("budget", format!("{budget}"))])}
                 </p>
             }
         });
         Some(
             view! {
-                <div class="exercise" data-testid="exercise" data-exercise=rules_now.is_set().to_string()>
+                <div class="exercise" data-testid="exercise" data-exercise=if rules_now.is_set() { "true" } else { "false" }>
                     {stories}
                     {(designs && shows(Part::Protections)).then(|| view! { <ProtectionBar/> })}
                     {budget}
@@ -247,7 +246,7 @@ fn story_list(
                     type="button"
                     class="chip"
                     data-testid=format!("scenario-{id}")
-                    aria-pressed=move || lab.run.with(|r| r.scenario().id == id).to_string()
+                    aria-pressed=move || if lab.run.with(|r| r.scenario().id == id) { "true" } else { "false" }
                     on:click=move |_| lab.switch(id)
                 >
                     {prefs.t(&format!("scenario.{id}.title"))}

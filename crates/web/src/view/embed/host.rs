@@ -133,6 +133,9 @@ pub const REPLY_MESSAGE: &str = "idem:reply";
 /// that origin only. A message from any other window or origin is ignored.
 fn take_commands(origin: String, root: NodeRef<leptos::html::Div>) {
     use crate::view::embed::commands::{run, Command};
+    // Read through `Reflect` (`commands::get`): no web-sys binding of its own in the first
+    // screen's module.
+    let read = crate::view::embed::commands::get;
     let window = window();
     let Ok(Some(parent)) = window.parent() else {
         return;
@@ -144,43 +147,46 @@ fn take_commands(origin: String, root: NodeRef<leptos::html::Div>) {
     let get = |target: &JsValue, name: &str| {
         js_sys::Reflect::get(target, &name.into()).unwrap_or_default()
     };
-    let listener = Closure::<dyn FnMut(leptos::web_sys::MessageEvent)>::new(
-        move |e: leptos::web_sys::MessageEvent| {
-            let from_parent = e.source().map(JsValue::from) == Some(JsValue::from(&parent));
-            if e.origin() != origin || !from_parent {
-                return;
-            }
-            let data = e.data();
-            if get(&data, "source").as_string().as_deref() != Some("idem-lab-host") {
-                return;
-            }
-            let Some(host) = root.get_untracked().and_then(|r| r.parent_element()) else {
-                return;
-            };
-            let id = get(&data, "id");
-            let result = match get(&data, "type").as_string().as_deref().and_then(Command::from_name) {
-                Some(command) => run(Some(lab), host, command, get(&data, "arg")),
-                None => Err(js_sys::Error::new(
-                    "Idempotency Lab: unknown command; use one of getState, setState, freeze, picture",
-                )
-                .into()),
-            };
-            let detail = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&detail, &"id".into(), &id);
-            let _ = js_sys::Reflect::set(&detail, &"ok".into(), &result.is_ok().into());
-            let _ = match result {
-                Ok(value) => js_sys::Reflect::set(&detail, &"value".into(), &value),
-                Err(error) => {
-                    js_sys::Reflect::set(&detail, &"error".into(), &get(&error, "message"))
-                }
-            };
-            let message = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&message, &"source".into(), &"idem-lab".into());
-            let _ = js_sys::Reflect::set(&message, &"type".into(), &REPLY_MESSAGE.into());
-            let _ = js_sys::Reflect::set(&message, &"detail".into(), &detail);
-            let _ = parent.post_message(&message, &origin);
-        },
-    );
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+        let from_parent = read(&e, "source") == JsValue::from(&parent);
+        if read(&e, "origin").as_string().as_deref() != Some(origin.as_str()) || !from_parent {
+            return;
+        }
+        let data = read(&e, "data");
+        if get(&data, "source").as_string().as_deref() != Some("idem-lab-host") {
+            return;
+        }
+        let Some(host) = root.get_untracked().and_then(|r| r.parent_element()) else {
+            return;
+        };
+        let id = get(&data, "id");
+        let result = match get(&data, "type")
+            .as_string()
+            .as_deref()
+            .and_then(Command::from_name)
+        {
+            Some(command) => run(Some(lab), host, command, get(&data, "arg")),
+            None => Err(leptos::wasm_bindgen::JsError::new(
+                "Idempotency Lab: unknown command; use one of getState, setState, freeze, picture",
+            )
+            .into()),
+        };
+        let detail = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&detail, &"id".into(), &id);
+        let _ = js_sys::Reflect::set(&detail, &"ok".into(), &result.is_ok().into());
+        let _ = match result {
+            Ok(value) => js_sys::Reflect::set(&detail, &"value".into(), &value),
+            Err(error) => js_sys::Reflect::set(&detail, &"error".into(), &get(&error, "message")),
+        };
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"source".into(), &"idem-lab".into());
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &REPLY_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&message, &"detail".into(), &detail);
+        if let Some(post) = method(&parent, "postMessage") {
+            let args = js_sys::Array::of2(&message, &JsValue::from_str(&origin));
+            let _ = js_sys::Reflect::apply(&post, &parent, &args);
+        }
+    });
     let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
     let held = StoredValue::new_local(Some(listener));
     on_cleanup(move || {

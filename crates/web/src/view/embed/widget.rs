@@ -49,9 +49,9 @@ pub fn Widget(
     let lab = provide_lab(run, lang);
     let prefs = use_prefs();
     prefs.theme.set(theme);
+    crate::view::panels::recap::provide_guess();
     let events = provide_events();
     use_run_events(lab, events);
-    crate::view::panels::challenge::use_challenge_events(lab, events);
     if let Some(cell) = &lab_out {
         cell.set(Some(lab));
     }
@@ -93,6 +93,13 @@ pub fn Widget(
         });
         later_part(code, LaterPart::Host, None)
     });
+    // The data stream (view/stream.rs) from the lesson's bundle, once the player's is here.
+    Effect::new(move |_| {
+        if code.get(LaterPart::Summary).is_some() {
+            code.start(LaterPart::Stream);
+        }
+    });
+    let stream = later_part(code, LaterPart::Stream, None);
     let heading = if page {
         view! { <h1 class="embed-title">{title}</h1> }.into_any()
     } else {
@@ -116,6 +123,7 @@ pub fn Widget(
             <Stage/>
             {later_here(LaterPart::Recap)}
             {rest}
+            {stream}
         </div>
     };
     if page {

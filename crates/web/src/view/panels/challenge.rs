@@ -86,42 +86,85 @@ pub fn ChallengeGoal() -> impl IntoView {
     }
 }
 
-/// `idem:challenge` (`{ id, status }`) whenever the challenge being played, or its standing,
-/// changes: on the page, in `?embed` and in a mounted widget (whichever provides `events`),
-/// from the same [`standing`] the goal and the list show. Opening a challenge sends `open`;
-/// leaving its design (another story or protections) sends `left`, so a grader can tell a
-/// later verdict from the challenge's.
+/// `idem:challenge` (`{ v, id, status }`, and for `solved` who did it and whether a search
+/// came first) whenever the challenge being played, or its standing, changes: on the page,
+/// in `?embed` and in a mounted widget (whichever provides `events`), from the same
+/// [`standing`] the goal and the list show. Opening a challenge sends `open`; leaving its
+/// design (another story or protections) sends `left`, so a grader can tell a later verdict
+/// from the challenge's. Started by the data stream (`view/stream.rs`) from the lesson's
+/// bundle.
 pub fn use_challenge_events(
     lab: crate::platform::lab::Lab,
     events: crate::platform::events::Events,
 ) {
+    use idem_lesson::stream::{challenge_payload, SolvedBy};
     let search = use_context::<LastSearch>();
-    Effect::new(move |before: Option<Option<(&'static str, Standing)>>| {
+    Effect::new(move |before: Option<Option<Played>>| {
+        let before = before.flatten();
         let now = lab.run.with(|r| {
             let challenge = r.challenge().and_then(Challenge::by_id)?;
             let found = search.and_then(|LastSearch(s)| s.get());
-            Some((
-                challenge.id,
-                standing(&challenge, r.world(), found.as_ref()),
-            ))
+            let searched = found.as_ref().is_some_and(|(s, ..)| s == r.scenario());
+            let faults = r.link().faults;
+            let standing = standing(&challenge, r.world(), found.as_ref());
+            Some(match before.as_ref().filter(|b| b.id == challenge.id) {
+                Some(b) => Played {
+                    id: b.id,
+                    standing,
+                    searched: b.searched || searched,
+                    moved: b.moved || b.faults != faults,
+                    faults,
+                },
+                None => Played {
+                    id: challenge.id,
+                    standing,
+                    searched,
+                    moved: false,
+                    faults,
+                },
+            })
         });
-        let emit = |id: &str, status: &str| {
-            events.emit(&idem_lesson::events::LabEvent::Challenge {
-                id: id.to_owned(),
-                status: status.to_owned(),
-            });
+        let emit = |id: &str, status: &str, solved| {
+            crate::platform::stream::send(
+                events,
+                "idem:challenge",
+                &challenge_payload(id, status, solved),
+            );
         };
-        if let Some(Some((old, _))) = before {
-            if now.map(|(id, _)| id) != Some(old) {
-                emit(old, "left");
+        let before_id = before.as_ref().map(|b| b.id);
+        if let Some(old) = before_id {
+            if now.as_ref().map(|n| n.id) != Some(old) {
+                emit(old, "left", None);
             }
         }
-        match now {
-            Some((id, status)) if before.as_ref() != Some(&now) => emit(id, status.name()),
-            _ => {}
+        if let Some(n) = &now {
+            let was = before.as_ref().map(|b| (b.id, b.standing));
+            if was != Some((n.id, n.standing)) {
+                // Solved by the student when they changed the faults the challenge opened
+                // with; else the run came solved (a shared link): only Play or a step.
+                let by = if n.moved {
+                    SolvedBy::Student
+                } else {
+                    SolvedBy::Link
+                };
+                let solved = (n.standing == Standing::Solved).then_some((by, n.searched));
+                emit(n.id, n.standing.name(), solved);
+            }
         }
         now
     });
+}
+
+/// A challenge as [`use_challenge_events`] follows it.
+#[derive(Clone, PartialEq)]
+struct Played {
+    id: &'static str,
+    standing: Standing,
+    /// A search of its design had shown its results.
+    searched: bool,
+    /// The student changed the faults it opened with.
+    moved: bool,
+    faults: Vec<(u32, idem_core::Action)>,
 }
 
 /// The challenges panel.

@@ -26,6 +26,7 @@ use idem_lesson::panels::explorer::{
     counterexample_link, listing, markers_html, result_view, schedule_text, tell, CxText, Shown,
     Telling, Told, DEFAULT_K, KS, LISTED, SLICE_MS,
 };
+use idem_lesson::stream::Act;
 
 /// A finished search, shared with the challenges: the scenario searched, its bound and report.
 #[derive(Clone, Copy)]
@@ -105,6 +106,8 @@ pub fn TryEveryFailure() -> impl IntoView {
     // What changed since the previous finished search of the same scenario.
     let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
     let last_search = use_context::<LastSearch>();
+    // Starting, finishing and stopping a search are `idem:action`s.
+    let noter = crate::platform::stream::Noter::here();
     let finished = move || {
         let Some((k, report, base)) =
             result.with_untracked(|r| r.as_ref().map(|s| (s.k, s.report.clone(), s.base.clone())))
@@ -114,6 +117,7 @@ pub fn TryEveryFailure() -> impl IntoView {
         if let Some(LastSearch(last)) = last_search {
             last.set(Some((base, k, report)));
         }
+        noter.note(Act::SearchStopped { finished: true });
     }; // A different scenario or other protections make the result stale: drop it and stop.
     let subject = Memo::new(move |_| {
         lab.run
@@ -146,6 +150,9 @@ pub fn TryEveryFailure() -> impl IntoView {
             .flatten()
             .map(|h| h.stop());
         let cut_short = stopped.is_some();
+        if cut_short {
+            noter.note(Act::SearchStopped { finished: false });
+        }
         let mut so_far = None;
         let mut generation = 0;
         search.update_value(|s| {
@@ -183,6 +190,7 @@ pub fn TryEveryFailure() -> impl IntoView {
         }
     };
     let on_run = move |_| {
+        noter.note(Act::SearchStarted);
         let k = k_select
             .get_untracked()
             .and_then(|s| s.value().parse::<u32>().ok())

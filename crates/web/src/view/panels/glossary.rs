@@ -11,6 +11,7 @@ use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs};
 use idem_lesson::panels::glossary::{glossary_html, source_of, term_in_place};
+use idem_lesson::stream::Act;
 
 /// A term's definition opened beside the narration that uses it (review finding 12: a term
 /// used to jump 3,500 px down to the list). Pressing a term of this verdict column's
@@ -22,6 +23,8 @@ pub fn TermPopover() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     let term = RwSignal::new(None::<&'static str>);
+    // Each term opened is an `idem:action` of kind `glossary`.
+    let noter = crate::platform::stream::Noter::here();
     let from = StoredValue::new_local(None::<leptos::web_sys::HtmlElement>);
     let anchor = NodeRef::<leptos::html::Div>::new();
     let node = NodeRef::<leptos::html::Div>::new();
@@ -52,6 +55,11 @@ pub fn TermPopover() -> impl IntoView {
             ev.prevent_default();
             from.set_value(link.dyn_into::<leptos::web_sys::HtmlElement>().ok());
             term.update(|shown| *shown = (*shown != Some(id)).then_some(id));
+            if term.get_untracked() == Some(id) {
+                noter.note(Act::Glossary {
+                    term: id.to_owned(),
+                });
+            }
         }
     });
     on_cleanup(move || listener.remove());

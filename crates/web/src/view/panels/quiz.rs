@@ -7,7 +7,9 @@
 use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs};
+use crate::platform::stream::Noter;
 use idem_lesson::panels::quiz::{questions, score_text, Question};
+use idem_lesson::stream::Act;
 
 /// The quiz: one fieldset per question; choosing an answer shows at once whether it is right
 /// (in a live region), and the score counts the right ones.
@@ -15,6 +17,8 @@ use idem_lesson::panels::quiz::{questions, score_text, Question};
 pub fn Quiz() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
+    // Each answer is an `idem:action` of kind `quiz`.
+    let noter = Noter::here();
     let catalog = prefs.lang.get_untracked().catalog();
     let list = questions(catalog);
     let total = list.len();
@@ -45,6 +49,11 @@ pub fn Quiz() -> impl IntoView {
                 .into_iter()
                 .map(|c| {
                     let right = c.value == right_value;
+                    let act = Act::Quiz {
+                        question: id.to_owned(),
+                        answer: c.value.clone(),
+                        correct: right,
+                    };
                     view! {
                         <label class="quiz-choice">
                             <input
@@ -52,7 +61,10 @@ pub fn Quiz() -> impl IntoView {
                                 name=name.clone()
                                 value=c.value.clone()
                                 data-testid="quiz-option"
-                                on:change=move |_| picked.set(Some(right))
+                                on:change=move |_| {
+                                    picked.set(Some(right));
+                                    noter.note(act.clone());
+                                }
                             />
                             <span>{c.label}</span>
                         </label>

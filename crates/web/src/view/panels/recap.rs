@@ -47,6 +47,12 @@ pub fn Recap(
             .and_then(|(_, v)| list.into_iter().find(|c| c.value == v))
     };
     let at_start = Memo::new(move |_| lab.run.with(|r| r.cursor() == 0));
+    // The value pressed in the story on screen, for the buttons. A signal set on every change
+    // of the story or the guess, not the guess itself: the buttons are drawn again for every
+    // story, and a dropped button stays a subscriber of what it read until that is set (see
+    // crate::view::keyed); the guess is set only when the student guesses.
+    let pressed_value = RwSignal::new(None::<String>);
+    Effect::new(move |_| pressed_value.set(current_guess().map(|c| c.value)));
     // Memoized: the live region is rewritten only when its text changes, not on every step,
     // so screen readers announce the guess and the recap, not each step.
     let body = Memo::new(move |_| {
@@ -84,31 +90,8 @@ pub fn Recap(
         }
         html
     });
-    // A course site hears whether the prediction came true, once per run that ends.
-    if let Some(events) = crate::platform::events::use_events() {
-        Effect::new(
-            move |before: Option<Option<idem_lesson::events::LabEvent>>| {
-                let now = current_guess()
-                    .filter(|_| lab.run.with(|r| r.at_end()))
-                    .map(|c| {
-                        let (scenario, actual) = lab.run.with(|r| {
-                            (r.scenario().id.clone(), outcome(r.world(), prefs.catalog()))
-                        });
-                        idem_lesson::events::LabEvent::Prediction {
-                            scenario,
-                            correct: c.value == actual.value,
-                            choice: c.value,
-                        }
-                    });
-                if now.is_some() && before.is_some_and(|b| b != now) {
-                    if let Some(event) = &now {
-                        events.emit(event);
-                    }
-                }
-                now
-            },
-        );
-    }
+    // Whether the prediction came true is sent with each run that ends by the data stream
+    // (view/stream.rs), from the guess this widget shares in context.
     let empty = move || !at_start.get() && body.with(|b| b.is_empty());
     // Keyed by choice: a pressed button keeps its element (and the focus), and stories with
     // the same choices keep the buttons.
@@ -116,10 +99,7 @@ pub fn Recap(
         let value = c.value.clone();
         let pressed = {
             let value = value.clone();
-            move || {
-                let id = lab.run.with(|r| r.scenario().id.clone());
-                guess.with(|g| g.as_ref().is_some_and(|(gid, v)| *gid == id && *v == value))
-            }
+            move || pressed_value.with(|p| p.as_ref() == Some(&value))
         };
         let choose = move |_| {
             let id = lab.run.with_untracked(|r| r.scenario().id.clone());

@@ -528,12 +528,16 @@ mod tests {
     use idem_core::Scenario;
 
     /// Issue #42: two packets sent together on one link and lane (the double tap of
-    /// `concurrent`) were drawn on one another; the later one moves out of the lane.
+    /// `concurrent`) were drawn on one another; the later one moves out of the lane. In both
+    /// languages (their captions differ in length), inside the drawing (item 7: on a phone the
+    /// later of two long packets on one link went past its edge).
     #[test]
     fn packets_that_would_lie_on_one_another_are_stacked() {
-        let catalog = Lang::En.catalog();
         let mut seen = false;
-        for id in Scenario::IDS {
+        for (id, catalog) in Scenario::IDS
+            .iter()
+            .flat_map(|id| Lang::ALL.map(|lang| (id, lang.catalog())))
+        {
             let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
             while world.step().is_some() {
                 let now = world.now().ms() as f64;
@@ -548,19 +552,32 @@ mod tests {
                         })
                         .collect();
                     let (cw, ch) = layout.card();
+                    let (w, h) = layout.size();
                     for (a, pa) in &drawn {
+                        let inside = a.x - pa.w / 2.0 >= 0.0
+                            && a.x + pa.w / 2.0 <= w
+                            && a.y - pa.h / 2.0 >= 0.0
+                            && a.y + pa.h / 2.0 <= h;
+                        assert!(
+                            inside,
+                            "{layout:?} {id} at {now}: {a:?} {:?} outside",
+                            pa.lines
+                        );
                         for &node in world.scenario().story.nodes() {
                             let c = layout.center(node);
                             let apart_x = (a.x - c.x).abs() >= (pa.w + cw) / 2.0;
                             let apart_y = (a.y - c.y).abs() >= (pa.h + ch) / 2.0;
-                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} on {node:?}");
+                            assert!(
+                                apart_x || apart_y,
+                                "{layout:?} {id} at {now}: {a:?} on {node:?}"
+                            );
                         }
                     }
                     for (i, (a, pa)) in drawn.iter().enumerate() {
                         for (b, pb) in &drawn[i + 1..] {
                             let apart_x = (a.x - b.x).abs() >= (pa.w + pb.w) / 2.0;
                             let apart_y = (a.y - b.y).abs() >= (pa.h + pb.h) / 2.0;
-                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} {b:?}");
+                            assert!(apart_x || apart_y, "{layout:?} {id} at {now}: {a:?} {b:?}");
                         }
                     }
                     seen |= drawn.len() > 1;

@@ -29,8 +29,9 @@ pub enum Layout {
     Wide,
     /// Two cards a row, the API alone between the rows: the client and the idempotency store
     /// above it, the ledger and the processor below (phones, and each side of a comparison).
-    /// 300 units wide, so a 360 px phone (a drawing about 322 px wide) shows its 12-unit text
-    /// at 12.9 px; every link runs down a band of its own, where a long packet has room.
+    /// 320 units wide, so a 360 px phone (a drawing about 322 px wide) shows its 12-unit text
+    /// at 12.1 px; every link runs down a band of its own, where a long packet has room; 540
+    /// tall, so the drawing and the playback bar stuck under it fit a 740 px screen.
     Tall,
 }
 
@@ -48,7 +49,7 @@ impl Layout {
     pub fn size(self) -> (f64, f64) {
         match self {
             Layout::Wide => (900.0, 430.0),
-            Layout::Tall => (300.0, 558.0),
+            Layout::Tall => (320.0, 540.0),
         }
     }
 
@@ -62,7 +63,7 @@ impl Layout {
     pub fn card(self) -> (f64, f64) {
         match self {
             Layout::Wide => (164.0, 96.0),
-            Layout::Tall => (142.0, 90.0),
+            Layout::Tall => (152.0, 84.0),
         }
     }
 
@@ -82,11 +83,11 @@ impl Layout {
             (Layout::Wide, Node::Store) => (808.0, 64.0),
             (Layout::Wide, Node::Ledger) => (808.0, 215.0),
             (Layout::Wide, Node::Processor) => (808.0, 366.0),
-            (Layout::Tall, Node::Client) => (75.0, 49.0),
-            (Layout::Tall, Node::Api) => (150.0, 269.0),
-            (Layout::Tall, Node::Store) => (225.0, 49.0),
-            (Layout::Tall, Node::Ledger) => (75.0, 509.0),
-            (Layout::Tall, Node::Processor) => (225.0, 509.0),
+            (Layout::Tall, Node::Client) => (80.0, 46.0),
+            (Layout::Tall, Node::Api) => (160.0, 256.0),
+            (Layout::Tall, Node::Store) => (240.0, 46.0),
+            (Layout::Tall, Node::Ledger) => (80.0, 494.0),
+            (Layout::Tall, Node::Processor) => (240.0, 494.0),
         };
         Point { x, y }
     }
@@ -181,8 +182,8 @@ impl Layout {
         match (self, lines) {
             (Layout::Wide, 1) => vec![80.0],
             (Layout::Wide, _) => vec![72.0, 86.0],
-            (Layout::Tall, 1) => vec![74.0],
-            (Layout::Tall, _) => vec![70.0, 84.0],
+            (Layout::Tall, 1) => vec![73.0],
+            (Layout::Tall, _) => vec![67.0, 80.0],
         }
     }
     /// Distance between the card edges of `a` and `b` along the line joining their centres.
@@ -405,10 +406,10 @@ mod tests {
     }
 
     /// Issue #42 item 7: a 360 px phone draws the tall layout about 322 px wide; its packets'
-    /// and statuses' text (web/style.css: titles 14.5) is 12 CSS px or more down to 300 px.
+    /// and statuses' text (web/path.css: titles 13.5) is 12 CSS px or more down to 320 px.
     #[test]
     fn the_tall_drawing_shows_its_text_at_12_px_on_a_phone() {
-        let scale = 300.0 / Layout::Tall.size().0;
+        let scale = 320.0 / Layout::Tall.size().0;
         assert!(Layout::Tall.label_px() * scale >= 12.0);
         assert!(Layout::Tall.status_px() * scale >= 12.0);
         for (width, layout) in [

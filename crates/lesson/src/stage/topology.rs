@@ -430,7 +430,8 @@ pub fn pill_svg(pill: &Pill) -> SafeHtml {
 /// as one; on a slanted link a request and its reply passing each other in their lanes covered
 /// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card),
 /// and off every card and inside the drawing: the nearest free place of a few, a pill's size at
-/// a time out of its lane, back along its link, into the other lane or ahead (where none is
+/// a time out of its lane, back along its link, into the other lane or ahead, then half a size
+/// at a time (a phone's short links leave room between whole steps) (where none is
 /// free of cards, the nearest free of pills, even past the drawing's edge: on a phone two long
 /// packets side by side on the client's link have no room; else its own place).
 pub fn packet_at(
@@ -466,19 +467,21 @@ pub fn packet_at(
         let along = vx.abs() * pill.w + vy.abs() * pill.h + 4.0;
         // Where the pill may go, nearest first: its place, then a pill's width or height at a
         // time out of its lane, back along its link, into the other lane, ahead.
-        let candidates = (0..=3).flat_map(|k| {
-            let k = f64::from(k);
-            [
-                (ux * across, uy * across),
-                (-vx * along, -vy * along),
-                (-ux * across, -uy * across),
-                (vx * along, vy * along),
-            ]
-            .map(|(dx, dy)| Point {
-                x: start.x + dx * k,
-                y: start.y + dy * k,
-            })
-        });
+        // Then half steps: on a phone's short links a whole one jumps over the only free place.
+        let candidates = [0.0, 1.0, 2.0, 3.0, 0.5, 1.5, 2.5]
+            .into_iter()
+            .flat_map(|k| {
+                [
+                    (ux * across, uy * across),
+                    (-vx * along, -vy * along),
+                    (-ux * across, -uy * across),
+                    (vx * along, vy * along),
+                ]
+                .map(|(dx, dy)| Point {
+                    x: start.x + dx * k,
+                    y: start.y + dy * k,
+                })
+            });
         let clear_of_pills = |p: &Point| {
             placed.iter().all(|(q, theirs)| {
                 (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + 2.0

@@ -77,7 +77,7 @@ pub fn App(
     use_run_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
-    use_layout(prefs);
+    use_layout(prefs, events.root());
 
     let theme = prefs.theme;
     let system_dark = || media_matches("(prefers-color-scheme: dark)");

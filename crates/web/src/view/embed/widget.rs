@@ -56,7 +56,7 @@ pub fn Widget(
         cell.set(Some(lab));
     }
     use_playback(lab);
-    use_layout(prefs);
+    use_layout(prefs, events.root());
     if autoplay {
         lab.toggle_play();
     }

@@ -225,9 +225,10 @@ pub fn arrow_view(
             // It starts with what the row shows, in order: the time, then the caption.
             (
                 "packet",
+                // The badge as drawn (a name holds the text shown), then in words.
                 match &badge {
                     Some((_, name)) => format!(
-                        "{clock} {plain_caption}, {} → {}, {name}",
+                        "{clock} {caption}, {} → {}, {name}",
                         short(m.from),
                         short(m.to)
                     ),

@@ -24,7 +24,10 @@ use crate::topology::{MsgId, Node, OpId};
 
 mod actions;
 mod delivery;
+mod speakers;
 mod view;
+
+pub use speakers::{Party, RequestAttempt, Role, Sent, Speaker};
 
 /// What made a step happen.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -24,6 +24,7 @@ use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
+use crate::view::stage::spoken::Spoken;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
 use crate::view::stage::transcript::Transcript;
@@ -110,7 +111,12 @@ split_bundles! {
     ]
     lesson [
         Faults => view! { <Faults/> };
-        TermPop => view! { <TermPopover/> };
+        // Beside the narration: who is speaking when two requests are alive, and a glossary
+        // term's box.
+        TermPop => view! {
+            <Spoken/>
+            <TermPopover/>
+        };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::platform::browser::{current_layout, media_matches};
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{default_scenario, Run};
+use idem_lesson::playback::{default_scenario, Run, Side};
 use idem_lesson::player::Playhead;
 use idem_lesson::theme::Theme;
 
@@ -169,7 +169,7 @@ impl Notice {
     }
 }
 
-/// The run on screen: snapshots and a cursor in one signal, the core's verdict on the world
+/// The run on screen: its timeline and cursor in one signal, the core's verdict on the world
 /// shown, and the last refusal or hint. Its methods are the only way the run changes.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -183,9 +183,8 @@ pub struct Lab {
     set_notice: WriteSignal<Option<Notice>>,
     /// The playback clock the run's changes reset.
     pub clock: Clock,
-    /// Which world of the run the stage below shows: 0 = the run's, 1 = the one beside it in
-    /// compare mode (see [`Lab::side`]).
-    pub side: u8,
+    /// Which world of the run the stage below shows (see [`Lab::side`]).
+    pub side: Side,
 }
 
 impl Lab {
@@ -202,13 +201,13 @@ impl Lab {
             notice,
             set_notice,
             clock,
-            side: 0,
+            side: Side::Left,
         }
     }
 
     /// The same lab seen from the right side of a comparison: everything is shared (the run,
     /// the clock, the actions, which reach both worlds) except the world shown and its verdict.
-    pub fn side(self, side: u8) -> Lab {
+    pub fn side(self, side: Side) -> Lab {
         let run = self.run;
         Lab {
             side,

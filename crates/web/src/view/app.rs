@@ -67,7 +67,9 @@ pub fn App(
     });
     // The right side's view of the lab lives as long as the page, and so does the layout both
     // sides are drawn in.
-    provide_context(crate::view::stage::compare::CompareRight(lab.side(1)));
+    provide_context(crate::view::stage::compare::CompareRight(
+        lab.side(idem_lesson::playback::Side::Right),
+    ));
     provide_context(crate::view::stage::compare::CompareLayout(
         signal(idem_lesson::geometry::Layout::Tall).0,
     ));

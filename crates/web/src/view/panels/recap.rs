@@ -34,7 +34,7 @@ pub fn Recap(
     let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
     // Simulated once per scenario (and protections and language), not on every step.
     let choices = crate::platform::lab::per_scenario(lab, prefs, |r, catalog| {
-        let start = r.snapshot(0).unwrap_or(r.world()).clone();
+        let start = r.start().clone();
         let mut end = start.clone();
         end.run(2_000);
         (r.scenario().id.clone(), options(&start, &end, catalog))

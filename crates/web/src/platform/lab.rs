@@ -8,9 +8,10 @@ use idem_core::{Action, ActionError, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
 use crate::platform::browser::{current_layout, media_matches};
+use crate::platform::place::{required, Place};
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{default_scenario, Run, Side};
+use idem_lesson::playback::{Run, Side};
 use idem_lesson::player::Playhead;
 use idem_lesson::theme::Theme;
 
@@ -185,6 +186,8 @@ pub struct Lab {
     pub clock: Clock,
     /// Which world of the run the stage below shows (see [`Lab::side`]).
     pub side: Side,
+    /// Where the lesson is drawn ([`provide_lab`] says; [`use_place`] reads it).
+    pub place: Place,
 }
 
 impl Lab {
@@ -202,6 +205,7 @@ impl Lab {
             set_notice,
             clock,
             side: Side::Left,
+            place: Place::Page,
         }
     }
 
@@ -415,34 +419,42 @@ pub struct PerScenario<T> {
 }
 
 /// The preferences, the clock and a lab for `run` in `lang`, laid out for the window and
-/// honouring reduced motion, provided as contexts to the components below.
-pub fn provide_lab(run: Run, lang: Lang) -> Lab {
+/// honouring reduced motion, and where they are drawn, provided as contexts to the components
+/// below.
+pub fn provide_lab(run: Run, lang: Lang, place: Place) -> Lab {
     let prefs = Prefs::new(
         lang,
         current_layout(),
         media_matches("(prefers-reduced-motion: reduce)"),
     );
-    let lab = Lab::new(run, prefs);
+    let lab = Lab {
+        place,
+        ..Lab::new(run, prefs)
+    };
     provide_context(prefs);
     provide_context(lab.clock);
     provide_context(lab);
     lab
 }
 
-/// The lab of the enclosing page or widget (outside one, a lab of its own on the default
-/// story).
+/// The lab of the enclosing page or widget.
 pub fn use_lab() -> Lab {
-    use_context::<Lab>().unwrap_or_else(|| Lab::new(Run::new(default_scenario()), use_prefs()))
+    required("provide_lab")
+}
+
+/// Where this part is drawn.
+pub fn use_place() -> Place {
+    use_lab().place
 }
 
 /// The playback clock of the enclosing page or widget.
 pub fn use_clock() -> Clock {
-    use_context::<Clock>().unwrap_or_else(|| use_lab().clock)
+    required("provide_lab")
 }
 
-/// The preferences of the enclosing page or widget (English, wide, with motion outside one).
+/// The preferences of the enclosing page or widget.
 pub fn use_prefs() -> Prefs {
-    use_context::<Prefs>().unwrap_or_else(|| Prefs::new(Lang::En, Layout::Wide, false))
+    required("provide_lab")
 }
 
 #[cfg(test)]

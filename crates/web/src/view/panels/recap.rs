@@ -15,7 +15,7 @@ use idem_lesson::panels::recap::{after_412_html, options, outcome, result_html, 
 #[derive(Clone, Copy)]
 pub struct Guess(pub RwSignal<Option<(String, String)>>);
 
-/// Provides the guess for the page.
+/// Provides the guess for the page or a widget.
 pub fn provide_guess() {
     provide_context(Guess(RwSignal::new(None)));
 }
@@ -31,7 +31,7 @@ pub fn Recap(
 ) -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
+    let Guess(guess) = crate::platform::place::required("provide_guess");
     // Simulated once per scenario (and protections and language), not on every step.
     let choices = crate::platform::lab::per_scenario(lab, prefs, |r, catalog| {
         let start = r.start().clone();
@@ -85,7 +85,8 @@ pub fn Recap(
         html
     });
     // A course site hears whether the prediction came true, once per run that ends.
-    if let Some(events) = crate::platform::events::use_events() {
+    {
+        let events = crate::platform::events::use_events();
         Effect::new(
             move |before: Option<Option<idem_lesson::events::LabEvent>>| {
                 let now = current_guess()

@@ -178,7 +178,7 @@ mod tests {
         let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
         run.run_to_end();
         (0..=run.known_steps())
-            .filter_map(|i| run.snapshot(i).cloned())
+            .filter_map(|i| run.snapshot(i))
             .collect()
     }
 

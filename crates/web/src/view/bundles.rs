@@ -158,9 +158,8 @@ split_bundles! {
             </footer>
         };
         Compare => {
-            let right = use_context::<CompareRight>();
-            debug_assert!(right.is_some(), "the compare stage drawn outside the page");
-            right.map(|CompareRight(right)| view! { <CompareStage id=PLAYER_ANCHOR right=right/> })
+            let CompareRight(right) = crate::platform::place::required("App");
+            view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
         };
         WidgetRest => view! {
             // From the player's bundle (asked for with the widget's summary, at the same time

@@ -41,9 +41,7 @@ pub fn HostFit() -> impl IntoView {
 /// The notice for the `?embed` page's unused link parameters; starts the height messages.
 fn param_notice(query: String) -> impl IntoView {
     let prefs = use_prefs();
-    if let Some(events) = use_events() {
-        report_height(events.root());
-    }
+    report_height(use_events().root());
     let problems = page_params(&query).problems;
     (!problems.is_empty()).then(|| {
         let catalog = prefs.lang.get_untracked().catalog();

@@ -22,8 +22,8 @@ const stream = run({
   concurrency: Number(process.env.E2E_JOBS ?? 2),
   timeout: Number(process.env.E2E_TEST_TIMEOUT_MS ?? 900_000),
 });
-// A test marked `todo` reports a failure that is expected (it stands for work still owed,
-// e.g. phone.test.mjs's 12 px text); node's own CLI does not fail the run for it either.
+// A test marked `todo` reports a failure that is expected (it stands for work still owed; none
+// is marked now); node's own CLI does not fail the run for it either.
 stream.on('test:fail', (event) => {
   if (!event.todo) process.exitCode = 1;
 });

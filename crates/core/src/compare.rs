@@ -12,7 +12,7 @@ use crate::outcome::{Ending, Outcome};
 use crate::scenario::Scenario;
 use crate::time::SimTime;
 use crate::verdict::Invariant;
-use crate::world::World;
+use crate::world::{Step, World};
 
 /// Two worlds on one timeline. A joint step steps every world whose next event is the
 /// earliest, so both have lived through the same simulated time; an action applies to both
@@ -47,6 +47,17 @@ impl Pair {
     /// The right world.
     pub fn right(&self) -> &World {
         &self.right
+    }
+
+    /// Takes both worlds' step logs out, left then right (see [`World::take_steps`]).
+    pub fn take_steps(&mut self) -> [Vec<Step>; 2] {
+        [self.left.take_steps(), self.right.take_steps()]
+    }
+
+    /// Puts back step logs taken out by [`Pair::take_steps`] (see [`World::set_steps`]).
+    pub fn set_steps(&mut self, [left, right]: [Vec<Step>; 2]) {
+        self.left.set_steps(left);
+        self.right.set_steps(right);
     }
 
     /// Joint steps taken (an applied action is one).

@@ -93,4 +93,4 @@ pub use scenario::{Scenario, ScenarioError, Scripted, Story};
 pub use time::SimTime;
 pub use topology::{HandlerRef, Link, MsgId, Node, OpId, UserId};
 pub use verdict::{Invariant, Money, Status, Verdict, Violation};
-pub use world::{Cause, RunEnd, Step, World};
+pub use world::{Cause, Party, RequestAttempt, Role, RunEnd, Sent, Speaker, Step, World};

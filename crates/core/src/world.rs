@@ -24,7 +24,10 @@ use crate::topology::{MsgId, Node, OpId};
 
 mod actions;
 mod delivery;
+mod speakers;
 mod view;
+
+pub use speakers::{Party, RequestAttempt, Role, Sent, Speaker};
 
 /// What made a step happen.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -211,6 +214,20 @@ impl World {
     /// The steps so far (only the latest one when history is off).
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// Takes the step log out, leaving an empty one; stepping reads nothing of it, so the
+    /// world runs on the same and its log holds only the steps taken since. A player that
+    /// keeps a world every few steps (the lesson's `playback::Run`) keeps one log beside them
+    /// instead of one per world, which would grow with the square of the run's length.
+    pub fn take_steps(&mut self) -> Vec<Step> {
+        std::mem::take(&mut self.steps)
+    }
+
+    /// Puts back a step log taken out by [`World::take_steps`] (or the first steps of a later
+    /// world of the same run: the ones this world has lived through).
+    pub fn set_steps(&mut self, steps: Vec<Step>) {
+        self.steps = steps;
     }
 
     /// How many steps have run.

@@ -27,16 +27,29 @@ impl Point {
 pub enum Layout {
     /// Client left, API centre, the three backends in a column on the right.
     Wide,
-    /// Client on top, API in the middle, the three backends in a row below (phones).
+    /// Two cards a row, the API alone between the rows: the client and the idempotency store
+    /// above it, the ledger and the processor below (phones, and each side of a comparison).
+    /// 320 units wide, so a 360 px phone (a drawing about 322 px wide) shows its 12-unit text
+    /// at 12.1 px; every link runs down a band of its own, where a long packet has room; 540
+    /// tall, so the drawing and the playback bar stuck under it fit a 740 px screen.
     Tall,
 }
 
 impl Layout {
+    /// The layout for a lesson (page or widget) `width` CSS px wide: the phone's up to 640 px.
+    pub fn for_width(width: f64) -> Layout {
+        if width <= 640.0 {
+            Layout::Tall
+        } else {
+            Layout::Wide
+        }
+    }
+
     /// Width and height of the drawing in SVG units.
     pub fn size(self) -> (f64, f64) {
         match self {
             Layout::Wide => (900.0, 430.0),
-            Layout::Tall => (360.0, 480.0),
+            Layout::Tall => (320.0, 540.0),
         }
     }
 
@@ -50,7 +63,7 @@ impl Layout {
     pub fn card(self) -> (f64, f64) {
         match self {
             Layout::Wide => (164.0, 96.0),
-            Layout::Tall => (110.0, 84.0),
+            Layout::Tall => (152.0, 84.0),
         }
     }
 
@@ -58,7 +71,7 @@ impl Layout {
     pub fn label_px(self) -> f64 {
         match self {
             Layout::Wide => 12.5,
-            Layout::Tall => 11.0,
+            Layout::Tall => 12.0,
         }
     }
 
@@ -70,11 +83,11 @@ impl Layout {
             (Layout::Wide, Node::Store) => (808.0, 64.0),
             (Layout::Wide, Node::Ledger) => (808.0, 215.0),
             (Layout::Wide, Node::Processor) => (808.0, 366.0),
-            (Layout::Tall, Node::Client) => (180.0, 54.0),
-            (Layout::Tall, Node::Api) => (180.0, 222.0),
-            (Layout::Tall, Node::Store) => (60.0, 420.0),
-            (Layout::Tall, Node::Ledger) => (180.0, 420.0),
-            (Layout::Tall, Node::Processor) => (300.0, 420.0),
+            (Layout::Tall, Node::Client) => (80.0, 46.0),
+            (Layout::Tall, Node::Api) => (160.0, 256.0),
+            (Layout::Tall, Node::Store) => (240.0, 46.0),
+            (Layout::Tall, Node::Ledger) => (80.0, 494.0),
+            (Layout::Tall, Node::Processor) => (240.0, 494.0),
         };
         Point { x, y }
     }
@@ -145,11 +158,12 @@ impl Layout {
     }
 
     /// Font size of a node card's status line (the drawing's units; web/style.css sets the same
-    /// sizes: 12.5 px, and 10 px on phones, where the tall layout is drawn).
+    /// sizes: 12.5 px, and 12 px where the tall layout is drawn: web/path.css on a phone,
+    /// style.css in a widget up to 640 px).
     pub fn status_px(self) -> f64 {
         match self {
             Layout::Wide => 12.5,
-            Layout::Tall => 10.0,
+            Layout::Tall => 12.0,
         }
     }
 
@@ -168,8 +182,8 @@ impl Layout {
         match (self, lines) {
             (Layout::Wide, 1) => vec![80.0],
             (Layout::Wide, _) => vec![72.0, 86.0],
-            (Layout::Tall, 1) => vec![72.0],
-            (Layout::Tall, _) => vec![68.0, 79.0],
+            (Layout::Tall, 1) => vec![73.0],
+            (Layout::Tall, _) => vec![67.0, 80.0],
         }
     }
     /// Distance between the card edges of `a` and `b` along the line joining their centres.
@@ -389,6 +403,46 @@ mod tests {
                 y: 215.0
             }
         );
+    }
+
+    /// Issue #42 item 7: a 360 px phone draws the tall layout about 322 px wide; its packets'
+    /// and statuses' text (web/path.css: titles 13.5) is 12 CSS px or more down to 320 px.
+    #[test]
+    fn the_tall_drawing_shows_its_text_at_12_px_on_a_phone() {
+        let scale = 320.0 / Layout::Tall.size().0;
+        assert!(Layout::Tall.label_px() * scale >= 12.0);
+        assert!(Layout::Tall.status_px() * scale >= 12.0);
+        for (width, layout) in [
+            (360.0, Layout::Tall),
+            (640.0, Layout::Tall),
+            (641.0, Layout::Wide),
+            (1280.0, Layout::Wide),
+        ] {
+            assert_eq!(Layout::for_width(width), layout, "{width}");
+        }
+    }
+
+    /// Every link runs through free space: no card but its two ends is on it, so a packet
+    /// travelling it covers no third node.
+    #[test]
+    fn links_cross_no_other_card() {
+        for layout in [Layout::Wide, Layout::Tall] {
+            for link in Link::ALL {
+                let (a, b) = layout.link_ends(link);
+                for node in Node::ALL
+                    .into_iter()
+                    .filter(|n| ![Node::Api, link.peer()].contains(n))
+                {
+                    for i in 0..=20 {
+                        let p = a.lerp(b, f64::from(i) / 20.0);
+                        assert!(
+                            !inside_card(layout, node, p),
+                            "{layout:?} {link:?} on {node:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,25 +1,37 @@
-//! Time travel over a run: the snapshots of every step so far, a cursor, and the playback
-//! clock. Pure (no browser), so stepping back and forth is unit-tested natively.
+//! Time travel over a run: the world after every step so far (kept as a [`timeline`]), a
+//! cursor, and the playback clock. Pure (no browser), so stepping back and forth is
+//! unit-tested natively.
+mod timeline;
+
 use crate::fold::Stops;
 use idem_core::{
     Action, ActionError, DeepLink, LinkError, Pair, Protections, Scenario, SimTime, World,
 };
+use timeline::{Timeline, Worlds};
 
 /// Quiet gaps longer than this (simulated ms) are jumped over while playing.
 pub const QUIET_GAP_MS: f64 = 3_000.0;
 /// Playback speeds offered, as multiples of real time.
 pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
 
-/// One run: the scenario, a snapshot of the world after every step, and the step shown. In
-/// compare mode the snapshots are pairs of worlds on one timeline (the core's [`Pair`]): the
-/// left world is the run's, the right one is shown beside it.
+/// Which world of a run a view shows: the run's own, or the one beside it in compare mode
+/// (without a comparison both are the run's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Side {
+    /// The run's world (the left one in compare mode).
+    #[default]
+    Left,
+    /// The world shown beside it in compare mode.
+    Right,
+}
+
+/// One run: the scenario, its timeline (one world, or in compare mode two on one timeline,
+/// the core's [`Pair`], the left world being the run's) and the step shown.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     scenario: Scenario,
     base: bool,
-    snapshots: Vec<World>,
-    pairs: Vec<Pair>,
-    cursor: usize,
+    timeline: Timeline,
     challenge: Option<String>,
     /// A chaos run's seed, until the student injects a fault of their own (the link then
     /// spells the faults without it).
@@ -39,11 +51,9 @@ impl Run {
 
     fn single(scenario: Scenario) -> Run {
         Run {
-            snapshots: vec![World::new(&scenario)],
-            pairs: Vec::new(),
+            timeline: Timeline::new(Worlds::One(World::new(&scenario))),
             scenario,
             base: false,
-            cursor: 0,
             challenge: None,
             chaos: None,
         }
@@ -53,24 +63,19 @@ impl Run {
     /// end, with the cursor at the link's step (the start when it names none).
     pub fn from_link(link: &DeepLink) -> Result<Run, LinkError> {
         let scenario = link.scenario()?;
-        let full = DeepLink {
-            step: Some(DeepLink::MAX_STEP),
-            ..link.clone()
+        let start = match link.compare_scenario()? {
+            Some(right) => Worlds::Two(Pair::new(&scenario, &right)),
+            None => Worlds::One(World::new(&scenario)),
         };
-        let pairs = full.build_pair()?;
-        let snapshots = if pairs.is_empty() {
-            full.build()?
-        } else {
-            Vec::new()
-        };
-        let len = snapshots.len().max(pairs.len());
-        let cursor = (link.step.unwrap_or(0) as usize).min(len - 1);
+        let mut timeline = Timeline::new(start);
+        timeline
+            .play(&link.faults)
+            .map_err(|(index, error)| LinkError::FaultRefused { index, error })?;
+        timeline.show((link.step.unwrap_or(0) as usize).min(timeline.len() - 1));
         Ok(Run {
             scenario,
             base: link.base,
-            snapshots,
-            pairs,
-            cursor,
+            timeline,
             challenge: link.challenge.clone(),
             chaos: link.chaos,
         })
@@ -78,19 +83,19 @@ impl Run {
 
     /// The scenario shown beside this one (compare mode).
     pub fn compare(&self) -> Option<&Scenario> {
-        self.pairs.first().map(|p| p.right().scenario())
+        self.pair().map(|p| p.right().scenario())
     }
 
     /// The pair at the cursor (compare mode).
     pub fn pair(&self) -> Option<&Pair> {
-        self.pairs.get(self.cursor)
+        self.timeline.shown().pair()
     }
 
-    /// The world at the cursor on `side` (0 = the run's, 1 = the one beside it; without a
-    /// comparison both are the run's).
-    pub fn shown(&self, side: u8) -> &World {
+    /// The world at the cursor on `side`.
+    #[inline(never)] // (read by most views: one call each, not a copy each, in the page's wasm)
+    pub fn shown(&self, side: Side) -> &World {
         match (side, self.pair()) {
-            (1, Some(p)) => p.right(),
+            (Side::Right, Some(p)) => p.right(),
             _ => self.world(),
         }
     }
@@ -102,23 +107,14 @@ impl Run {
 
     /// The simulated time reached at the cursor (both sides' in compare mode).
     pub fn now(&self) -> SimTime {
-        self.pair().map_or_else(|| self.world().now(), Pair::now)
+        self.timeline.shown().now()
     }
 
-    /// When the next step is due: the next known snapshot's time, or the next event's.
+    /// When the next step is due: the next known step's time, or the next event's.
     pub fn next_time(&self) -> Option<SimTime> {
-        if self.cursor < self.known_steps() {
-            return Some(match self.pairs.get(self.cursor + 1) {
-                Some(p) => p.now(),
-                None => self.snapshots[self.cursor + 1].now(),
-            });
-        }
-        self.pair()
-            .map_or_else(|| self.world().next_wakeup(), Pair::next_wakeup)
-    }
-
-    fn len(&self) -> usize {
-        self.snapshots.len().max(self.pairs.len())
+        self.timeline
+            .time(self.cursor() + 1)
+            .or_else(|| self.timeline.shown().next_wakeup())
     }
 
     /// The scenario (with the protections in force).
@@ -127,75 +123,64 @@ impl Run {
     }
 
     /// The world at the cursor.
+    #[inline(never)] // (as `shown`)
     pub fn world(&self) -> &World {
-        match self.pairs.get(self.cursor) {
-            Some(p) => p.left(),
-            None => &self.snapshots[self.cursor],
-        }
+        self.timeline.shown().left()
     }
 
     /// The step shown (0 = before anything happened).
     pub fn cursor(&self) -> usize {
-        self.cursor
+        self.timeline.cursor()
     }
 
     /// How many steps are known (the cursor can go up to this).
     pub fn known_steps(&self) -> usize {
-        self.len() - 1
+        self.timeline.len() - 1
     }
 
-    /// The snapshot after `index` steps, if known (the left world in compare mode).
-    pub fn snapshot(&self, index: usize) -> Option<&World> {
-        match self.pairs.get(index) {
-            Some(p) => Some(p.left()),
-            None => self.snapshots.get(index),
-        }
+    /// The world after `index` steps, if known (the left world in compare mode): a copy, the
+    /// timeline keeping a world only every few steps and the step log once.
+    pub fn snapshot(&self, index: usize) -> Option<World> {
+        self.timeline.state(index).map(Worlds::into_left)
+    }
+
+    /// The world before the first step (the left one in compare mode), without copying it.
+    pub fn start(&self) -> &World {
+        self.timeline.first().left()
+    }
+
+    /// The last known world (the left one in compare mode), without copying it.
+    pub fn end(&self) -> &World {
+        self.timeline.last().left()
     }
 
     /// At the last known step, and nothing is left to happen.
     pub fn at_end(&self) -> bool {
-        self.cursor + 1 == self.len()
-            && self
-                .pair()
-                .map_or_else(|| self.world().is_quiescent(), Pair::is_quiescent)
+        self.cursor() == self.known_steps() && self.timeline.shown().is_quiescent()
     }
 
-    /// Moves one step on: to the next known snapshot, or by stepping the world. False at the end.
+    /// Moves one step on: to the next known step, or by stepping the world. False at the end.
     pub fn step_forward(&mut self) -> bool {
-        if self.cursor + 1 < self.len() {
-            self.cursor += 1;
-            return true;
-        }
-        if let Some(pair) = self.pair() {
-            let mut next = pair.clone();
-            if !next.step() {
-                return false;
-            }
-            self.pairs.push(next);
-            self.cursor += 1;
-            return true;
-        }
-        let mut next = self.world().clone();
-        if next.step().is_none() {
+        let next = self.cursor() + 1;
+        if next == self.timeline.len() && !self.timeline.extend() {
             return false;
         }
-        self.snapshots.push(next);
-        self.cursor += 1;
+        self.timeline.show(next);
         true
     }
 
     /// Where the player stops in this run ([`Stops`]): filler steps fold into the step before
     /// them. A comparison's joint timeline folds nothing (its steps interleave two worlds).
     pub fn stops(&self) -> Stops<'_> {
-        if !self.pairs.is_empty() {
-            return Stops::every(self.known_steps());
+        match self.pair() {
+            Some(_) => Stops::every(self.known_steps()),
+            None => Stops::of(self.timeline.last().left().steps()),
         }
-        Stops::of(self.snapshots[self.snapshots.len() - 1].steps())
     }
 
     /// The visible step shown: what the step counter says ([`Stops::visible`]).
     pub fn visible_step(&self) -> usize {
-        self.stops().visible(self.cursor)
+        self.stops().visible(self.cursor())
     }
 
     /// How many visible steps the run has (the counter's total).
@@ -205,7 +190,7 @@ impl Run {
 
     /// Whether the cursor is where the player stops (the start or a visible step's end).
     pub fn at_stop(&self) -> bool {
-        self.stops().is_stop(self.cursor)
+        self.stops().is_stop(self.cursor())
     }
 
     /// The Step button: on to the end of the next visible step, stepping over the filler
@@ -220,10 +205,10 @@ impl Run {
 
     /// Step back: to the end of the visible step before, restored exactly. False at the start.
     pub fn back_visible(&mut self) -> bool {
-        if self.cursor == 0 {
+        if self.cursor() == 0 {
             return false;
         }
-        self.cursor = self.stops().previous(self.cursor);
+        self.timeline.show(self.stops().previous(self.cursor()));
         true
     }
 
@@ -231,73 +216,51 @@ impl Run {
     /// of (a sequence arrow names the step that sent it, which may be folded).
     pub fn jump_visible(&mut self, index: usize) {
         self.jump(index);
-        self.cursor = self.stops().at_or_after(self.cursor).min(self.len() - 1);
+        let at = self
+            .stops()
+            .at_or_after(self.cursor())
+            .min(self.known_steps());
+        self.timeline.show(at);
     }
 
-    /// Moves one step back, restoring the earlier snapshot exactly. False at the start.
+    /// Moves one step back, restoring the earlier world exactly. False at the start.
     pub fn step_back(&mut self) -> bool {
-        if self.cursor == 0 {
+        let Some(back) = self.cursor().checked_sub(1) else {
             return false;
-        }
-        self.cursor -= 1;
+        };
+        self.timeline.show(back);
         true
     }
 
-    /// Shows the snapshot after `index` steps (clamped to the known ones).
+    /// Shows the world after `index` steps (clamped to the known ones).
     pub fn jump(&mut self, index: usize) {
-        self.cursor = index.min(self.len() - 1);
+        self.timeline.show(index.min(self.known_steps()));
     }
 
     /// Back to the start; the run's future is kept.
     pub fn restart(&mut self) {
-        self.cursor = 0;
+        self.timeline.show(0);
     }
 
     /// Steps until nothing is left to happen (bounded like a deep link).
     pub fn run_to_end(&mut self) {
-        while self.cursor < DeepLink::MAX_STEP as usize && self.step_forward() {}
+        while self.cursor() < DeepLink::MAX_STEP as usize && self.step_forward() {}
     }
 
-    /// Applies `action` at the cursor. The snapshots after the cursor are dropped first: a
+    /// Applies `action` at the cursor. The steps after the cursor are dropped first: a
     /// different past has a different future, which is computed to its end at once (bounded
     /// like a deep link) so "step n / N" keeps counting the whole run.
     /// In compare mode the action reaches both worlds where it applies (refused only when
     /// both refuse).
     pub fn apply(&mut self, action: Action) -> Result<(), ActionError> {
-        if let Some(pair) = self.pair() {
-            let mut next = pair.clone();
-            next.apply(action)?;
-            self.pairs.truncate(self.cursor + 1);
-            self.pairs.push(next);
-            self.cursor += 1;
-            self.compute_rest();
-            return Ok(());
+        self.timeline.branch(action)?;
+        if self.pair().is_none() {
+            // The faults are no longer (only) the ones a chaos seed drew.
+            self.chaos = None;
         }
-        let mut next = self.world().clone();
-        next.apply(action)?;
-        // The faults are no longer (only) the ones a chaos seed drew.
-        self.chaos = None;
-        self.snapshots.truncate(self.cursor + 1);
-        self.snapshots.push(next);
-        self.cursor += 1;
-        self.compute_rest();
+        // The rest, computed now; the cursor stays where it is.
+        while self.timeline.len() <= DeepLink::MAX_STEP as usize && self.timeline.extend() {}
         Ok(())
-    }
-
-    /// Steps a copy of the last known world until nothing is left to happen, keeping every
-    /// snapshot; the cursor stays where it is.
-    fn compute_rest(&mut self) {
-        if let Some(last) = self.pairs.last() {
-            let mut pair = last.clone();
-            while self.pairs.len() <= DeepLink::MAX_STEP as usize && pair.step() {
-                self.pairs.push(pair.clone());
-            }
-            return;
-        }
-        let mut world = self.snapshots[self.snapshots.len() - 1].clone();
-        while self.snapshots.len() <= DeepLink::MAX_STEP as usize && world.step().is_some() {
-            self.snapshots.push(world.clone());
-        }
     }
 
     /// The same scenario with other protections, from the start, without injected faults
@@ -313,16 +276,13 @@ impl Run {
     pub fn link(&self) -> DeepLink {
         let default = Scenario::by_id(&self.scenario.id).map(|s| s.protections);
         let protections = self.scenario.protections;
-        let faults = match self.pairs.last() {
-            Some(p) => p.injected().to_vec(),
-            None => self.snapshots[self.snapshots.len() - 1].injected().to_vec(),
-        };
+        let faults = self.timeline.last().injected().to_vec();
         let protections = (default != Ok(protections)).then_some(protections);
         DeepLink {
             scenario: self.scenario.id.clone(),
             protections,
             faults,
-            step: (self.cursor > 0).then_some(self.cursor as u32),
+            step: (self.cursor() > 0).then_some(self.cursor() as u32),
             base: self.base,
             compare: self.compare().map(|s| s.id.clone()),
             challenge: self.challenge.clone(),
@@ -531,16 +491,16 @@ mod tests {
     fn an_action_in_the_past_truncates_the_future() {
         let mut r = run("naive");
         let full = r.known_steps();
-        let old_future = r.snapshot(3).cloned();
+        let old_future = r.snapshot(3);
         r.jump(2);
         r.apply(Action::RetryNow).expect("the op is pending");
         assert_eq!(r.cursor(), 3);
-        assert_ne!(r.snapshot(3).cloned(), old_future);
+        assert_ne!(r.snapshot(3), old_future);
         // The new future is known to its end at once: "step n / N" counts the whole run.
         assert!(r.known_steps() > 3, "{} of {full}", r.known_steps());
         let mut live = r.snapshot(3).expect("applied").clone();
         live.run(2_000);
-        assert_eq!(r.snapshot(r.known_steps()), Some(&live));
+        assert_eq!(r.snapshot(r.known_steps()), Some(live));
         assert!(r.step_forward());
         assert_eq!(r.world().step_count(), 4);
         r.run_to_end();
@@ -628,17 +588,17 @@ mod tests {
         let mut r = Run::from_link(&link).expect("builds");
         assert_eq!(r.compare().map(|s| s.id.as_str()), Some("key"));
         r.apply(Action::LoseNextAck).expect("applies to both");
-        assert!(r.world().next_ack_will_be_lost() && r.shown(1).next_ack_will_be_lost());
+        assert!(r.world().next_ack_will_be_lost() && r.shown(Side::Right).next_ack_will_be_lost());
         r.run_to_end();
         assert!(r.at_end());
         assert_eq!(r.world().verdict().money.statement_cents, 20_000);
-        assert_eq!(r.shown(1).verdict().money.statement_cents, 10_000);
-        assert_eq!(r.shown(0), r.world());
+        assert_eq!(r.shown(Side::Right).verdict().money.statement_cents, 10_000);
+        assert_eq!(r.shown(Side::Left), r.world());
         // Step back restores both sides exactly.
-        let (left, right) = (r.world().clone(), r.shown(1).clone());
+        let (left, right) = (r.world().clone(), r.shown(Side::Right).clone());
         assert!(r.step_back());
         assert!(r.step_forward());
-        assert_eq!((r.world(), r.shown(1)), (&left, &right));
+        assert_eq!((r.world(), r.shown(Side::Right)), (&left, &right));
         // The link names both, and the faults on the joint timeline.
         let query = r.link().to_query();
         assert!(
@@ -646,7 +606,7 @@ mod tests {
             "{query}"
         );
         let again = Run::from_link(&DeepLink::parse(&query).expect("parses")).expect("builds");
-        assert_eq!(again.shown(1), r.shown(1));
+        assert_eq!(again.shown(Side::Right), r.shown(Side::Right));
         // Playback time is the pair's: the next step is never before the time reached.
         r.restart();
         while r.cursor() < r.known_steps() {
@@ -656,6 +616,105 @@ mod tests {
         }
         // Other protections leave the comparison.
         assert!(r.with_protections(Protections::ALL).compare().is_none());
+    }
+
+    /// The timeline keeps a world only every few steps: every world it gives back is the one
+    /// the core builds step by step, whole (the link's snapshots), on one world and on a
+    /// pair, after a change of the past and after stepping past the known end.
+    #[test]
+    fn every_step_gives_back_the_world_the_core_builds() {
+        for query in [
+            "scenario=naive&base=1",
+            "scenario=key",
+            "scenario=naive&compare=key&base=1&faults=0.lose-ack",
+        ] {
+            let link = DeepLink::parse(query).expect("valid");
+            let mut r = Run::from_link(&link).expect("builds");
+            r.jump(2);
+            r.apply(Action::LoseNextAck).expect("applies");
+            r.jump(4);
+            r.apply(Action::RetryNow).ok();
+            r.run_to_end();
+            assert!(!r.link().faults.is_empty(), "{query}");
+            let again = DeepLink {
+                step: Some(DeepLink::MAX_STEP),
+                ..r.link()
+            };
+            let lefts: Vec<World> = match again.build_pair().expect("builds") {
+                pairs if pairs.is_empty() => again.build().expect("builds"),
+                pairs => {
+                    let mut cursor = r.clone();
+                    for (i, pair) in pairs.iter().enumerate() {
+                        cursor.jump(i);
+                        assert_eq!(cursor.pair(), Some(pair), "{query}: pair {i}");
+                    }
+                    pairs.iter().map(|p| p.left().clone()).collect()
+                }
+            };
+            assert_eq!(lefts.len(), r.known_steps() + 1, "{query}");
+            for (i, world) in lefts.iter().enumerate() {
+                assert_eq!(r.snapshot(i).as_ref(), Some(world), "{query}: snapshot {i}");
+                r.jump(i);
+                assert_eq!(r.world(), world, "{query}: step {i} shown");
+            }
+            let end = &lefts[lefts.len() - 1];
+            assert_eq!(
+                (r.end().verdict(), r.end().injected(), r.end().now()),
+                (end.verdict(), end.injected(), end.now()),
+                "{query}"
+            );
+            // Back and forth over the steps, the shown world stays whole.
+            r.jump(1);
+            r.jump(lefts.len() - 1);
+            assert_eq!(r.world(), &lefts[lefts.len() - 1], "{query}");
+            assert!(r.world().steps().len() > 3, "{query}: the log is shown");
+        }
+    }
+
+    /// Past a few checkpoints (a long run: the student starts payment after payment), every
+    /// step shown, jumped to or copied is the world as it was when first reached, also after
+    /// the past is changed between two checkpoints.
+    #[test]
+    fn a_long_run_rebuilds_every_step_from_its_checkpoints() {
+        let start = Scenario::by_id("naive")
+            .expect("naive")
+            .script
+            .iter()
+            .find_map(|s| matches!(s.action, Action::Start(_)).then_some(s.action))
+            .expect("the story starts a payment");
+        let mut r = run("naive");
+        let mut seen = vec![r.world().clone()];
+        let play = |r: &mut Run, seen: &mut Vec<World>, to: usize| {
+            while r.cursor() < to {
+                if !r.step_forward() {
+                    r.apply(start).expect("a new payment starts");
+                }
+                seen.truncate(r.cursor());
+                seen.push(r.world().clone());
+            }
+        };
+        play(&mut r, &mut seen, 300);
+        let check = |r: &mut Run, seen: &[World]| {
+            for i in [0, 1, 63, 64, 65, 130, 299, 7, 128, 129, 200, 300] {
+                assert_eq!(r.snapshot(i).as_ref(), Some(&seen[i]), "snapshot {i}");
+                r.jump(i);
+                assert_eq!(r.world(), &seen[i], "step {i} shown");
+            }
+            r.restart();
+            while r.cursor() < 300 {
+                r.step_forward();
+                assert_eq!(r.world(), &seen[r.cursor()], "step {}", r.cursor());
+            }
+        };
+        check(&mut r, &seen);
+        // A fault placed at step 150 (between two checkpoints): a new future from there.
+        r.jump(150);
+        seen.truncate(151);
+        r.apply(Action::LoseNextAck).expect("applies");
+        seen.push(r.world().clone());
+        play(&mut r, &mut seen, 300);
+        assert_ne!(r.snapshot(160), None);
+        check(&mut r, &seen);
     }
 
     #[test]
@@ -683,7 +742,7 @@ mod tests {
         let mut r = run("naive");
         r.run_to_end();
         let stops: Vec<usize> = (1..=r.known_steps())
-            .filter(|i| r.stops().is_stop(*i) && r.snapshot(*i).is_some_and(key_moment))
+            .filter(|i| r.stops().is_stop(*i) && r.snapshot(*i).is_some_and(|w| key_moment(&w)))
             .collect();
         assert_eq!(stops.len(), 2, "{stops:?}");
         let lost = r.snapshot(stops[0]).expect("known");

@@ -8,6 +8,7 @@
 mod badge;
 mod narration;
 mod refusals;
+pub mod speaker;
 
 pub use badge::{badge, badge_for, badge_text, Badge};
 pub(crate) use badge::{kind_of, OpKind};

@@ -35,5 +35,6 @@ mod s2_idempotency_key;
 mod s3_compare_and_set;
 mod s4_counter;
 mod slow_holder;
+mod speakers;
 mod user_side;
 mod user_truth;

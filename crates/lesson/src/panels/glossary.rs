@@ -57,11 +57,6 @@ pub fn source_of(id: &str, catalog: &Catalog) -> SafeHtml {
         .unwrap_or_default()
 }
 
-/// Provided by a page that shows the [`Glossary`], so the narration links into it (an
-/// embedded player has no glossary, and no links).
-#[derive(Clone, Copy)]
-pub struct TermLinks;
-
 /// A word character: a use of a term must not be part of a longer word. The lesson's texts are
 /// English and Russian, so Latin and Cyrillic letters and digits are enough (and spare the wasm
 /// Unicode's tables of every alphabet).

@@ -98,7 +98,14 @@ pub fn arrow_view(
     let (x1, x2) = (lifeline_x(nodes, m.from), lifeline_x(nodes, m.to));
     let lost = matches!(m.fate, Fate::Lost(..));
     let flying = m.fate == Fate::InFlight;
-    let caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
+    let plain_caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
+    // While two requests or more are alive, the arrow's request in a badge (①, ②) before
+    // its caption, named in words for screen readers (issue 42, item 1).
+    let badge = crate::text::speaker::arrow_badge(world, row, catalog);
+    let caption = match &badge {
+        Some((mark, _)) => format!("{mark} {plain_caption}"),
+        None => plain_caption.clone(),
+    };
     let clock = clock_in(m.sent_at.ms(), catalog);
     let dir = dir_of(x1, x2);
     // Captions are measured as pills' texts: 11 px on wide screens, 14 px on phones
@@ -197,14 +204,24 @@ pub fn arrow_view(
             num(end)
         ),
     );
-    let label = el(
+    let caption_html = match &badge {
+        Some((mark, _)) => {
+            // A space first: the row's text reads "0.300 s ① #3 …" as its name does (the
+            // time is a text of its own; axe compares the two).
+            SafeHtml::text(" ")
+                + el("tspan", "class=\"seq-badge\"", mark)
+                + SafeHtml::text(&format!(" {plain_caption}"))
+        }
+        None => SafeHtml::text(&plain_caption),
+    };
+    let label = wrap(
         "text",
         &format!(
             "class=\"label\" x=\"{}\" y=\"{}\" text-anchor=\"{anchor}\"",
             num(label_x),
             num(y - 5.0)
         ),
-        &caption,
+        &caption_html,
     );
     let aria = catalog.fill(
         "ui.seq_arrow",
@@ -212,7 +229,19 @@ pub fn arrow_view(
             // It starts with what the row shows, in order: the time, then the caption.
             (
                 "packet",
-                format!("{clock} {caption}, {} → {}", short(m.from), short(m.to)),
+                // The badge as drawn (a name holds the text shown), then in words.
+                match &badge {
+                    Some((_, name)) => format!(
+                        "{clock} {caption}, {} → {}, {name}",
+                        short(m.from),
+                        short(m.to)
+                    ),
+                    None => format!(
+                        "{clock} {plain_caption}, {} → {}",
+                        short(m.from),
+                        short(m.to)
+                    ),
+                },
             ),
             ("step", step.to_string()),
         ],

@@ -317,7 +317,7 @@ mod tests {
                     {
                         continue;
                     }
-                    let lines = narration_lines(run.snapshot(cursor).expect("known"), c);
+                    let lines = narration_lines(&world, c);
                     assert!(
                         lines.iter().all(|l| *l != ok && !l.starts_with(&count)),
                         "{} {lang:?} at {cursor}: {lines:?}",

@@ -430,7 +430,8 @@ pub fn pill_svg(pill: &Pill) -> SafeHtml {
 /// as one; on a slanted link a request and its reply passing each other in their lanes covered
 /// one another's captions, "charge $100.00" over "pay_abc"; two links meet at the API's card),
 /// and off every card and inside the drawing: the nearest free place of a few, a pill's size at
-/// a time out of its lane, back along its link, into the other lane or ahead (where none is
+/// a time out of its lane, back along its link, into the other lane or ahead, then half a size
+/// at a time (a phone's short links leave room between whole steps) (where none is
 /// free of cards, the nearest free of pills, even past the drawing's edge: on a phone two long
 /// packets side by side on the client's link have no room; else its own place).
 pub fn packet_at(
@@ -466,19 +467,21 @@ pub fn packet_at(
         let along = vx.abs() * pill.w + vy.abs() * pill.h + 4.0;
         // Where the pill may go, nearest first: its place, then a pill's width or height at a
         // time out of its lane, back along its link, into the other lane, ahead.
-        let candidates = (0..=3).flat_map(|k| {
-            let k = f64::from(k);
-            [
-                (ux * across, uy * across),
-                (-vx * along, -vy * along),
-                (-ux * across, -uy * across),
-                (vx * along, vy * along),
-            ]
-            .map(|(dx, dy)| Point {
-                x: start.x + dx * k,
-                y: start.y + dy * k,
-            })
-        });
+        // Then half steps: on a phone's short links a whole one jumps over the only free place.
+        let candidates = [0.0, 1.0, 2.0, 3.0, 0.5, 1.5, 2.5]
+            .into_iter()
+            .flat_map(|k| {
+                [
+                    (ux * across, uy * across),
+                    (-vx * along, -vy * along),
+                    (-ux * across, -uy * across),
+                    (vx * along, vy * along),
+                ]
+                .map(|(dx, dy)| Point {
+                    x: start.x + dx * k,
+                    y: start.y + dy * k,
+                })
+            });
         let clear_of_pills = |p: &Point| {
             placed.iter().all(|(q, theirs)| {
                 (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + 2.0
@@ -528,12 +531,16 @@ mod tests {
     use idem_core::Scenario;
 
     /// Issue #42: two packets sent together on one link and lane (the double tap of
-    /// `concurrent`) were drawn on one another; the later one moves out of the lane.
+    /// `concurrent`) were drawn on one another; the later one moves out of the lane. In both
+    /// languages (their captions differ in length), inside the drawing (item 7: on a phone the
+    /// later of two long packets on one link went past its edge).
     #[test]
     fn packets_that_would_lie_on_one_another_are_stacked() {
-        let catalog = Lang::En.catalog();
         let mut seen = false;
-        for id in Scenario::IDS {
+        for (id, catalog) in Scenario::IDS
+            .iter()
+            .flat_map(|id| Lang::ALL.map(|lang| (id, lang.catalog())))
+        {
             let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
             while world.step().is_some() {
                 let now = world.now().ms() as f64;
@@ -548,19 +555,32 @@ mod tests {
                         })
                         .collect();
                     let (cw, ch) = layout.card();
+                    let (w, h) = layout.size();
                     for (a, pa) in &drawn {
+                        let inside = a.x - pa.w / 2.0 >= 0.0
+                            && a.x + pa.w / 2.0 <= w
+                            && a.y - pa.h / 2.0 >= 0.0
+                            && a.y + pa.h / 2.0 <= h;
+                        assert!(
+                            inside,
+                            "{layout:?} {id} at {now}: {a:?} {:?} outside",
+                            pa.lines
+                        );
                         for &node in world.scenario().story.nodes() {
                             let c = layout.center(node);
                             let apart_x = (a.x - c.x).abs() >= (pa.w + cw) / 2.0;
                             let apart_y = (a.y - c.y).abs() >= (pa.h + ch) / 2.0;
-                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} on {node:?}");
+                            assert!(
+                                apart_x || apart_y,
+                                "{layout:?} {id} at {now}: {a:?} on {node:?}"
+                            );
                         }
                     }
                     for (i, (a, pa)) in drawn.iter().enumerate() {
                         for (b, pb) in &drawn[i + 1..] {
                             let apart_x = (a.x - b.x).abs() >= (pa.w + pb.w) / 2.0;
                             let apart_y = (a.y - b.y).abs() >= (pa.h + pb.h) / 2.0;
-                            assert!(apart_x || apart_y, "{id} at {now}: {a:?} {b:?}");
+                            assert!(apart_x || apart_y, "{layout:?} {id} at {now}: {a:?} {b:?}");
                         }
                     }
                     seen |= drawn.len() > 1;

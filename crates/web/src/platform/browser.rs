@@ -135,10 +135,11 @@ pub fn add_later_sheet() {
     let _ = head.append_child(&link);
 }
 
-/// Media query under which the topology is stacked (phones).
+/// The window's width under which the topology is drawn tall (`Layout::for_width`'s).
 pub const NARROW: &str = "(max-width: 640px)";
 
-/// The topology layout the window's width asks for now.
+/// The topology layout the window's width asks for: the first guess, before the lesson is
+/// drawn (then `hooks::use_layout` follows the lesson's own width).
 pub fn current_layout() -> Layout {
     if media_matches(NARROW) {
         Layout::Tall

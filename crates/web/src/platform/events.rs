@@ -37,9 +37,9 @@ pub fn provide_events() -> Events {
     events
 }
 
-/// The events of the enclosing widget or page (`None` outside one).
-pub fn use_events() -> Option<Events> {
-    use_context::<Events>()
+/// The events of the enclosing widget or page.
+pub fn use_events() -> Events {
+    crate::platform::place::required("provide_events")
 }
 
 impl Events {

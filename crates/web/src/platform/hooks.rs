@@ -9,9 +9,9 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 use leptos::web_sys::{Element, KeyboardEvent};
 
-use crate::platform::browser::current_layout;
 use crate::platform::browser::{now_ms, replace_query};
 use crate::platform::lab::{Lab, Prefs};
+use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::Lang;
 
 /// Writes the run's deep link into the address bar when it changes (`history.replaceState`:
@@ -152,13 +152,20 @@ fn is_select(event: &KeyboardEvent) -> bool {
     matches!(tag_of(event).as_str(), "select" | "input" | "textarea")
 }
 
-/// Switches between the wide and the stacked topology as the window is resized.
-pub fn use_layout(prefs: Prefs) {
-    let handle = window_event_listener(ev::resize, move |_| {
-        let layout = current_layout();
-        if prefs.layout.try_get_untracked() != Some(layout) {
-            prefs.set_layout.set(layout);
+/// Switches between the wide and the tall topology by the lesson's own width, the width of
+/// `root` (a widget in a narrow column of a wide page is drawn tall): at the first frame, once
+/// it is drawn, and whenever the window is resized.
+pub fn use_layout(prefs: Prefs, root: NodeRef<leptos::html::Div>) {
+    let fit = move || {
+        if let Some(root) = root.try_get_untracked().flatten() {
+            let r = root.get_bounding_client_rect();
+            let layout = Layout::for_width(r.right() - r.left());
+            if prefs.layout.try_get_untracked() != Some(layout) {
+                prefs.set_layout.set(layout);
+            }
         }
-    });
+    };
+    request_animation_frame(fit);
+    let handle = window_event_listener(ev::resize, move |_| fit());
     on_cleanup(move || handle.remove());
 }

@@ -8,9 +8,10 @@ use idem_core::{Action, ActionError, DeepLink, Protection, Scenario, Verdict};
 use leptos::prelude::*;
 
 use crate::platform::browser::{current_layout, media_matches};
+use crate::platform::place::{required, Place};
 use idem_lesson::geometry::Layout;
 use idem_lesson::i18n::{Catalog, Lang};
-use idem_lesson::playback::{default_scenario, Run};
+use idem_lesson::playback::{Run, Side};
 use idem_lesson::player::Playhead;
 use idem_lesson::theme::Theme;
 
@@ -169,7 +170,7 @@ impl Notice {
     }
 }
 
-/// The run on screen: snapshots and a cursor in one signal, the core's verdict on the world
+/// The run on screen: its timeline and cursor in one signal, the core's verdict on the world
 /// shown, and the last refusal or hint. Its methods are the only way the run changes.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -183,9 +184,10 @@ pub struct Lab {
     set_notice: WriteSignal<Option<Notice>>,
     /// The playback clock the run's changes reset.
     pub clock: Clock,
-    /// Which world of the run the stage below shows: 0 = the run's, 1 = the one beside it in
-    /// compare mode (see [`Lab::side`]).
-    pub side: u8,
+    /// Which world of the run the stage below shows (see [`Lab::side`]).
+    pub side: Side,
+    /// Where the lesson is drawn ([`provide_lab`] says; [`use_place`] reads it).
+    pub place: Place,
 }
 
 impl Lab {
@@ -202,13 +204,14 @@ impl Lab {
             notice,
             set_notice,
             clock,
-            side: 0,
+            side: Side::Left,
+            place: Place::Page,
         }
     }
 
     /// The same lab seen from the right side of a comparison: everything is shared (the run,
     /// the clock, the actions, which reach both worlds) except the world shown and its verdict.
-    pub fn side(self, side: u8) -> Lab {
+    pub fn side(self, side: Side) -> Lab {
         let run = self.run;
         Lab {
             side,
@@ -416,34 +419,42 @@ pub struct PerScenario<T> {
 }
 
 /// The preferences, the clock and a lab for `run` in `lang`, laid out for the window and
-/// honouring reduced motion, provided as contexts to the components below.
-pub fn provide_lab(run: Run, lang: Lang) -> Lab {
+/// honouring reduced motion, and where they are drawn, provided as contexts to the components
+/// below.
+pub fn provide_lab(run: Run, lang: Lang, place: Place) -> Lab {
     let prefs = Prefs::new(
         lang,
         current_layout(),
         media_matches("(prefers-reduced-motion: reduce)"),
     );
-    let lab = Lab::new(run, prefs);
+    let lab = Lab {
+        place,
+        ..Lab::new(run, prefs)
+    };
     provide_context(prefs);
     provide_context(lab.clock);
     provide_context(lab);
     lab
 }
 
-/// The lab of the enclosing page or widget (outside one, a lab of its own on the default
-/// story).
+/// The lab of the enclosing page or widget.
 pub fn use_lab() -> Lab {
-    use_context::<Lab>().unwrap_or_else(|| Lab::new(Run::new(default_scenario()), use_prefs()))
+    required("provide_lab")
+}
+
+/// Where this part is drawn.
+pub fn use_place() -> Place {
+    use_lab().place
 }
 
 /// The playback clock of the enclosing page or widget.
 pub fn use_clock() -> Clock {
-    use_context::<Clock>().unwrap_or_else(|| use_lab().clock)
+    required("provide_lab")
 }
 
-/// The preferences of the enclosing page or widget (English, wide, with motion outside one).
+/// The preferences of the enclosing page or widget.
 pub fn use_prefs() -> Prefs {
-    use_context::<Prefs>().unwrap_or_else(|| Prefs::new(Lang::En, Layout::Wide, false))
+    required("provide_lab")
 }
 
 #[cfg(test)]

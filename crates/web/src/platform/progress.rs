@@ -86,7 +86,8 @@ pub fn provide_progress(lab: Lab, keep: bool, stored: Option<Stored>) -> Progres
     progress
 }
 
-/// The progress of the page, if it keeps one.
+/// The progress of the page (a widget keeps none).
 pub fn use_progress() -> Option<Progress> {
-    use_context::<Progress>()
+    use crate::platform::place::{required, Place};
+    (crate::platform::lab::use_place() == Place::Page).then(|| required("provide_progress"))
 }

@@ -13,7 +13,7 @@ use leptos::wasm_bindgen::JsValue;
 use leptos::web_sys::{js_sys, Element};
 
 use crate::platform::browser::now_ms;
-use crate::platform::events::{use_events, Events};
+use crate::platform::events::Events;
 use crate::platform::lab::{Lab, Prefs};
 use idem_lesson::panels::recap::outcome;
 use idem_lesson::recording::Recording;
@@ -33,7 +33,7 @@ pub struct Noter(Option<(Events, Lab)>);
 impl Noter {
     /// The enclosing widget's (or page's).
     pub fn here() -> Noter {
-        Noter(use_events().zip(use_context::<Lab>()))
+        Noter(use_context::<Events>().zip(use_context::<Lab>()))
     }
 
     /// Sends `act` as an `idem:action`, with where the run stands now.

@@ -10,6 +10,7 @@ use crate::platform::events::{provide_events, use_run_events};
 use crate::platform::hooks::{use_keyboard, use_layout, use_playback, use_url_sync};
 use crate::platform::lab::{provide_lab, use_prefs};
 use crate::platform::lang::{browser_languages, set_document_lang};
+use crate::platform::place::Place;
 use crate::platform::progress::{provide_progress, Stored};
 use crate::view::lang_switch::LangSwitch;
 use crate::view::later::{later_here, Code, LaterPart};
@@ -19,7 +20,6 @@ use crate::view::slices::{drawn, later_slices, part, Slice, FIRST_SCREEN};
 use crate::view::stage::{LinkNotice, Stage};
 use idem_lesson::anchors::PLAYER_ANCHOR;
 use idem_lesson::lang::choose;
-use idem_lesson::panels::glossary::TermLinks;
 use idem_lesson::playback::run_from_query;
 
 /// The whole lesson page.
@@ -47,7 +47,7 @@ pub fn App(
         }
     };
     let (lang, bad_lang) = choose(&query, &browser_languages());
-    let lab = provide_lab(run, lang);
+    let lab = provide_lab(run, lang, Place::Page);
     let prefs = use_prefs();
     if owns_url {
         use_url_sync(lab, prefs);
@@ -67,17 +67,18 @@ pub fn App(
     });
     // The right side's view of the lab lives as long as the page, and so does the layout both
     // sides are drawn in.
-    provide_context(crate::view::stage::compare::CompareRight(lab.side(1)));
+    provide_context(crate::view::stage::compare::CompareRight(
+        lab.side(idem_lesson::playback::Side::Right),
+    ));
     provide_context(crate::view::stage::compare::CompareLayout(
         signal(idem_lesson::geometry::Layout::Tall).0,
     ));
-    provide_context(TermLinks);
     crate::view::panels::recap::provide_guess();
     let events = provide_events();
     use_run_events(lab, events);
     use_keyboard(lab);
     use_playback(lab);
-    use_layout(prefs);
+    use_layout(prefs, events.root());
 
     let theme = prefs.theme;
     let system_dark = || media_matches("(prefers-color-scheme: dark)");

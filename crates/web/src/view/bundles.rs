@@ -25,6 +25,7 @@ use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
+use crate::view::stage::spoken::Spoken;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
 use crate::view::stage::transcript::Transcript;
@@ -111,7 +112,12 @@ split_bundles! {
     ]
     lesson [
         Faults => view! { <Faults/> };
-        TermPop => view! { <TermPopover/> };
+        // Beside the narration: who is speaking when two requests are alive, and a glossary
+        // term's box.
+        TermPop => view! {
+            <Spoken/>
+            <TermPopover/>
+        };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };
@@ -153,9 +159,8 @@ split_bundles! {
             </footer>
         };
         Compare => {
-            let right = use_context::<CompareRight>();
-            debug_assert!(right.is_some(), "the compare stage drawn outside the page");
-            right.map(|CompareRight(right)| view! { <CompareStage id=PLAYER_ANCHOR right=right/> })
+            let CompareRight(right) = crate::platform::place::required("App");
+            view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
         };
         // A full widget's parts, or a compact one's under an exercise or a challenge: the
         // exercise decides which (embed/exercise.rs).

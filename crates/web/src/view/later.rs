@@ -18,7 +18,7 @@ use futures::future::{FutureExt, LocalBoxFuture, Shared};
 use leptos::context::Provider;
 use leptos::prelude::*;
 
-use crate::platform::lab::{use_prefs, Lab};
+use crate::platform::lab::use_prefs;
 
 /// What draws a part once its code is here.
 pub type Draw = fn() -> AnyView;
@@ -250,12 +250,9 @@ impl Code {
 /// `part` in a player or widget: drawn once its code is here (requested now, from the page's or
 /// widget's [`Code`] in context; nothing outside them).
 pub fn later_here(part: LaterPart) -> impl IntoView {
-    let code = use_context::<Code>();
-    debug_assert!(code.is_some(), "{part:?} drawn outside a page or widget");
-    code.map(|code| {
-        code.start(part);
-        later_part(code, part, None)
-    })
+    let code = crate::platform::place::required::<Code>("App, Widget");
+    code.start(part);
+    later_part(code, part, None)
 }
 
 /// `part`, drawn when `shown` (if given) and its code is here; the notice and a retry button in
@@ -266,7 +263,7 @@ pub fn later_here(part: LaterPart) -> impl IntoView {
 /// code arrives the context would be the sibling's. (Its preferences differ from the page's in
 /// the layout only, which no part drawn later on a side reads.)
 pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> impl IntoView {
-    let lab = use_context::<Lab>();
+    let lab = crate::platform::lab::use_lab();
     // Whether this place shows (or showed) the notice, so that the part drawn in its place
     // after "Try again" takes the focus its button had.
     let noticed = StoredValue::new(false);
@@ -279,10 +276,7 @@ pub fn later_part(code: Code, part: LaterPart, shown: Option<Memo<bool>>) -> imp
         };
         Some(match code_here {
             Ok(draw) => {
-                let drawn = match lab {
-                    Some(lab) => view! { <Provider value=lab>{draw()}</Provider> }.into_any(),
-                    None => draw(),
-                };
+                let drawn = view! { <Provider value=lab>{draw()}</Provider> }.into_any();
                 if noticed.get_value() {
                     noticed.set_value(false);
                     arrived(drawn)

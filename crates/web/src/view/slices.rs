@@ -74,9 +74,14 @@ impl Later {
     }
 }
 
-/// Whether `slice` is drawn (always, outside the page).
+/// Whether `slice` is drawn (always in a widget, which draws its parts at once).
 pub fn drawn(slice: Slice) -> bool {
-    use_context::<Later>().is_none_or(|later| later.drawn(slice))
+    match crate::platform::lab::use_place() {
+        crate::platform::place::Place::Page => {
+            crate::platform::place::required::<Later>("App").drawn(slice)
+        }
+        crate::platform::place::Place::Widget => true,
+    }
 }
 
 /// `slice` of the page: the part its code draws.

@@ -23,32 +23,31 @@ use leptos::web_sys::js_sys::{Array, Function, Reflect};
 #[component]
 pub fn Stream() -> impl IntoView {
     let refused = RwSignal::new(None::<String>);
-    if let Some(events) = use_events() {
-        let lab = use_lab();
-        let guess = use_context::<Guess>().map(|Guess(g)| g);
-        // The handle's queued commands (getState(), …) are answered by this bundle's code.
-        set_commands(crate::view::embed::commands::run_code);
-        use_stream(lab, events, use_prefs(), guess);
-        use_challenge_events(lab, events);
-        // A widget mounted in a course page reads no address: the page's is the host's.
-        let query = if manual_mount() {
-            String::new()
-        } else {
-            opened_query()
-        };
-        if let Some(text) = replay_param(&query) {
-            replay(
-                lab,
-                guess,
-                text,
-                1.0,
-                Box::new(move |result| {
-                    if let Err(why) = result {
-                        refused.try_set(Some(why));
-                    }
-                }),
-            );
-        }
+    let events = use_events();
+    let lab = use_lab();
+    let guess = use_context::<Guess>().map(|Guess(g)| g);
+    // The handle's queued commands (getState(), …) are answered by this bundle's code.
+    set_commands(crate::view::embed::commands::run_code);
+    use_stream(lab, events, use_prefs(), guess);
+    use_challenge_events(lab, events);
+    // A widget mounted in a course page reads no address: the page's is the host's.
+    let query = if manual_mount() {
+        String::new()
+    } else {
+        opened_query()
+    };
+    if let Some(text) = replay_param(&query) {
+        replay(
+            lab,
+            guess,
+            text,
+            1.0,
+            Box::new(move |result| {
+                if let Err(why) = result {
+                    refused.try_set(Some(why));
+                }
+            }),
+        );
     }
     let prefs = use_prefs();
     move || {

@@ -142,13 +142,13 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
     let rules = RwSignal::new(Exercise::default());
     provide_context(ExerciseRules(rules));
     let read_out = RwSignal::new(None::<Result<(), String>>);
-    let root = use_events().map(|e| e.root());
+    let root = use_events().root();
     // Read once the widget's root is in the page (its host tells a mounted widget's options).
     Effect::new(move |done: Option<bool>| {
         if done == Some(true) {
             return true;
         }
-        let Some(root) = root.and_then(|r| r.get()) else {
+        let Some(root) = root.get() else {
             return false;
         };
         // A widget on a page that mounts none itself is the `?embed` page (host.rs says so too).
@@ -217,7 +217,7 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
                             class="secondary"
                             data-testid="download-picture"
                             on:click=move |_| {
-                                if let Some(root) = root.and_then(|r| r.get_untracked()) {
+                                if let Some(root) = root.get_untracked() {
                                     download_picture(&root);
                                 }
                             }

@@ -41,12 +41,10 @@ pub fn HostFit() -> impl IntoView {
 /// The notice for the `?embed` page's unused link parameters; starts the height messages.
 fn param_notice(query: String) -> impl IntoView {
     let prefs = use_prefs();
-    if let Some(events) = use_events() {
-        report_height(events.root());
-    }
+    report_height(use_events().root());
     let params = page_params(&query);
-    if let (Some(origin), Some(events)) = (params.host.clone(), use_events()) {
-        take_commands(origin, events.root());
+    if let Some(origin) = params.host.clone() {
+        take_commands(origin, use_events().root());
     }
     let mut problems = params.problems;
     // A course author's exercise parameters (`lock`, `hide`, …: embed/exercise.rs), the same way.

@@ -46,7 +46,8 @@ pub fn Widget(
     crate::platform::browser::add_later_sheet();
     let (run, errors) = run_from_query(&query);
     let lang = query_lang(&query);
-    let lab = provide_lab(run, lang);
+    let lab = provide_lab(run, lang, crate::platform::place::Place::Widget);
+    crate::view::panels::recap::provide_guess();
     let prefs = use_prefs();
     prefs.theme.set(theme);
     crate::view::panels::recap::provide_guess();
@@ -56,7 +57,7 @@ pub fn Widget(
         cell.set(Some(lab));
     }
     use_playback(lab);
-    use_layout(prefs);
+    use_layout(prefs, events.root());
     if autoplay {
         lab.toggle_play();
     }

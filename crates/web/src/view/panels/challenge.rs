@@ -32,7 +32,7 @@ fn save(marks: &BTreeMap<String, Standing>) -> bool {
 pub fn ChallengeGoal() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let search = use_context::<LastSearch>();
+    let search = crate::view::panels::explorer::use_last_search();
     let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
     move || {
         let c = active.get()?;
@@ -98,7 +98,7 @@ pub fn use_challenge_events(
     events: crate::platform::events::Events,
 ) {
     use idem_lesson::stream::{challenge_payload, SolvedBy};
-    let search = use_context::<LastSearch>();
+    let search = crate::view::panels::explorer::use_last_search();
     Effect::new(move |before: Option<Option<Played>>| {
         let before = before.flatten();
         let now = lab.run.with(|r| {
@@ -177,7 +177,7 @@ pub fn Challenges() -> impl IntoView {
     let loaded = if keep { load() } else { None };
     let refused = RwSignal::new(keep && loaded.is_none());
     let marks = RwSignal::new(loaded.unwrap_or_default());
-    let search = use_context::<LastSearch>();
+    let search = crate::view::panels::explorer::use_last_search();
     let active = Memo::new(move |_| lab.run.with(|r| r.challenge().and_then(Challenge::by_id)));
     let now = Memo::new(move |_| {
         let c = active.get()?;

@@ -45,7 +45,7 @@ pub fn CheckedClaim() -> impl IntoView {
     // stepping back keeps it (the same run, its answer hidden until the end again).
     Effect::new(move |_| {
         let want = lab.run.with(|r| {
-            let end = r.snapshot(r.known_steps())?;
+            let end = r.end();
             (r.cursor() > 0 && end.is_quiescent() && !end.verdict().ok())
                 .then(|| (end.scenario().clone(), end.injected().to_vec()))
         });

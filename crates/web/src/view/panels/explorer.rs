@@ -32,6 +32,12 @@ use idem_lesson::stream::Act;
 #[derive(Clone, Copy)]
 pub struct LastSearch(pub RwSignal<Option<(Scenario, u32, Report)>>);
 
+/// The page's last finished search (a widget keeps none).
+pub fn use_last_search() -> Option<LastSearch> {
+    use crate::platform::place::{required, Place};
+    (crate::platform::lab::use_place() == Place::Page).then(|| required("App"))
+}
+
 fn slice(
     lang: Lang,
     search: StoredValue<Telling, LocalStorage>,
@@ -105,7 +111,7 @@ pub fn TryEveryFailure() -> impl IntoView {
     let result = RwSignal::new(None::<Shown>);
     // What changed since the previous finished search of the same scenario.
     let diff = RwSignal::new(None::<(usize, usize, SafeHtml)>);
-    let last_search = use_context::<LastSearch>();
+    let last_search = use_last_search();
     // Starting, finishing and stopping a search are `idem:action`s.
     let noter = crate::platform::stream::Noter::here();
     let finished = move || {

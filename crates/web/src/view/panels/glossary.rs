@@ -42,7 +42,9 @@ pub fn TermPopover() -> impl IntoView {
         else {
             return;
         };
-        let Ok(Some(link)) = target.closest("[data-testid=narration] a.term") else {
+        let Ok(Some(link)) =
+            target.closest(":is([data-testid=narration], [data-testid=narration-spoken]) a.term")
+        else {
             return;
         };
         let column = |e: &leptos::web_sys::Element| e.closest(".summary").ok().flatten();

@@ -15,7 +15,7 @@ use idem_lesson::panels::recap::{after_412_html, options, outcome, result_html, 
 #[derive(Clone, Copy)]
 pub struct Guess(pub RwSignal<Option<(String, String)>>);
 
-/// Provides the guess for the page.
+/// Provides the guess for the page or a widget.
 pub fn provide_guess() {
     provide_context(Guess(RwSignal::new(None)));
 }
@@ -31,10 +31,10 @@ pub fn Recap(
 ) -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let guess = use_context::<Guess>().map_or_else(|| RwSignal::new(None), |g| g.0);
+    let Guess(guess) = crate::platform::place::required("provide_guess");
     // Simulated once per scenario (and protections and language), not on every step.
     let choices = crate::platform::lab::per_scenario(lab, prefs, |r, catalog| {
-        let start = r.snapshot(0).unwrap_or(r.world()).clone();
+        let start = r.start().clone();
         let mut end = start.clone();
         end.run(2_000);
         (r.scenario().id.clone(), options(&start, &end, catalog))

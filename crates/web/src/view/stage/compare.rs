@@ -32,9 +32,8 @@ pub struct CompareRight(pub Lab);
 fn Side(lab: Lab, testid: &'static str, label: &'static str) -> impl IntoView {
     // Half the width each: both drawings are drawn tall, so their words stay readable.
     let mut prefs = use_prefs();
-    if let Some(CompareLayout(tall)) = use_context::<CompareLayout>() {
-        prefs.layout = tall;
-    }
+    let CompareLayout(tall) = crate::platform::place::required("App");
+    prefs.layout = tall;
     provide_context(prefs);
     provide_context(lab);
     let title = move || {

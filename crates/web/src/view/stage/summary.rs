@@ -41,7 +41,8 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
                 .with(|r| invariants_html(r.shown(lab.side), v, prefs.catalog()))
         })
     };
-    let links = use_context::<idem_lesson::panels::glossary::TermLinks>().is_some();
+    // The page has a glossary to link to; a widget has none.
+    let links = crate::platform::lab::use_place() == crate::platform::place::Place::Page;
     // The step told once, for its plain lines and its detail.
     let told = Memo::new(move |_| {
         lab.run

@@ -1,0 +1,302 @@
+//! Who is speaking (issue 42, item 1): when two or more requests are alive at once (a Retry
+//! pressed early, the lease runs), each narration line names the attempt and the side it
+//! belongs to ("The stalled handler (attempt 1): …"), a step that packs several actors is told
+//! as a numbered list, and each arrow of the sequence diagram gets a badge (①, ②) with its name for screen readers. With one request alive
+//! nothing is added: the first steps of every story read as before.
+//!
+//! Everything here is computed from the run when asked (the core's `Step::speakers`,
+//! `Step::alive`, `World::alive_at`), and only the lesson's bundle asks: the first screen
+//! carries none of it.
+
+use idem_core::{Cause, Note, Party, Role, Sent, Speaker, Step, World};
+
+use crate::i18n::Catalog;
+use crate::markup::{el, wrap, SafeHtml};
+use crate::text::{fault_mark, narrate_plain};
+
+/// A run of lines one speaker said (or that no request owns: a fault's mark, keys expiring).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The speaker's name ("The stalled handler (attempt 1)"), if a request owns the lines.
+    pub who: Option<String>,
+    /// The lines, in order.
+    pub lines: Vec<String>,
+}
+
+impl Said {
+    /// The lines as one sentence run, after the speaker's name when there is one.
+    pub fn text(&self, catalog: &Catalog) -> String {
+        let what = self.lines.join(" ");
+        match &self.who {
+            Some(who) => catalog.fill("speaker.says", &[("who", who.clone()), ("what", what)]),
+            None => what,
+        }
+    }
+}
+
+/// The speaker's name, as the narration starts its lines.
+pub fn speaker_name(speaker: Speaker, catalog: &Catalog) -> String {
+    let attempt = match speaker.party {
+        Party::Recovery => return catalog.text("speaker.recovery"),
+        Party::Attempt(a) => a,
+    };
+    let n = [("n", attempt.number.to_string())];
+    let key = match (speaker.role, attempt.sent) {
+        (Role::Stalled, _) => "speaker.stalled",
+        (Role::Phone, Sent::Second) => "speaker.phone_second",
+        (Role::Phone, _) => "speaker.phone",
+        (Role::Handler, Sent::First) => "speaker.handler",
+        (Role::Handler, Sent::Retry) => "speaker.retry",
+        (Role::Handler, Sent::Second) => "speaker.second",
+    };
+    catalog.fill(key, &n)
+}
+
+/// The party's short name, for a badge's accessible name ("attempt 2", "second request").
+pub fn party_name(party: Party, catalog: &Catalog) -> String {
+    match party {
+        Party::Recovery => catalog.text("speaker.badge_recovery"),
+        Party::Attempt(a) if a.sent == Sent::Second => catalog.text("speaker.badge_second"),
+        Party::Attempt(a) => catalog.fill("speaker.badge", &[("n", a.number.to_string())]),
+    }
+}
+
+/// The badge drawn for a party: its attempt number in a circle (the recovery job's is R).
+pub fn party_mark(party: Party) -> String {
+    match party {
+        Party::Recovery => "R".to_owned(),
+        Party::Attempt(a) => match a.number {
+            n @ 1..=20 => char::from_u32(0x2460 + n - 1).map_or(n.to_string(), String::from),
+            n => n.to_string(),
+        },
+    }
+}
+
+/// The narration of the visible step `world` ends in, each line with its speaker, when two or
+/// more parties are alive in it, or when the step packs several actors' events (a lease running
+/// out as a retry goes, [`packs_several`]); `None` otherwise (the plain narration stands,
+/// unchanged). A folded acknowledgement adds nothing to the plain lines (see
+/// `narration_parts`).
+pub fn spoken(world: &World, catalog: &Catalog) -> Option<Vec<Said>> {
+    let step = crate::fold::visible_tail(world.steps()).first()?;
+    let said = attributed(step, world, catalog);
+    (step.alive(world).len() > 1 || packs_several(&said)).then_some(said)
+}
+
+/// The step's lines, each run of them with its speaker's name.
+fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
+    let mut said: Vec<Said> = Vec::new();
+    let mut push = |who: Option<String>, line: String| match said.last_mut() {
+        Some(last) if last.who == who => last.lines.push(line),
+        _ => said.push(Said {
+            who,
+            lines: vec![line],
+        }),
+    };
+    if let Some(mark) = fault_mark(step, catalog) {
+        push(None, mark);
+    }
+    // As `narrate_plain` tells them: a note that already says what the API answers is not
+    // followed by "the API answers …".
+    let answered = step
+        .notes
+        .iter()
+        .any(|n| matches!(n, Note::ApiCasRejected | Note::ApiReconciled));
+    for (note, speaker) in step.notes.iter().zip(step.speakers(world)) {
+        if answered && matches!(note, Note::ApiResponds { .. }) {
+            continue;
+        }
+        // The note told alone, as the plain narration tells it (no fault mark again).
+        let alone = Step {
+            notes: vec![note.clone()],
+            cause: Cause::ApiRestart,
+            ..step.clone()
+        };
+        // Keys running out belong to no request: the key store speaks.
+        let who = match (speaker, note) {
+            (Some(s), _) => Some(speaker_name(s, catalog)),
+            (None, Note::ClaimsExpired { .. } | Note::KeysExpired { .. }) => {
+                Some(catalog.text("speaker.keys"))
+            }
+            (None, _) => None,
+        };
+        for line in narrate_plain(&alone, world, catalog).0 {
+            push(who.clone(), line);
+        }
+    }
+    said
+}
+
+/// Whether the step names two actors or more (requests' sides, the key store): it is told as
+/// a numbered list, one event an item.
+pub fn packs_several(said: &[Said]) -> bool {
+    let mut names: Vec<&String> = said.iter().filter_map(|s| s.who.as_ref()).collect();
+    names.dedup();
+    names.len() > 1
+}
+
+/// [`spoken`] as markup: one paragraph per speaker's lines, or a numbered list when the step
+/// packs several actors; each line through `line` (the page links its glossary terms). Empty
+/// when no speaker is named.
+pub fn spoken_html(world: &World, catalog: &Catalog, line: impl Fn(&str) -> SafeHtml) -> SafeHtml {
+    let Some(said) = spoken(world, catalog) else {
+        return SafeHtml::default();
+    };
+    if packs_several(&said) {
+        let items: SafeHtml = said
+            .iter()
+            .map(|s| wrap("li", "", &line(&s.text(catalog))))
+            .collect();
+        wrap("ol", "class=\"spoken-list\"", &items)
+    } else {
+        said.iter().map(|s| line(&s.text(catalog))).collect()
+    }
+}
+
+/// A plain paragraph, for [`spoken_html`] where no term is linked.
+pub fn plain_line(text: &str) -> SafeHtml {
+    el("p", "", text)
+}
+
+/// The badge of the sequence diagram's arrow for message `row`: its mark and its name, when
+/// two or more parties were alive as it was sent.
+pub fn arrow_badge(world: &World, row: usize, catalog: &Catalog) -> Option<(String, String)> {
+    let m = world.network().messages().get(row)?;
+    let party = world.speaker_of(m.id)?.party;
+    (world.alive_at(m.sent_at).len() > 1).then(|| (party_mark(party), party_name(party, catalog)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::playback::Run;
+    use idem_core::Scenario;
+
+    /// The worlds after each step of scenario `id`, run to its end.
+    fn run(id: &str) -> Vec<World> {
+        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
+        run.run_to_end();
+        (0..=run.known_steps())
+            .filter_map(|i| run.snapshot(i))
+            .collect()
+    }
+
+    #[test]
+    fn the_seed_stories_name_no_speaker_their_attempts_never_overlap() {
+        for id in Scenario::seed_ids() {
+            for world in run(id) {
+                assert_eq!(spoken(&world, Lang::En.catalog()), None, "{id}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_lease_running_out_as_the_retry_goes_is_two_events_with_one_attempt_alive() {
+        for (lang, keys, phone) in [
+            (Lang::En, "The key store: ", "The phone (attempt 3): "),
+            (Lang::Ru, "Хранилище ключей: ", "Телефон (попытка 3): "),
+        ] {
+            let catalog = lang.catalog();
+            let said = run("crash-window")
+                .iter()
+                .find_map(|w| spoken(w, catalog))
+                .expect("the crash window's packed step");
+            let texts: Vec<String> = said.iter().map(|s| s.text(catalog)).collect();
+            assert_eq!(texts.len(), 2, "{texts:#?}");
+            assert!(texts[0].starts_with(keys), "{texts:#?}");
+            assert!(texts[1].starts_with(phone), "{texts:#?}");
+        }
+    }
+
+    #[test]
+    fn the_lease_run_names_the_stalled_handler_and_the_retry_s() {
+        for (lang, stalled, retry) in [
+            (
+                Lang::En,
+                "The stalled handler (attempt 1): ",
+                "The retry's handler (attempt ",
+            ),
+            (
+                Lang::Ru,
+                "Зависший обработчик (попытка 1): ",
+                "Обработчик повтора (попытка ",
+            ),
+        ] {
+            let catalog = lang.catalog();
+            let lines: Vec<String> = run("lease-expiry")
+                .iter()
+                .filter_map(|w| spoken(w, catalog))
+                .flatten()
+                .map(|s| s.text(catalog))
+                .collect();
+            assert!(lines.iter().any(|l| l.starts_with(stalled)), "{lines:#?}");
+            assert!(lines.iter().any(|l| l.starts_with(retry)), "{lines:#?}");
+        }
+    }
+
+    #[test]
+    fn a_double_tap_is_a_second_request_never_a_retry() {
+        let catalog = Lang::En.catalog();
+        let lines: Vec<String> = run("concurrent")
+            .iter()
+            .filter_map(|w| spoken(w, catalog))
+            .flatten()
+            .map(|s| s.text(catalog))
+            .collect();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("The second request's handler: ")),
+            "{lines:#?}"
+        );
+        assert!(lines.iter().all(|l| !l.contains("retry's")), "{lines:#?}");
+    }
+
+    #[test]
+    fn a_step_with_two_actors_is_a_numbered_list() {
+        let catalog = Lang::En.catalog();
+        let packed = run("lease-expiry")
+            .iter()
+            .find_map(|w| spoken(w, catalog).filter(|s| packs_several(s)))
+            .expect("a lease step with two actors");
+        assert!(
+            packed.iter().filter(|s| s.who.is_some()).count() >= 2,
+            "{packed:#?}"
+        );
+        let world = run("lease-expiry")
+            .into_iter()
+            .find(|w| spoken(w, catalog).is_some_and(|s| packs_several(&s)))
+            .expect("found above");
+        let html = spoken_html(&world, catalog, plain_line).to_string();
+        assert!(html.starts_with("<ol class=\"spoken-list\"><li>"), "{html}");
+    }
+
+    #[test]
+    fn arrows_sent_while_two_attempts_live_carry_a_named_badge() {
+        let world = run("lease-expiry").pop().expect("an end");
+        let rows = world.network().messages().len();
+        let badges: Vec<(String, String)> = (0..rows)
+            .filter_map(|row| arrow_badge(&world, row, Lang::En.catalog()))
+            .collect();
+        assert!(
+            badges
+                .iter()
+                .any(|(mark, name)| mark == "①" && name == "attempt 1"),
+            "{badges:?}"
+        );
+        assert!(badges.iter().any(|(mark, _)| mark != "①"), "{badges:?}");
+        assert_eq!(
+            arrow_badge(&world, 0, Lang::En.catalog()),
+            None,
+            "the first request is alone"
+        );
+        let naive = run("naive").pop().expect("an end");
+        assert!((0..naive.network().messages().len()).all(|row| arrow_badge(
+            &naive,
+            row,
+            Lang::En.catalog()
+        )
+        .is_none()));
+    }
+}

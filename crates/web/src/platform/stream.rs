@@ -246,7 +246,14 @@ pub fn request(host: Option<Element>, call: u8, a: JsValue, b: JsValue) -> JsVal
                 serve();
             }
         }
-        None => settle(&resolvers, Err("the widget was unmounted".to_owned())),
+        // (`answer`, not `settle`: no `format!` in the first screen's module for this.)
+        None => answer(
+            &resolvers,
+            Err(
+                leptos::wasm_bindgen::JsError::new("Idempotency Lab: the widget was unmounted")
+                    .into(),
+            ),
+        ),
     }
     promise
 }

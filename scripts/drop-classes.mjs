@@ -16,8 +16,8 @@
 // them (wasmparser and wasm-encoder). It fails (exit 1, nothing written) when the glue has no
 // such class, when a class reads no export of its own, when something left still uses a class,
 // or when the module lacks an export the glue reads.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { applyEdits, failer, find, identifiers, parse, wasmPostInto } from './glue-ast.mjs';
+import { writeFileSync } from 'node:fs';
+import { applyEdits, failer, find, identifiers, parseFile, wasmPostInto } from './glue-ast.mjs';
 
 const [wasmPath, jsPath, ...classes] = process.argv.slice(2);
 if (!wasmPath || !jsPath || classes.length === 0) {
@@ -26,13 +26,7 @@ if (!wasmPath || !jsPath || classes.length === 0) {
 }
 const fail = failer('drop-classes');
 
-const js = readFileSync(jsPath, 'utf8');
-let program;
-try {
-  program = parse(js);
-} catch (e) {
-  fail(`${jsPath} does not parse: ${e.message}`);
-}
+const { js, program } = parseFile(jsPath, fail);
 
 // The variable the glue keeps the instance's exports in (`wasm = instance.exports;`).
 const holders = new Set(

@@ -34,6 +34,17 @@ function acorn() {
 /** `source` as an ES module's syntax tree (acorn's ESTree, with start/end offsets). */
 export const parse = (source) => acorn().parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
 
+/** The file at `path`, as text and as a syntax tree; `fail`s (see `failer`) when it does not
+ * parse. */
+export function parseFile(path, fail) {
+  const js = readFileSync(path, 'utf8');
+  try {
+    return { js, program: parse(js) };
+  } catch (e) {
+    return fail(`${path} does not parse: ${e.message}`);
+  }
+}
+
 /** Calls `visit(node, parent)` on `node` and every node under it, parents first. */
 export function walk(node, visit, parent = null) {
   visit(node, parent);

@@ -7,8 +7,8 @@
 // The loader is read as a syntax tree (scripts/glue-ast.mjs): each old name must be the value
 // of exactly one string in it, `./` before the file's name. It fails (exit 1, nothing
 // written) otherwise, so a loader that names its files another way stops the build.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { applyEdits, failer, find, parse } from './glue-ast.mjs';
+import { writeFileSync } from 'node:fs';
+import { applyEdits, failer, find, parseFile } from './glue-ast.mjs';
 
 const [loaderPath, ...pairs] = process.argv.slice(2);
 if (!loaderPath || pairs.length === 0 || pairs.some((p) => !p.includes('='))) {
@@ -17,13 +17,7 @@ if (!loaderPath || pairs.length === 0 || pairs.some((p) => !p.includes('='))) {
 }
 const fail = failer('part-names');
 
-const js = readFileSync(loaderPath, 'utf8');
-let program;
-try {
-  program = parse(js);
-} catch (e) {
-  fail(`${loaderPath} does not parse: ${e.message}`);
-}
+const { js, program } = parseFile(loaderPath, fail);
 const strings = find(program, (n) => n.type === 'Literal' && typeof n.value === 'string');
 const edits = pairs.map((pair) => {
   const [from, to] = pair.split('=');

@@ -13,8 +13,8 @@
 // module's imports in the wasm and says which name became which; the object's keys follow. It
 // fails (exit 1, nothing written) unless the glue builds exactly one such object, the module
 // imports from it, and every renamed import is a key of it exactly once.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { applyEdits, failer, find, keyName, parse, wasmPostInto } from './glue-ast.mjs';
+import { writeFileSync } from 'node:fs';
+import { applyEdits, failer, find, keyName, parseFile, wasmPostInto } from './glue-ast.mjs';
 
 const [wasmPath, jsPath] = process.argv.slice(2);
 if (!wasmPath || !jsPath) {
@@ -24,13 +24,7 @@ if (!wasmPath || !jsPath) {
 const SHORT_MODULE = 'a';
 const fail = failer('short-imports');
 
-const js = readFileSync(jsPath, 'utf8');
-let program;
-try {
-  program = parse(js);
-} catch (e) {
-  fail(`${jsPath} does not parse: ${e.message}`);
-}
+const { js, program } = parseFile(jsPath, fail);
 
 // The object literals the glue binds to a name (`const import0 = { … }`).
 const literals = new Map();

@@ -108,7 +108,7 @@ pub(crate) fn record(world: &World) -> (Vec<PlacedFault>, Vec<Fault>) {
         });
         if let Some((op, attempt)) = served {
             for id in &step.sent {
-                if let Some(h) = net.get(*id).and_then(|m| handler_of(&m.payload)) {
+                if let Some(h) = net.get(*id).and_then(|m| m.payload.handler()) {
                     if !handlers.iter().any(|(k, _, _)| *k == h) {
                         handlers.push((h, op, attempt));
                     }
@@ -250,16 +250,4 @@ fn noted_msg(notes: &[Note], id: MsgId, fault: Fault) -> Option<(Fault, Option<M
             _ => false,
         })
         .then_some((fault, Some(id)))
-}
-
-fn handler_of(payload: &Payload) -> Option<HandlerRef> {
-    match payload {
-        Payload::Redis(h, _)
-        | Payload::RedisReply(h, _)
-        | Payload::Sql(h, _)
-        | Payload::SqlResults(h, _)
-        | Payload::Charge(h, _)
-        | Payload::ChargeReply(h, _) => Some(*h),
-        Payload::Request(_) | Payload::Response(_) => None,
-    }
 }

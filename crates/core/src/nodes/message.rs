@@ -41,6 +41,20 @@ impl Payload {
                 | Payload::ChargeReply(..)
         )
     }
+
+    /// The handler a backend message belongs to (the phone's requests and responses belong
+    /// to none).
+    pub fn handler(&self) -> Option<HandlerRef> {
+        match self {
+            Payload::Redis(h, _)
+            | Payload::RedisReply(h, _)
+            | Payload::Sql(h, _)
+            | Payload::SqlResults(h, _)
+            | Payload::Charge(h, _)
+            | Payload::ChargeReply(h, _) => Some(*h),
+            Payload::Request(_) | Payload::Response(_) => None,
+        }
+    }
 }
 
 /// Why a message never arrived.

@@ -219,7 +219,7 @@ impl World {
         match &m.payload {
             Payload::Request(_) => self.attempt_of_request(msg).map(Party::Attempt),
             Payload::Response(r) => self.attempt_of_request(r.in_reply_to).map(Party::Attempt),
-            other => self.handler_party(handler_of(other)?),
+            other => self.handler_party(other.handler()?),
         }
     }
 
@@ -284,7 +284,7 @@ impl World {
             .net
             .messages()
             .iter()
-            .find(|m| handler_of(&m.payload) == Some(handler))?;
+            .find(|m| m.payload.handler() == Some(handler))?;
         match self.step_that_sent(first.id)?.cause {
             Cause::Deliver(id) => {
                 let m = self.net.get(id)?;
@@ -292,7 +292,7 @@ impl World {
                     Payload::Request(_) => self.attempt_of_request(id).map(Party::Attempt),
                     // A reply reached another handler and this one began: the recovery job
                     // re-driving what it found.
-                    p if handler_of(p).is_some_and(|h| h != handler) => Some(Party::Recovery),
+                    p if p.handler().is_some_and(|h| h != handler) => Some(Party::Recovery),
                     _ => None,
                 }
             }
@@ -320,18 +320,5 @@ impl World {
             .filter(|s| s.notes.iter().any(|n| matches!(n, Note::ApiPaused { .. })))
             .filter_map(|s| self.actor(s))
             .collect()
-    }
-}
-
-/// The handler a backend message belongs to.
-fn handler_of(payload: &Payload) -> Option<HandlerRef> {
-    match payload {
-        Payload::Redis(h, _)
-        | Payload::RedisReply(h, _)
-        | Payload::Sql(h, _)
-        | Payload::SqlResults(h, _)
-        | Payload::Charge(h, _)
-        | Payload::ChargeReply(h, _) => Some(*h),
-        Payload::Request(_) | Payload::Response(_) => None,
     }
 }

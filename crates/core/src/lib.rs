@@ -67,6 +67,7 @@ mod world;
 // Internal paths the modules use for one another (`crate::store`, `crate::explore`, …).
 pub(crate) use check::{explore, meaning, outcome, placed, verdict};
 
+pub use base::json::push_string as push_json_string;
 pub use base::rng;
 pub use nodes::client::Told;
 pub use nodes::{api, client, ledger, message, processor, store};

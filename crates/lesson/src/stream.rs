@@ -10,7 +10,7 @@
 //! turned into a JS object by the web crate. Nothing of this module is on the first screen:
 //! the page reaches it only from the lesson's bundle.
 
-use idem_core::{Action, DeepLink, Protection, Protections, Story, World};
+use idem_core::{push_json_string, Action, DeepLink, Protection, Protections, Story, World};
 
 use crate::playback::Run;
 
@@ -63,20 +63,7 @@ impl Json {
             Json::Null => out.push_str("null"),
             Json::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Json::Num(n) => out.push_str(&n.to_string()),
-            Json::Str(s) => {
-                out.push('"');
-                for c in s.chars() {
-                    match c {
-                        '"' => out.push_str("\\\""),
-                        '\\' => out.push_str("\\\\"),
-                        c if u32::from(c) < 0x20 => {
-                            out.push_str(&format!("\\u{:04x}", u32::from(c)));
-                        }
-                        c => out.push(c),
-                    }
-                }
-                out.push('"');
-            }
+            Json::Str(s) => push_json_string(out, s),
             Json::List(items) => {
                 out.push('[');
                 for (i, item) in items.iter().enumerate() {
@@ -93,7 +80,7 @@ impl Json {
                     if i > 0 {
                         out.push(',');
                     }
-                    Json::str(key).write(out);
+                    push_json_string(out, key);
                     out.push(':');
                     value.write(out);
                 }

@@ -79,8 +79,9 @@ impl Object {
     }
 }
 
-/// Appends `text` as a JSON string literal, escaped as serde_json escapes it.
-pub(crate) fn push_string(out: &mut String, text: &str) {
+/// Appends `text` as a JSON string literal, escaped as serde_json escapes it (also the
+/// lesson's event payloads, `idem_lesson::stream::Json`).
+pub fn push_string(out: &mut String, text: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push('"');
     for c in text.chars() {

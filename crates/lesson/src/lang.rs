@@ -1,16 +1,23 @@
 //! Which language the page speaks: the `lang` parameter of the address (`en`, `ru`), else the
 //! browser's preferred languages, else English. A `lang` value the page does not have falls
 //! back the same way and is reported, like a bad deep link. The switch changes the language in
-//! place and keeps the run.
+//! place and keeps the run. Also the address's small readers the other modules share
+//! ([`query_param`], [`percent_decode`]).
 
 use crate::i18n::Lang;
 
-/// The raw value of the `lang` parameter of a query string (without `?`), if present.
-pub fn lang_param(query: &str) -> Option<&str> {
+/// The raw value of the parameter `name` of a query string (with or without `?`), if present
+/// with a value (the first one).
+pub fn query_param<'q>(query: &'q str, name: &str) -> Option<&'q str> {
     query
         .trim_start_matches('?')
         .split('&')
-        .find_map(|pair| pair.strip_prefix("lang="))
+        .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+}
+
+/// The raw value of the `lang` parameter of a query string (without `?`), if present.
+pub fn lang_param(query: &str) -> Option<&str> {
+    query_param(query, "lang")
 }
 
 /// The language for a query and the browser's preferred languages (most preferred first),
@@ -76,6 +83,20 @@ mod tests {
 
     fn prefs(tags: &[&str]) -> Vec<String> {
         tags.iter().map(|t| (*t).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_parameter_is_found_by_its_whole_name() {
+        let query = "?language=de&lang&theme=dark&lang=ru&replay=R1*0o";
+        assert_eq!(
+            query_param(query, "lang"),
+            Some("ru"),
+            "not `language`, not a bare `lang`"
+        );
+        assert_eq!(query_param(query, "theme"), Some("dark"));
+        assert_eq!(query_param(query, "replay"), Some("R1*0o"));
+        assert_eq!(query_param(query, "them"), None);
+        assert_eq!(query_param("", "lang"), None);
     }
 
     #[test]

@@ -303,10 +303,7 @@ pub fn embed_param(query: &str) -> bool {
 
 /// The language a query's `lang` parameter names (English when absent or unknown).
 pub fn query_lang(query: &str) -> Lang {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|p| p.strip_prefix("lang="))
+    crate::lang::query_param(query, "lang")
         .and_then(Lang::from_tag)
         .unwrap_or_default()
 }
@@ -314,10 +311,7 @@ pub fn query_lang(query: &str) -> Lang {
 /// The colour theme a query's `theme` parameter names (following the system when absent or
 /// unknown; an unknown one is reported by `link_params`).
 pub fn query_theme(query: &str) -> Theme {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|p| p.strip_prefix("theme="))
+    crate::lang::query_param(query, "theme")
         .and_then(Theme::from_name)
         .unwrap_or_default()
 }

@@ -44,10 +44,7 @@ pub const MAX_ENTRIES: usize = 1_000;
 
 /// The `replay=` parameter of a link's query (percent-encoded or not), if any.
 pub fn replay_param(query: &str) -> Option<&str> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|pair| pair.strip_prefix("replay="))
+    crate::lang::query_param(query, "replay")
 }
 
 /// One thing the student did (or the start), as the recording keeps it.

@@ -121,9 +121,8 @@ impl Worlds {
     /// step per step taken).
     fn lived(&mut self, later: &Worlds) {
         let first = |w: &World, all: &World| {
-            let mut log = all.clone().take_steps();
-            log.truncate(w.step_count() as usize);
-            log
+            let log = all.steps();
+            log[..log.len().min(w.step_count() as usize)].to_vec()
         };
         match (self, later) {
             (Worlds::One(w), Worlds::One(all)) => w.set_steps(first(w, all)),

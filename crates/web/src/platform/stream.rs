@@ -60,10 +60,10 @@ impl Noter {
 /// `idem:verdict` and, when a prediction was made for it, an `idem:prediction` with its
 /// attempt number.
 /// `guess` is the widget's prediction (scenario id, chosen value).
-pub fn use_stream(lab: Lab, events: Events, prefs: Prefs, guess: Option<GuessSignal>) {
+pub fn use_stream(lab: Lab, events: Events, prefs: Prefs, guess: GuessSignal) {
     let guessed = move |scenario: &str| {
         guess
-            .and_then(|g| g.get())
+            .get()
             .filter(|(id, _)| id == scenario)
             .map(|(_, value)| value)
     };
@@ -314,7 +314,7 @@ fn unregister(root: &Element) {
 /// deterministic), Play plays between entries, and the replay ends paused where the
 /// recording ended. A recording that cannot be read or replayed is refused whole: `done`
 /// hears why and the run on screen stays.
-pub fn replay(lab: Lab, guess: Option<GuessSignal>, text: &str, speed: f64, done: Done) {
+pub fn replay(lab: Lab, guess: GuessSignal, text: &str, speed: f64, done: Done) {
     let frames = match Recording::parse(text).and_then(|r| r.replay()) {
         Ok(frames) => frames,
         Err(error) => return done(Err(error.to_string())),
@@ -328,7 +328,7 @@ pub fn replay(lab: Lab, guess: Option<GuessSignal>, text: &str, speed: f64, done
         if lab.run.try_with_untracked(|_| ()).is_none() {
             return; // the widget is gone
         }
-        if let (Some(guess), Some(g)) = (guess, &frame.guess) {
+        if let Some(g) = &frame.guess {
             guess.set(Some(g.clone()));
         }
         if lab.run.with_untracked(|r| *r != frame.run) {

@@ -25,7 +25,7 @@ pub fn Stream() -> impl IntoView {
     let refused = RwSignal::new(None::<String>);
     let events = use_events();
     let lab = use_lab();
-    let guess = use_context::<Guess>().map(|Guess(g)| g);
+    let Guess(guess) = crate::platform::place::required("provide_guess");
     use_stream(lab, events, use_prefs(), guess);
     use_challenge_events(lab, events);
     // A widget mounted in a course page reads no address: the page's is the host's.

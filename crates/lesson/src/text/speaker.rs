@@ -182,6 +182,16 @@ mod tests {
             .collect()
     }
 
+    /// Every line with a speaker said in the scenario `id`, in order.
+    fn lines(id: &str, catalog: &Catalog) -> Vec<String> {
+        run(id)
+            .iter()
+            .filter_map(|w| spoken(w, catalog))
+            .flatten()
+            .map(|s| s.text(catalog))
+            .collect()
+    }
+
     #[test]
     fn the_seed_stories_name_no_speaker_their_attempts_never_overlap() {
         for id in Scenario::seed_ids() {
@@ -223,13 +233,7 @@ mod tests {
                 "Обработчик повтора (попытка ",
             ),
         ] {
-            let catalog = lang.catalog();
-            let lines: Vec<String> = run("lease-expiry")
-                .iter()
-                .filter_map(|w| spoken(w, catalog))
-                .flatten()
-                .map(|s| s.text(catalog))
-                .collect();
+            let lines = lines("lease-expiry", lang.catalog());
             assert!(lines.iter().any(|l| l.starts_with(stalled)), "{lines:#?}");
             assert!(lines.iter().any(|l| l.starts_with(retry)), "{lines:#?}");
         }
@@ -237,13 +241,7 @@ mod tests {
 
     #[test]
     fn a_double_tap_is_a_second_request_never_a_retry() {
-        let catalog = Lang::En.catalog();
-        let lines: Vec<String> = run("concurrent")
-            .iter()
-            .filter_map(|w| spoken(w, catalog))
-            .flatten()
-            .map(|s| s.text(catalog))
-            .collect();
+        let lines = lines("concurrent", Lang::En.catalog());
         assert!(
             lines
                 .iter()

@@ -15,6 +15,7 @@
 
 pub mod anchors;
 pub mod events;
+pub mod exercise;
 pub mod fault_record;
 pub mod fold;
 pub mod geometry;

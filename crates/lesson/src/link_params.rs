@@ -1,4 +1,4 @@
-//! The page's own link parameters (`lang`, `theme`, `embed`, `replay`) beside the deep link's
+//! The page's own link parameters (`lang`, `theme`, `embed`, `host`, `replay`) beside the deep link's
 //! (`idem_core::DeepLink::PARAMS`), and the problems with them.
 //!
 //! A course author who misspells a parameter (`?them=dark`, `?lang=de&embed`) must hear about
@@ -14,7 +14,11 @@ use crate::theme::Theme;
 
 /// The parameters the page reads itself; every other name must be one of
 /// [`DeepLink::PARAMS`].
-pub const PAGE_PARAMS: [&str; 4] = ["lang", "theme", "embed", "replay"];
+pub const PAGE_PARAMS: [&str; 5] = ["lang", "theme", "embed", "host", "replay"];
+
+/// A course author's exercise parameters, read by `crate::exercise::from_query` (`faults` and
+/// `step`, its start state, are the deep link's own).
+pub const EXERCISE_PARAMS: [&str; 6] = ["lock", "hide", "budget", "kinds", "stories", "allow"];
 
 /// The values `embed` may have (`?embed`, `?embed=1`, `?embed=true`).
 const EMBED_VALUES: [&str; 3] = ["", "1", "true"];
@@ -49,6 +53,9 @@ pub struct PageParams {
     pub lang: Option<Lang>,
     /// The colour theme named by `theme`.
     pub theme: Option<Theme>,
+    /// The origin whose commands an `?embed` frame takes (`host=https://example.org`, issue
+    /// 43 item 2): none unless the link names one.
+    pub host: Option<String>,
     /// What could not be used, in the order of the query.
     pub problems: Vec<ParamProblem>,
 }
@@ -65,9 +72,41 @@ impl PageParams {
     }
 }
 
+/// Whether `value` is a web origin as `MessageEvent.origin` spells it: `http` or `https`,
+/// a host of letters, digits, `.` and `-` (or `[…]` for IPv6), an optional port, no path.
+pub fn is_origin(value: &str) -> bool {
+    let Some(rest) = value
+        .strip_prefix("https://")
+        .or_else(|| value.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    // The port is after the last `:` that is not inside an IPv6 host's brackets. (Bytes, not
+    // `str::contains`: the first screen's module has that one, and a second caller would take
+    // it out of line there.)
+    let bytes = rest.as_bytes();
+    #[allow(clippy::manual_contains)] // (see above: the size of the first screen's module)
+    let (host, port) = match bytes.iter().rposition(|b| *b == b':') {
+        Some(at) if at > 0 && !bytes[at..].iter().any(|b| *b == b']') => {
+            (&bytes[..at], Some(&bytes[at + 1..]))
+        }
+        _ => (bytes, None),
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'[' | b']' | b':'));
+    let port_ok =
+        port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.iter().all(u8::is_ascii_digit));
+    host_ok && port_ok
+}
+
 /// Every name a link may hold, in the order the notice lists them.
 pub fn known_params() -> impl Iterator<Item = &'static str> {
-    DeepLink::PARAMS.into_iter().chain(PAGE_PARAMS)
+    DeepLink::PARAMS
+        .into_iter()
+        .chain(PAGE_PARAMS)
+        .chain(EXERCISE_PARAMS)
 }
 
 fn quote(raw: &str) -> String {
@@ -94,7 +133,8 @@ pub fn page_params(query: &str) -> PageParams {
     {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         let Some(name) = PAGE_PARAMS.into_iter().find(|p| *p == name) else {
-            if !DeepLink::PARAMS.contains(&name) {
+            // The exercise's parameters are checked by `exercise::from_query`.
+            if !DeepLink::PARAMS.contains(&name) && !EXERCISE_PARAMS.contains(&name) {
                 out.problems.push(ParamProblem::Unknown(quote(name)));
             }
             continue;
@@ -114,6 +154,15 @@ pub fn page_params(query: &str) -> PageParams {
                 Some(lang) => out.lang = Some(lang),
                 None => out.problems.push(bad(Lang::ALL.map(Lang::tag).to_vec())),
             },
+            "host" => {
+                let origin = percent_decode(value);
+                if is_origin(&origin) {
+                    out.host = Some(origin);
+                } else {
+                    out.problems
+                        .push(bad(vec!["an origin such as https://example.org"]));
+                }
+            }
             "theme" => match Theme::from_name(value) {
                 Some(theme) => out.theme = Some(theme),
                 None => out.problems.push(bad(Theme::ALL.map(Theme::name).to_vec())),
@@ -216,6 +265,38 @@ mod tests {
         );
         assert_eq!(p.lang, None, "a bad first lang is not replaced by a repeat");
         assert_eq!(p.problems_but_lang().len(), 3);
+    }
+
+    #[test]
+    fn host_names_an_origin() {
+        let p = page_params("scenario=key&embed&host=https%3A%2F%2Fcourse.example.org");
+        assert_eq!(p.host.as_deref(), Some("https://course.example.org"));
+        assert_eq!(p.problems, vec![]);
+        assert_eq!(
+            page_params("embed&host=http://127.0.0.1:8080")
+                .host
+                .as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        for bad in [
+            "*",
+            "example.org",
+            "https://x/path",
+            "javascript:x",
+            "https://",
+            "https://x:99999x",
+        ] {
+            let p = page_params(&format!("embed&host={bad}"));
+            assert_eq!(p.host, None, "{bad}");
+            assert!(
+                matches!(
+                    &p.problems[..],
+                    [ParamProblem::BadValue { name: "host", .. }]
+                ),
+                "{bad}: {:?}",
+                p.problems
+            );
+        }
     }
 
     #[test]

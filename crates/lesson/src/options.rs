@@ -32,8 +32,9 @@ pub enum Value {
     Other,
 }
 
-/// The option names, as JavaScript spells them.
-pub const FIELDS: [&str; 7] = [
+/// The option names, as JavaScript spells them: today's, then the exercise's
+/// ([`crate::exercise::FIELDS`], checked by the lesson's bundle, not by [`validate`]).
+pub const FIELDS: [&str; 15] = [
     "scenario",
     "lang",
     "autoplay",
@@ -41,6 +42,14 @@ pub const FIELDS: [&str; 7] = [
     "protections",
     "compact",
     "challenge",
+    "lock",
+    "hide",
+    "budget",
+    "kinds",
+    "stories",
+    "allow",
+    "faults",
+    "step",
 ];
 
 /// The options object of [`mount`](super::mount) as JavaScript gave it: known fields only, any types.
@@ -64,6 +73,11 @@ pub struct RawOptions {
     /// A challenge id (`idem_core::Challenge::ALL`): the widget opens it, and sends
     /// `idem:challenge` as its standing changes.
     pub challenge: Option<Value>,
+    /// Whether an exercise's entry (`crate::exercise::FIELDS`) was given. Only noted: the
+    /// lesson's bundle reads and checks them from the options themselves
+    /// (`crate::exercise::from_entries`), so neither their code nor a copy of them is in the
+    /// first screen's module.
+    pub exercise: bool,
 }
 
 impl RawOptions {
@@ -81,6 +95,10 @@ impl RawOptions {
                 "protections" => &mut raw.protections,
                 "compact" => &mut raw.compact,
                 "challenge" => &mut raw.challenge,
+                _ if FIELDS[7..].contains(&name.as_str()) => {
+                    raw.exercise = true;
+                    continue;
+                }
                 _ => return Err(OptionError::UnknownField(name)),
             };
             *slot = Some(value);
@@ -106,6 +124,8 @@ pub struct Options {
     pub compact: bool,
     /// The challenge to open (its design replaces `scenario` and `protections`).
     pub challenge: Option<Challenge>,
+    /// Whether an exercise's entry was given ([`RawOptions::exercise`]).
+    pub exercise: bool,
 }
 
 impl Options {
@@ -290,6 +310,7 @@ pub fn validate(raw: RawOptions) -> Result<Options, OptionError> {
         theme,
         protections,
         compact: flag("compact", raw.compact, true)?,
+        exercise: raw.exercise,
     })
 }
 
@@ -343,6 +364,7 @@ mod tests {
             protections: Some(Value::List(vec![Value::Text("key".into())])),
             compact: None,
             challenge: None,
+            exercise: false,
         };
         let o = validate(raw).expect("valid");
         assert_eq!(o.scenario, "key");
@@ -465,6 +487,19 @@ mod tests {
         assert!(e
             .to_string()
             .contains("unknown field `colour`; allowed: `scenario`, `lang`"));
+        assert!(e.to_string().ends_with("`faults`, `step`"), "{e}");
+        // The exercise's options pass unchecked (only noted) to the lesson's bundle.
+        let raw = RawOptions::from_entries([
+            ("lock".to_owned(), Value::Text("key".into())),
+            ("scenario".to_owned(), Value::Text("key".into())),
+            ("budget".to_owned(), Value::Number(9.5)),
+        ])
+        .expect("known");
+        let o = validate(raw).expect("today's options are good");
+        assert!(o.exercise);
+        let raw = RawOptions::from_entries([("scenario".to_owned(), Value::Text("key".into()))]);
+        assert!(!validate(raw.expect("known")).expect("good").exercise);
+        assert_eq!(&FIELDS[7..], &crate::exercise::FIELDS[..]);
     }
 
     #[test]

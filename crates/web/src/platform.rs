@@ -8,6 +8,7 @@ pub mod browser;
 pub mod catalogs;
 pub mod crash;
 pub mod events;
+pub mod exercise;
 pub mod hooks;
 pub mod lab;
 pub mod lang;

@@ -7,8 +7,10 @@
 //! `LINK_PARAMS_FUZZ_CASES` sets the number of inputs (default 1 000).
 
 use idem_core::DeepLink;
+use idem_lesson::exercise;
 use idem_lesson::i18n::Lang;
 use idem_lesson::link_params::{page_params, problem_text, ParamProblem, PAGE_PARAMS};
+use idem_lesson::options::Value;
 use idem_lesson::theme::Theme;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -23,12 +25,25 @@ fn cases() -> u32 {
 /// One `name=value` pair (or a bare name): known names with good and bad values, near misses
 /// and anything at all.
 fn pair() -> impl Strategy<Value = String> {
-    let names: Vec<&'static str> = DeepLink::PARAMS.into_iter().chain(PAGE_PARAMS).collect();
+    let names: Vec<&'static str> = DeepLink::PARAMS
+        .into_iter()
+        .chain(PAGE_PARAMS)
+        .chain(exercise::LINK_FIELDS)
+        .collect();
     let values: Vec<&'static str> = Lang::ALL
         .map(Lang::tag)
         .into_iter()
         .chain(Theme::ALL.map(Theme::name))
         .chain(["", "1", "true", "de", "pink", "0", "key", "%3Cb%3E"])
+        .chain([
+            "key.lock",
+            "explorer%2Csequence",
+            "crash,drop",
+            "all",
+            "search",
+            "65",
+            "naive,key",
+        ])
         .collect();
     let name = prop_oneof![
         4 => proptest::sample::select(names).prop_map(str::to_owned),
@@ -64,7 +79,7 @@ fn any_query_is_read_without_panic_and_every_problem_is_said_once() {
             let mut expected = 0;
             for pair in query.split('&').filter(|p| !p.is_empty()) {
                 let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-                if DeepLink::PARAMS.contains(&name) {
+                if DeepLink::PARAMS.contains(&name) || exercise::LINK_FIELDS.contains(&name) {
                     continue;
                 }
                 if !PAGE_PARAMS.contains(&name) {
@@ -79,6 +94,9 @@ fn any_query_is_read_without_panic_and_every_problem_is_said_once() {
                 let good = match name {
                     "lang" => Lang::from_tag(value).is_some(),
                     "theme" => Theme::from_name(value).is_some(),
+                    "host" => idem_lesson::link_params::is_origin(
+                        &idem_lesson::lang::percent_decode(value),
+                    ),
                     "replay" => true,
                     _ => matches!(value, "" | "1" | "true"),
                 };
@@ -97,6 +115,40 @@ fn any_query_is_read_without_panic_and_every_problem_is_said_once() {
                 }
             }
             prop_assert_eq!(params.problems.len(), expected, "{:?}", params.problems);
+            // The exercise's parameters (issue 43, item 1): each bad or repeated one is one
+            // problem, a good one is kept, and nothing else is reported.
+            let (_, problems) = exercise::from_query(&query);
+            let mut seen: Vec<&str> = Vec::new();
+            let mut expected = 0;
+            for pair in query.split('&').filter(|p| !p.is_empty()) {
+                let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+                if !exercise::LINK_FIELDS.contains(&name) {
+                    continue;
+                }
+                if seen.contains(&name) {
+                    expected += 1;
+                    continue;
+                }
+                seen.push(name);
+                let value = idem_lesson::lang::percent_decode(value);
+                if exercise::from_entries([(name.to_owned(), Value::Text(value))]).is_err() {
+                    expected += 1;
+                }
+            }
+            prop_assert_eq!(problems.len(), expected, "{:?}", problems);
+            for problem in &problems {
+                if let ParamProblem::BadValue { value, .. } = problem {
+                    prop_assert!(value.chars().count() <= 41, "{value:?}");
+                }
+                for lang in Lang::ALL {
+                    let line = problem_text(problem, lang.catalog());
+                    prop_assert!(
+                        !line.contains("{value}") && !line.contains("{allowed}"),
+                        "{}",
+                        line
+                    );
+                }
+            }
             for problem in &params.problems {
                 let quoted = match problem {
                     ParamProblem::Unknown(v) | ParamProblem::BadValue { value: v, .. } => v,

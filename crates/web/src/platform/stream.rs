@@ -116,6 +116,7 @@ pub fn use_stream(lab: Lab, events: Events, prefs: Prefs, guess: GuessSignal) {
         });
         register(Recorder {
             root: root.clone(),
+            lab,
             record,
             replay,
         });
@@ -189,11 +190,13 @@ pub type Done = Box<dyn FnOnce(Result<(), String>)>;
 #[derive(Clone)]
 struct Recorder {
     root: Element,
+    lab: Lab,
     record: Rc<dyn Fn() -> String>,
     replay: Rc<dyn Fn(String, f64, Done)>,
 }
 
-/// A handle's call (`record()`: 0, `replay()`: 1) waiting for its widget's stream: the
+/// A handle's call (`record()`: 0, `replay()`: 1, a host's command: [`COMMAND`] and up, see
+/// [`Commands`]) waiting for its widget's stream: the
 /// widget's host element, the call, its two arguments and the promise's
 /// `{ promise, resolve, reject }`. Plain JS values: the first screen's module (the handle's
 /// methods) only queues calls; the lesson's bundle, once a stream has started, answers them
@@ -207,6 +210,25 @@ thread_local! {
     static SERVE: std::cell::Cell<Option<fn()>> = const { std::cell::Cell::new(None) };
     /// The streams started (the lesson's bundle).
     static RECORDERS: RefCell<Vec<Recorder>> = const { RefCell::new(Vec::new()) };
+    /// What carries out the host's commands, set with the first stream (the lesson's bundle).
+    static COMMANDS: std::cell::Cell<Option<Commands>> = const { std::cell::Cell::new(None) };
+}
+
+/// The first call number of the host's commands (`getState()`, `setState(state)`,
+/// `freeze(on)`, `picture()`, an exercise's `ready()`: `COMMAND` + 0 … 4).
+pub const COMMAND: u8 = 2;
+
+/// An exercise's check, queued by `mount` as `COMMAND + READY` (its `ready()` promise).
+pub const READY: u8 = 4;
+
+/// Carries out a host's command (its number less [`COMMAND`]) on a widget: its lab (`None`
+/// for an exercise's `ready()`, answered before its stream starts), its host element, the
+/// argument. In `view/embed/commands.rs` (platform code imports nothing of the view).
+pub type Commands = fn(Option<Lab>, Element, u8, JsValue) -> Result<JsValue, JsValue>;
+
+/// Sets what carries out the host's commands (the lesson's bundle, before its first stream).
+pub fn set_commands(commands: Commands) {
+    COMMANDS.set(Some(commands));
 }
 
 /// A handle's `record()` (`call` 0) or `replay(recording, speed)` (1) for the widget in
@@ -227,28 +249,43 @@ pub fn request(host: Option<Element>, call: u8, a: JsValue, b: JsValue) -> JsVal
                 serve();
             }
         }
-        None => settle(&resolvers, Err("the widget was unmounted".to_owned())),
+        // (`answer`, not `settle`: no `format!` in the first screen's module for this.)
+        None => answer(
+            &resolvers,
+            Err(
+                leptos::wasm_bindgen::JsError::new("Idempotency Lab: the widget was unmounted")
+                    .into(),
+            ),
+        ),
     }
     promise
 }
 
 /// Resolves (`Ok`) or rejects (`Err`: an `Error` with the reason) a request's promise.
 fn settle(resolvers: &JsValue, result: Result<JsValue, String>) {
+    answer(
+        resolvers,
+        result.map_err(|why| {
+            leptos::wasm_bindgen::JsError::new(&format!("Idempotency Lab: {why}")).into()
+        }),
+    );
+}
+
+/// Resolves (`Ok`) or rejects (`Err`) a request's promise with the value given.
+fn answer(resolvers: &JsValue, result: Result<JsValue, JsValue>) {
     let (name, value) = match result {
         Ok(value) => ("resolve", value),
-        Err(why) => (
-            "reject",
-            leptos::wasm_bindgen::JsError::new(&format!("Idempotency Lab: {why}")).into(),
-        ),
+        Err(error) => ("reject", error),
     };
     if let Ok(f) = js_sys::Reflect::get(resolvers, &JsValue::from_str(name)) {
         let _ = js_sys::Function::from(f).call1(&JsValue::NULL, &value);
     }
 }
 
-/// Answers the requests whose widget's stream has started.
+/// Answers the requests whose widget's stream has started (an exercise's `ready()`: at once).
 fn serve() {
-    let ready: Vec<(Recorder, Request)> = REQUESTS.with_borrow_mut(|requests| {
+    let commands = COMMANDS.get();
+    let ready: Vec<(Option<Recorder>, Request)> = REQUESTS.with_borrow_mut(|requests| {
         let all = std::mem::take(requests);
         let mut ready = Vec::new();
         for request in all {
@@ -258,13 +295,24 @@ fn serve() {
                     .cloned()
             });
             match found {
-                Some(recorder) => ready.push((recorder, request)),
+                None if request.1 == COMMAND + READY && commands.is_some() => {
+                    ready.push((None, request))
+                }
+                Some(recorder) => ready.push((Some(recorder), request)),
                 None => requests.push(request),
             }
         }
         ready
     });
-    for (recorder, (_, call, recording, speed, resolvers)) in ready {
+    for (recorder, (host, call, recording, speed, resolvers)) in ready {
+        if call >= COMMAND {
+            if let Some(commands) = commands {
+                let lab = recorder.map(|r| r.lab);
+                answer(&resolvers, commands(lab, host, call - COMMAND, recording));
+            }
+            continue;
+        }
+        let Some(recorder) = recorder else { continue };
         if call == 0 {
             settle(&resolvers, Ok(JsValue::from_str(&(recorder.record)())));
             continue;

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 
 use crate::platform::lab::use_prefs;
+use crate::view::embed::exercise::ExerciseParts;
 use crate::view::embed::host::HostFit;
 use crate::view::embed::share::EmbedButton;
 use crate::view::later::{later_here, BundleCode, Bundles, Draw, LaterPart};
@@ -161,17 +162,10 @@ split_bundles! {
             let CompareRight(right) = crate::platform::place::required("App");
             view! { <CompareStage id=PLAYER_ANCHOR right=right/> }
         };
-        WidgetRest => view! {
-            // From the player's bundle (asked for with the widget's summary, at the same time
-            // as this one; the picker's box holds its place if this file comes first): the
-            // picker's code is then in that file only, not in one both bundles share.
-            {later_here(LaterPart::Picker)}
-            <ProtectionBar/>
-            <Faults/>
-            <TryEveryFailure/>
-            <StatePanels/>
-            <Sequence/>
-        };
+        // A full widget's parts, or a compact one's under an exercise or a challenge: the
+        // exercise decides which (embed/exercise.rs).
+        WidgetRest => view! { <ExerciseParts full=true/> };
+        Exercise => view! { <ExerciseParts full=false/> };
     ]
 }
 

@@ -3,6 +3,9 @@
 //! "Embed" snippet of the full page.
 
 pub mod api;
+pub mod commands;
+pub mod exercise;
+pub mod given;
 pub mod host;
 pub mod record;
 pub mod share;

@@ -53,8 +53,11 @@ pub enum LaterPart {
     Extras,
     /// The glossary and the keyboard help.
     Glossary,
-    /// The rest of a widget mounted with `full`.
+    /// The rest of a widget mounted with `full` (or an exercise).
     WidgetRest,
+    /// Under a compact widget's player: a challenge's fault menu, or the parts of a `?embed`
+    /// link's exercise (nothing without one).
+    Exercise,
     /// The fault buttons under the page's player (drawn with the panels: Play needs none of
     /// them, and on a phone they are below the verdict).
     Faults,
@@ -90,13 +93,14 @@ pub enum LaterPart {
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 18] = [
+    pub const ALL: [LaterPart; 19] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
         LaterPart::Extras,
         LaterPart::Glossary,
         LaterPart::WidgetRest,
+        LaterPart::Exercise,
         LaterPart::Faults,
         LaterPart::Summary,
         LaterPart::LessonSummary,

@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use crate::platform::browser::location_query;
 use crate::platform::events::use_events;
 use crate::platform::lab::{use_lab, use_prefs};
-use crate::platform::stream::{replay, use_stream};
+use crate::platform::stream::{replay, set_commands, use_stream};
 use crate::view::embed::manual_mount;
 use crate::view::panels::challenge::use_challenge_events;
 use crate::view::panels::recap::Guess;
@@ -26,6 +26,8 @@ pub fn Stream() -> impl IntoView {
     let events = use_events();
     let lab = use_lab();
     let Guess(guess) = crate::platform::place::required("provide_guess");
+    // The handle's queued commands (getState(), …) are answered by this bundle's code.
+    set_commands(crate::view::embed::commands::run_code);
     use_stream(lab, events, use_prefs(), guess);
     use_challenge_events(lab, events);
     // A widget mounted in a course page reads no address: the page's is the host's.

@@ -141,6 +141,31 @@ fn check(entries: Vec<(String, Value)>) -> Result<(), TestCaseError> {
                 query.contains(&format!("scenario={}", options.scenario)),
                 "{query}"
             );
+            // The exercise's options pass to the lesson's bundle (which reads them from the
+            // options again, `embed::given`) and it checks them the same way: a value, or an
+            // error naming a field that was given (issue 43, item 1).
+            let exercise: Vec<(String, Value)> = entries
+                .iter()
+                .filter(|(n, _)| idem_lesson::exercise::FIELDS.contains(&n.as_str()))
+                .cloned()
+                .collect();
+            prop_assert_eq!(options.exercise, !exercise.is_empty());
+            if let Err(error) = idem_lesson::exercise::from_entries(exercise.clone()) {
+                let message = error.message();
+                let field = error.field();
+                prop_assert!(
+                    message.starts_with("Idempotency Lab: bad options: "),
+                    "{message}"
+                );
+                prop_assert!(idem_lesson::exercise::FIELDS.contains(&field), "{message}");
+                prop_assert!(message.contains(&format!("`{field}`")), "{message}");
+                prop_assert!(
+                    exercise
+                        .iter()
+                        .any(|(n, v)| n == field && *v != Value::Null),
+                    "`{field}` blamed but not given"
+                );
+            }
         }
         Err(error) => {
             let field = field_of(&error);

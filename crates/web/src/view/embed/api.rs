@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use super::widget::Widget;
 use crate::platform::catalogs::load_parts;
 use crate::platform::lab::Lab;
+use crate::platform::stream::{request, COMMAND, READY};
 use crate::view::app::LoadFailed;
 use idem_lesson::events::{event_name, NAMES};
 use idem_lesson::i18n::parts_loaded;
@@ -83,13 +84,6 @@ fn listened(name: &str) -> Result<&'static str, JsError> {
     })
 }
 
-impl MountHandle {
-    /// The widget's id in the registry.
-    pub(super) fn id(&self) -> u32 {
-        self.id
-    }
-}
-
 #[leptos::wasm_bindgen::prelude::wasm_bindgen]
 impl MountHandle {
     /// Removes the widget and stops its playback (nothing if it was already removed, or
@@ -101,7 +95,7 @@ impl MountHandle {
 
     /// A promise: `true` once the widget is on the page (at once when its language's texts
     /// are loaded, else after they are fetched), `false` when they could not be loaded (the
-    /// element then says why).
+    /// element then says why). With an exercise, it rejects with the exercise's problem.
     pub fn ready(&self) -> leptos::web_sys::js_sys::Promise {
         self.ready.clone()
     }
@@ -140,6 +134,37 @@ impl MountHandle {
         })
     }
 
+    /// A promise of the run as a link: `{ query, link }` (`link`: its parameters as an object).
+    #[wasm_bindgen(js_name = getState)]
+    pub fn get_state(&self) -> leptos::wasm_bindgen::JsValue {
+        self.queue(
+            COMMAND,
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+        )
+    }
+
+    /// Opens the run `state` describes (a link's query, or `getState()`'s object); a promise
+    /// that rejects with the link's problems for a bad one (the run on screen stays).
+    #[wasm_bindgen(js_name = setState)]
+    pub fn set_state(&self, state: leptos::wasm_bindgen::JsValue) -> leptos::wasm_bindgen::JsValue {
+        self.queue(COMMAND + 1, state, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    }
+
+    /// Freezes the widget (`true`: it shows its run and takes no input) or thaws it.
+    pub fn freeze(&self, on: leptos::wasm_bindgen::JsValue) -> leptos::wasm_bindgen::JsValue {
+        self.queue(COMMAND + 2, on, leptos::wasm_bindgen::JsValue::UNDEFINED)
+    }
+
+    /// A promise of one self-contained SVG of the stage and the sequence diagram as they are.
+    pub fn picture(&self) -> leptos::wasm_bindgen::JsValue {
+        self.queue(
+            COMMAND + 3,
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+        )
+    }
+
     /// Removes a listener added with `on(name, listener)`. Returns the handle.
     pub fn off(&self, name: &str, listener: Function) -> Result<MountHandle, JsError> {
         let name = listened(name)?;
@@ -151,6 +176,22 @@ impl MountHandle {
             id: self.id,
             ready: self.ready.clone(),
         })
+    }
+}
+
+impl MountHandle {
+    /// Queues a call for the widget's stream, whose lesson-bundle code answers it
+    /// (`platform/stream.rs`): `record()` (0), `replay()` (1) and the host's commands
+    /// (`COMMAND` + their number: `getState`, `setState`, `freeze`, `picture`;
+    /// embed/commands.rs). A promise. One body for all six, so each method is only a call.
+    pub(super) fn queue(
+        &self,
+        call: u8,
+        a: leptos::wasm_bindgen::JsValue,
+        b: leptos::wasm_bindgen::JsValue,
+    ) -> leptos::wasm_bindgen::JsValue {
+        let host = with_mounted(self.id, |m| m.host.clone().into());
+        request(host, call, a, b)
     }
 }
 
@@ -244,6 +285,8 @@ pub fn mount(
     } else {
         option_entries(&options).and_then(RawOptions::from_entries)
     };
+    // Kept for the lesson's bundle when they name an exercise (`embed::given`).
+    let given = options;
     // A widget already in this element goes first: one element, one widget.
     unmount_where(|m| m.host == element);
     let options = match raw.and_then(validate) {
@@ -265,49 +308,77 @@ pub fn mount(
     };
     // The other one: the host element is emptied before the widget is mounted into it.
     element.set_inner_html("");
+    let query = options.query();
     let Options {
         theme,
         autoplay,
         compact,
+        exercise,
         ..
     } = options;
-    let query = options.query();
+    // An exercise is read and checked by the lesson's bundle from the options themselves
+    // (neither its code nor a copy of the entries is in this module): `ready()` waits for
+    // that check and rejects with the same words as a bad option's error. An exercise shows
+    // the parts the student works with (`compact` notwithstanding).
+    let full = !compact || exercise;
+    super::given::set(
+        &element,
+        &if exercise {
+            given
+        } else {
+            leptos::wasm_bindgen::JsValue::UNDEFINED
+        },
+    );
+    let host = element.clone();
     let lang = idem_lesson::options::query_lang(&query);
     // The widget hands its lab out once it is built, for restart() and runToEnd().
     let lab = std::rc::Rc::new(std::cell::Cell::new(None));
     let lab_out = std::rc::Rc::clone(&lab);
     let widget = move || {
-        view! { <Widget query=query theme=theme autoplay=autoplay full=!compact lab_out=lab_out/> }
+        view! { <Widget query=query theme=theme autoplay=autoplay full=full lab_out=lab_out/> }
     };
     // The widget's language files are usually there (the page's or another widget's); if not,
     // the widget appears once they are fetched, or a notice says why it could not be.
-    if parts_loaded(lang, true) {
+    let (id, ready) = if parts_loaded(lang, true) {
         let view = mount_to(element.clone(), widget);
-        return Ok(MountHandle {
-            id: register(element, Box::new(view), lab),
-            ready: leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
+        (
+            register(element, Box::new(view), lab),
+            leptos::web_sys::js_sys::Promise::resolve(&leptos::wasm_bindgen::JsValue::TRUE),
+        )
+    } else {
+        let id = register(element.clone(), Box::new(()), lab);
+        let ready = wasm_bindgen_futures::future_to_promise(async move {
+            let result = load_parts(lang, true).await;
+            // Unmounted (or replaced) while the file was on its way: nothing to show.
+            if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
+                return Ok(false.into());
+            }
+            let shown = result.is_ok();
+            let view: Box<dyn std::any::Any> = match result {
+                Ok(_) => Box::new(mount_to(element, widget)),
+                Err(error) => Box::new(mount_to(element, move || view! { <LoadFailed error/> })),
+            };
+            let old = MOUNTED.with_borrow_mut(|(_, all)| {
+                all.iter_mut()
+                    .find(|m| m.id == id)
+                    .map(|m| std::mem::replace(&mut m._view, view))
+            });
+            drop(old);
+            Ok(shown.into())
         });
-    }
-    let id = register(element.clone(), Box::new(()), lab);
-    let ready = wasm_bindgen_futures::future_to_promise(async move {
-        let result = load_parts(lang, true).await;
-        // Unmounted (or replaced) while the file was on its way: nothing to show.
-        if !MOUNTED.with_borrow(|(_, all)| all.iter().any(|m| m.id == id)) {
-            return Ok(false.into());
-        }
-        let shown = result.is_ok();
-        let view: Box<dyn std::any::Any> = match result {
-            Ok(_) => Box::new(mount_to(element, widget)),
-            Err(error) => Box::new(mount_to(element, move || view! { <LoadFailed error/> })),
-        };
-        let old = MOUNTED.with_borrow_mut(|(_, all)| {
-            all.iter_mut()
-                .find(|m| m.id == id)
-                .map(|m| std::mem::replace(&mut m._view, view))
-        });
-        drop(old);
-        Ok(shown.into())
-    });
+        (id, ready)
+    };
+    let ready = if exercise {
+        request(
+            Some(host.into()),
+            COMMAND + READY,
+            ready.into(),
+            leptos::wasm_bindgen::JsValue::UNDEFINED,
+        )
+        .unchecked_into()
+    } else {
+        ready
+    };
     Ok(MountHandle { id, ready })
 }
 

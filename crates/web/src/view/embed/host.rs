@@ -42,7 +42,13 @@ pub fn HostFit() -> impl IntoView {
 fn param_notice(query: String) -> impl IntoView {
     let prefs = use_prefs();
     report_height(use_events().root());
-    let problems = page_params(&query).problems;
+    let params = page_params(&query);
+    if let Some(origin) = params.host.clone() {
+        take_commands(origin, use_events().root());
+    }
+    let mut problems = params.problems;
+    // A course author's exercise parameters (`lock`, `hide`, …: embed/exercise.rs), the same way.
+    problems.extend(idem_lesson::exercise::from_query(&query).1);
     (!problems.is_empty()).then(|| {
         let catalog = prefs.lang.get_untracked().catalog();
         let items = problems
@@ -112,6 +118,78 @@ fn report_height(root: NodeRef<leptos::html::Div>) {
         };
         let _ = method(&observer, "observe").map(|f| f.call1(&observer, &element));
         held.set_value(Some((observer, callback)));
+    });
+}
+
+/// The name of the reply to a host's command.
+pub const REPLY_MESSAGE: &str = "idem:reply";
+
+/// Takes the host's commands (embed/commands.rs) posted into this frame as
+/// `{ source: "idem-lab-host", type: "getState" | "setState" | "freeze" | "picture", id, arg }`
+/// from the parent window at `origin` alone (the link's `host=`), and answers each with
+/// `{ source: "idem-lab", type: "idem:reply", detail: { id, ok, value | error } }` posted to
+/// that origin only. A message from any other window or origin is ignored.
+fn take_commands(origin: String, root: NodeRef<leptos::html::Div>) {
+    use crate::view::embed::commands::{run, Command};
+    // Read through `Reflect` (`commands::get`): no web-sys binding of its own in the first
+    // screen's module.
+    let read = crate::view::embed::commands::get;
+    let window = window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if JsValue::from(&parent) == JsValue::from(&window) {
+        return;
+    }
+    let lab = crate::platform::lab::use_lab();
+    let get = |target: &JsValue, name: &str| {
+        js_sys::Reflect::get(target, &name.into()).unwrap_or_default()
+    };
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+        let from_parent = read(&e, "source") == JsValue::from(&parent);
+        if read(&e, "origin").as_string().as_deref() != Some(origin.as_str()) || !from_parent {
+            return;
+        }
+        let data = read(&e, "data");
+        if get(&data, "source").as_string().as_deref() != Some("idem-lab-host") {
+            return;
+        }
+        let Some(host) = root.get_untracked().and_then(|r| r.parent_element()) else {
+            return;
+        };
+        let id = get(&data, "id");
+        let result = match get(&data, "type")
+            .as_string()
+            .as_deref()
+            .and_then(Command::from_name)
+        {
+            Some(command) => run(Some(lab), host, command, get(&data, "arg")),
+            None => Err(leptos::wasm_bindgen::JsError::new(
+                "Idempotency Lab: unknown command; use one of getState, setState, freeze, picture",
+            )
+            .into()),
+        };
+        let detail = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&detail, &"id".into(), &id);
+        let _ = js_sys::Reflect::set(&detail, &"ok".into(), &result.is_ok().into());
+        let _ = match result {
+            Ok(value) => js_sys::Reflect::set(&detail, &"value".into(), &value),
+            Err(error) => js_sys::Reflect::set(&detail, &"error".into(), &get(&error, "message")),
+        };
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"source".into(), &"idem-lab".into());
+        let _ = js_sys::Reflect::set(&message, &"type".into(), &REPLY_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&message, &"detail".into(), &detail);
+        // (web-sys's binding, as `events::post_to_parent` posts: no `Reflect.apply` here.)
+        let _ = parent.post_message(&message, &origin);
+    });
+    let _ = window.add_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+    let held = StoredValue::new_local(Some(listener));
+    on_cleanup(move || {
+        if let Some(listener) = held.try_update_value(Option::take).flatten() {
+            let _ = leptos::prelude::window()
+                .remove_event_listener_with_callback("message", listener.as_ref().unchecked_ref());
+        }
     });
 }
 

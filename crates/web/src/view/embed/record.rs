@@ -6,23 +6,20 @@
 use leptos::wasm_bindgen::prelude::wasm_bindgen;
 use leptos::wasm_bindgen::JsValue;
 
-use super::api::{with_mounted, MountHandle};
-use crate::platform::stream::request;
+use super::api::MountHandle;
 
 #[wasm_bindgen]
 impl MountHandle {
     /// A promise of the recording of the student's work so far (text for a link's `replay=`
     /// or a database field; docs/embedding.md, "Record and replay").
     pub fn record(&self) -> JsValue {
-        let host = with_mounted(self.id(), |m| m.host.clone().into());
-        request(host, 0, JsValue::UNDEFINED, JsValue::UNDEFINED)
+        self.queue(0, JsValue::UNDEFINED, JsValue::UNDEFINED)
     }
 
     /// Replays `recording` in this widget at `speed` (× the recorded times, default 1;
     /// `Infinity`: at once): a promise resolved with `true` once it has ended, rejected with an
     /// `Error` saying why a recording is refused (another version, edited, not a recording).
     pub fn replay(&self, recording: JsValue, speed: JsValue) -> JsValue {
-        let host = with_mounted(self.id(), |m| m.host.clone().into());
-        request(host, 1, recording, speed)
+        self.queue(1, recording, speed)
     }
 }

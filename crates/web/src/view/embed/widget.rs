@@ -73,11 +73,13 @@ pub fn Widget(
     // and a widget as on the page; other designs (the story picker, the protections, the story
     // keys) and the search, whose counter-examples are the answer, are not offered here.
     let challenge = lab.run.with_untracked(|r| r.challenge().is_some());
-    let rest = (full || challenge).then(|| {
-        later_here(if challenge {
-            LaterPart::Faults
-        } else {
+    // A course author's exercise (a `?embed` link's parameters, `mount`'s options) is read
+    // there too (embed/exercise.rs): in a frame of its own the part comes for one.
+    let rest = (full || challenge || page).then(|| {
+        later_here(if full {
             LaterPart::WidgetRest
+        } else {
+            LaterPart::Exercise
         })
     });
     let stories = full && !challenge;

@@ -37,12 +37,15 @@ pub fn ProtectionBar(
     let lab = use_lab();
     let prefs = use_prefs();
     let id = Memo::new(move |_| lab.run.with(|r| r.scenario().id.clone()));
+    // A course author's exercise may lock switches (embed/exercise.rs): shown, not flipped.
+    let rules = crate::platform::exercise::use_exercise();
     // The toggles are drawn again for every story, so (see crate::view::keyed) a toggle reads
     // only the run and a memo of its own, never `design` or the language: its limit follows
     // the run through `limit`, dropped with the toggle (the language is read once: the panel
     // below tracks it and draws the toggles again when it changes).
     let toggle = move |switch: Protection| {
         let name = switch.name();
+        let locked = rules.is_some_and(|r| r.with_untracked(|e| !e.may_flip(switch)));
         let catalog = prefs.lang.get_untracked().catalog();
         let limit = Memo::new(move |_| {
             lab.run
@@ -54,6 +57,7 @@ pub fn ProtectionBar(
                     <input
                         type="checkbox"
                         data-protect=name
+                        disabled=locked
                         aria-describedby=format!("hint-{name}")
                         prop:checked=move || lab.run.with(|r| r.scenario().protections.is_on(switch))
                         on:change=move |_| lab.toggle_protection(switch)

@@ -117,9 +117,16 @@ pub fn Faults() -> impl IntoView {
             None => lab.say("ui.no_packet"),
         }
     };
+    // A course author's exercise may offer some kinds only (embed/exercise.rs), and then no
+    // "Surprise me" (its faults are any kinds, up to six).
+    let rules = crate::platform::exercise::use_exercise().map(|r| r.get_untracked());
+    let offered = idem_core::FaultKind::ALL.map(|k| rules.as_ref().is_none_or(|e| e.offers(k)));
+    let offers = move |kind: idem_core::FaultKind| offered[kind.index()];
+    let surprise_shown = rules.is_none_or(|e| !e.is_set());
     let row = move |buttons: &'static [(idem_core::FaultKind, &'static str, &'static str)]| {
         buttons
             .iter()
+            .filter(|(kind, _, _)| offers(*kind))
             .map(|&(kind, id, key)| {
                 view! {
                     <button type="button" data-testid=id on:click=move |_| fire(kind)>
@@ -154,6 +161,7 @@ pub fn Faults() -> impl IntoView {
         <section class="faults" aria-label=prefs.t("ui.break_things")>
             <h2>{prefs.t("ui.break_things")}</h2>
             <div class="fault-main">
+                {offers(idem_core::FaultKind::LoseAck).then(|| view! {
                 <button
                     type="button"
                     class=move || { if armed.get() > 0 { "danger armed" } else { "danger" } }
@@ -170,6 +178,8 @@ pub fn Faults() -> impl IntoView {
                         n => prefs.catalog().fill("ui.acks_armed", &[("n", n.to_string())]),
                     }}
                 </button>
+                })}
+                {offers(idem_core::FaultKind::Retry).then(|| view! {
                 <button
                     type="button"
                     class="secondary"
@@ -181,6 +191,8 @@ pub fn Faults() -> impl IntoView {
                 >
                     {prefs.t("ui.retry")}
                 </button>
+                })}
+                {surprise_shown.then(|| view! {
                 <button
                     type="button"
                     class="secondary"
@@ -192,6 +204,7 @@ pub fn Faults() -> impl IntoView {
                 >
                     {prefs.t("ui.chaos_run")}
                 </button>
+                })}
             </div>
             {move || {
                 drawn.get().map(|(seed, n)| {

@@ -50,11 +50,12 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       await shot(page, `student-${size}-${lang}-first`, false);
       assert.equal(await progress(page), '0');
       for (const id of STORIES) assert.equal(await done(page, id), 'false');
-      // The count says what it counts, and it counts what the heading names: four stories
-      // (4a and 4b are the two runs of story 4).
+      // The count counts what the row shows: five buttons (1, 2, 3, 4a, 4b), each ✓ one more
+      // (issue 42: "0 of 4" beside five buttons).
       const line = page.getByTestId('lesson-progress');
-      assert.equal(await line.getAttribute('data-total'), '4');
-      assert.equal((await line.innerText()).trim(), t(lang, 'path.progress', { n: 0, total: 4 }));
+      assert.equal(await line.getAttribute('data-total'), '5');
+      assert.equal(await page.locator('.chips.stories > button').count(), 5);
+      assert.equal((await line.innerText()).trim(), t(lang, 'path.progress', { n: 0, total: 5 }));
       assert.equal(await startHere.getAttribute('data-target'), 'naive');
       if (viewport === DESKTOP) {
         // Story 1's prediction is on the first screen too, and the fault buttons sit in the
@@ -161,9 +162,9 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
       if (viewport === DESKTOP) {
         assert.ok((await page.getByTestId('node-api').textContent()).includes(t(lang, 'node.api.tech')));
       }
-      // The rest of the path in order; after the last story, the closing summary. Story 4
-      // counts once both of its runs are done.
-      const counted = { key: '2', cas: '3', 'counter-naive': '3', counter: '4' };
+      // The rest of the path in order; after the last story, the closing summary. Each run
+      // counts, as its button's ✓ shows.
+      const counted = { key: '2', cas: '3', 'counter-naive': '4', counter: '5' };
       for (const id of STORIES.slice(1)) {
         assert.equal(await page.getByTestId(`scenario-${id}`).getAttribute('aria-pressed'), 'true');
         await page.getByTestId('run-to-end').click();
@@ -171,7 +172,7 @@ for (const [size, viewport] of [['1280', DESKTOP], ['360', PHONE]]) {
         assert.equal(await progress(page), counted[id], `after ${id}`);
         if (id !== 'counter') await page.getByTestId('next-story').click();
       }
-      assert.equal(await progress(page), '4');
+      assert.equal(await progress(page), '5');
       assert.equal(await page.getByTestId('start-here').count(), 0, 'no "start here" once all is done');
       assert.equal(await page.getByTestId('next-story').count(), 0);
       const closing = page.getByTestId('closing');

@@ -269,6 +269,8 @@ fn missing(key: &str) -> String {
 pub mod check;
 #[cfg(test)]
 mod review;
+#[cfg(test)]
+mod second_read;
 
 #[cfg(test)]
 mod tests {

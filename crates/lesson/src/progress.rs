@@ -78,32 +78,28 @@ pub fn format_done(done: &BTreeSet<String>) -> String {
         .join(",")
 }
 
-/// The seed stories as the path counts them, each with its runs in order: stories 1 to 3 have
-/// one run, story 4 two (4a without and 4b with the op_id).
-pub fn stories() -> Vec<Vec<&'static str>> {
-    let mut groups: Vec<(Option<idem_core::Story>, Vec<&'static str>)> = Vec::new();
-    for id in Scenario::seed_ids() {
-        let story = idem_core::Scenario::by_id(id).ok().map(|s| s.story);
-        match groups.last_mut() {
-            Some((last, runs)) if *last == story => runs.push(id),
-            _ => groups.push((story, vec![id])),
-        }
-    }
-    groups.into_iter().map(|(_, runs)| runs).collect()
-}
-
-/// How many of the seed stories are done (a story is done when all its runs are).
-pub fn stories_done(done: &BTreeSet<String>) -> usize {
-    stories()
+/// How many of the seed runs are done. The path counts what it shows, one button per run
+/// (1, 2, 3, 4a and 4b), so each ✓ mark adds one (issue 42: "0 of 4" beside five buttons).
+pub fn runs_done(done: &BTreeSet<String>) -> usize {
+    Scenario::seed_ids()
         .iter()
-        .filter(|runs| runs.iter().all(|id| done.contains(*id)))
+        .filter(|id| done.contains(**id))
         .count()
 }
 
-/// The first seed run not done yet, where "start here" leads (`None` once all are done).
-pub fn first_unfinished(done: &BTreeSet<String>) -> Option<&'static str> {
-    Scenario::seed_ids()
+/// Where "start here" leads: story 1 while none is done; once the student has started, the
+/// first run not done after the last one done, in path order (then from the start again), so
+/// a student who did story 3 is sent on to 4a, not back to "start here" (issue 42); `None`
+/// once all are done.
+pub fn next_unfinished(done: &BTreeSet<String>) -> Option<&'static str> {
+    let ids = Scenario::seed_ids();
+    let after = ids
         .iter()
+        .rposition(|id| done.contains(*id))
+        .map_or(0, |at| at + 1);
+    ids[after..]
+        .iter()
+        .chain(&ids[..after])
         .copied()
         .find(|id| !done.contains(*id))
 }
@@ -147,44 +143,15 @@ pub fn tells_the_story(world: &World) -> bool {
         && idem_core::Scenario::by_id(&world.scenario().id).is_ok_and(|s| s == *world.scenario())
 }
 
-/// The run's label as its chip shows it: the part of the title before " · " ("4a").
-fn run_label(id: &str, catalog: &crate::i18n::Catalog) -> String {
-    let title = catalog.text(&format!("scenario.{id}.title"));
-    title.split(" · ").next().unwrap_or(&title).to_owned()
-}
-
-/// "Stories done: 0 of 4", and for a story whose runs are partly done which ones are
-/// ("story 4: 4a done, 4b to go"), so a ticked 4a beside "0 of 4" reads true.
+/// "Done: 2 of 5": the seed runs done, of all of them.
 pub fn progress_text(done: &BTreeSet<String>, catalog: &crate::i18n::Catalog) -> String {
-    let all = stories();
-    let mut text = catalog.fill(
+    catalog.fill(
         "path.progress",
         &[
-            ("n", stories_done(done).to_string()),
-            ("total", all.len().to_string()),
+            ("n", runs_done(done).to_string()),
+            ("total", Scenario::seed_ids().len().to_string()),
         ],
-    );
-    for (i, runs) in all.iter().enumerate() {
-        let (finished, left): (Vec<&str>, Vec<&str>) =
-            runs.iter().partition(|id| done.contains(**id));
-        if !finished.is_empty() && !left.is_empty() {
-            let names = |ids: &[&str]| {
-                ids.iter()
-                    .map(|id| run_label(id, catalog))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            text.push_str(&catalog.fill(
-                "path.progress_part",
-                &[
-                    ("story", (i + 1).to_string()),
-                    ("done", names(&finished)),
-                    ("left", names(&left)),
-                ],
-            ));
-        }
-    }
-    text
+    )
 }
 
 #[cfg(test)]
@@ -198,20 +165,34 @@ mod tests {
         assert_eq!(format_done(&done), "counter,key,naive");
         assert_eq!(parse_done(&format_done(&done)), done);
         assert!(parse_done("").is_empty());
-        // counter without counter-naive: story 4 is not done yet.
-        assert_eq!(stories_done(&done), 2);
-        assert_eq!(stories_done(&parse_done("counter-naive,counter")), 1);
-        assert_eq!(stories_done(&parse_done("ttl,scope")), 0);
-        assert_eq!(stories().len(), 4);
-        assert_eq!(stories()[3], ["counter-naive", "counter"]);
-        assert_eq!(first_unfinished(&done), Some("cas"));
-        assert_eq!(first_unfinished(&parse_done("")), Some("naive"));
+        // Each run counts: counter alone is one, as its ✓ mark shows.
+        assert_eq!(runs_done(&done), 3);
+        assert_eq!(runs_done(&parse_done("counter-naive,counter")), 2);
+        assert_eq!(runs_done(&parse_done("ttl,scope")), 0);
         let all: BTreeSet<String> = Scenario::seed_ids()
             .iter()
             .map(|s| (*s).to_owned())
             .collect();
-        assert_eq!(first_unfinished(&all), None);
-        assert_eq!(stories_done(&all), 4);
+        assert_eq!(runs_done(&all), 5);
+        assert_eq!(next_unfinished(&all), None);
+    }
+
+    /// Issue 42: "Start here" was still offered after story 3 was done. Once the student has
+    /// started, the link goes on from the last run done.
+    #[test]
+    fn start_here_goes_on_from_the_last_run_done() {
+        assert_eq!(next_unfinished(&parse_done("")), Some("naive"));
+        assert_eq!(next_unfinished(&parse_done("cas")), Some("counter-naive"));
+        assert_eq!(next_unfinished(&parse_done("naive,key")), Some("cas"));
+        assert_eq!(
+            next_unfinished(&parse_done("naive,cas")),
+            Some("counter-naive")
+        );
+        // After the last run, back to the first one not done.
+        assert_eq!(next_unfinished(&parse_done("counter")), Some("naive"));
+        assert_eq!(next_unfinished(&parse_done("naive,counter")), Some("key"));
+        // Mechanics outside the path do not move it.
+        assert_eq!(next_unfinished(&parse_done("ttl")), Some("naive"));
     }
 
     #[test]
@@ -267,8 +248,8 @@ mod tests {
                 &[("n", n.to_string()), ("total", "5".into())],
             )
         };
-        assert_eq!(line(en, 1), "Stories done: 1 of 5");
-        assert_eq!(line(ru, 3), "Пройдено историй: 3 из 5");
+        assert_eq!(line(en, 1), "Done: 1 of 5");
+        assert_eq!(line(ru, 3), "Пройдено: 3 из 5");
         assert_eq!(en.text("path.next"), "Next story →");
     }
 
@@ -301,25 +282,30 @@ mod tests {
         )));
     }
 
-    /// Review finding 16: "Stories done: 0 of 4" beside a ticked 4a.
+    /// Issue 42: "Stories done: 0 of 4" while five story buttons showed. The count is of the
+    /// buttons, so a ticked 4a counts.
     #[test]
-    fn a_half_done_story_says_which_run_is_done() {
+    fn the_count_counts_the_buttons() {
         for lang in Lang::ALL {
             let c = lang.catalog();
-            let none = progress_text(&BTreeSet::new(), c);
+            let line = |n: &str| c.fill("path.progress", &[("n", n.into()), ("total", "5".into())]);
+            assert_eq!(progress_text(&BTreeSet::new(), c), line("0"));
+            assert_eq!(progress_text(&parse_done("counter-naive"), c), line("1"));
             assert_eq!(
-                none,
-                c.fill("path.progress", &[("n", "0".into()), ("total", "4".into())])
+                progress_text(&parse_done("counter-naive,counter,ttl"), c),
+                line("2")
             );
-            let half: BTreeSet<String> = ["counter-naive".to_owned()].into();
-            let text = progress_text(&half, c);
-            assert!(text.starts_with(&none), "{text}");
-            assert!(text.contains("4a") && text.contains("4b"), "{text}");
-            let both: BTreeSet<String> = ["counter-naive".to_owned(), "counter".to_owned()].into();
-            assert_eq!(
-                progress_text(&both, c),
-                c.fill("path.progress", &[("n", "1".into()), ("total", "4".into())])
-            );
+            // The heading does not name another number.
+            assert!(!c
+                .text("group.stories")
+                .chars()
+                .any(|ch| ch.is_ascii_digit()));
+            for word in ["four", "четыре"] {
+                assert!(
+                    !c.text("group.stories").to_lowercase().contains(word),
+                    "{lang:?}"
+                );
+            }
         }
     }
 }

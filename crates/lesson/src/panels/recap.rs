@@ -159,25 +159,37 @@ pub fn options(start: &World, end: &World, catalog: &Catalog) -> Vec<Choice> {
     choices
 }
 
-/// The sentence of why the run ended so (after any guess, right or wrong), and after a 412
-/// what a real app does next; empty when there is nothing to say.
+/// The sentence of why the run ended so (after any guess, right or wrong); empty when there is
+/// nothing to say.
 pub fn why_html(world: &World, catalog: &Catalog) -> SafeHtml {
-    let Some(mut text) = crate::panels::why::why(world, catalog) else {
-        return SafeHtml::default();
-    };
-    if let Some(next) = crate::panels::why::after_412(world, catalog) {
-        text.push(' ');
-        text.push_str(&next);
-    }
-    el(
-        "p",
-        "class=\"predict-why\" data-testid=\"predict-why\"",
-        &text,
-    )
+    crate::panels::why::why(world, catalog).map_or_else(SafeHtml::default, |text| {
+        el(
+            "p",
+            "class=\"predict-why\" data-testid=\"predict-why\"",
+            &text,
+        )
+    })
 }
 
-/// What a real app does after the 412 this run ended with, for the recap of a run played
-/// without a guess; empty when no answer was a 412.
+/// The recap at the end of a run, in reading order: the verdict on the guess and why the run
+/// ended so, then what the student just saw, and last, after a 412, what a real app does next
+/// (issue 42: story 3 said what the app does next before what had happened).
+pub fn end_html(world: &World, guess: Option<&Choice>, catalog: &Catalog) -> SafeHtml {
+    let mut html = el("h2", "", &catalog.text("ui.recap"));
+    if let Some(guess) = guess {
+        html.push_str(&result_html(guess, &outcome(world, catalog), catalog));
+        html.push_str(&why_html(world, catalog));
+    }
+    html.push_str(&el(
+        "p",
+        "class=\"recap-text\" data-testid=\"recap\"",
+        &crate::outcome_text::summary(world, catalog).join(" "),
+    ));
+    html.push_str(&after_412_html(world, catalog));
+    html
+}
+
+/// What a real app does after the 412 this run ended with; empty when no answer was a 412.
 pub fn after_412_html(world: &World, catalog: &Catalog) -> SafeHtml {
     crate::panels::why::after_412(world, catalog).map_or_else(SafeHtml::default, |next| {
         el(
@@ -331,22 +343,54 @@ mod tests {
         }
     }
 
-    /// Issue 42: the guess is followed by why, and after the 412 of story 3 by what the app
-    /// does next, in both languages.
+    /// Issue 42: the guess, right or wrong, is followed by why; after the 412 of story 3 the
+    /// recap ends on what the app does next, after what happened, in both languages.
     #[test]
     fn the_guess_is_followed_by_why_and_what_comes_after_a_412() {
         for lang in Lang::ALL {
             let c = lang.catalog();
-            let (_, end) = start_end("cas");
-            let html = why_html(&end, c);
+            let (start, end) = start_end("cas");
             let why = crate::panels::why::why(&end, c).expect("native builds hold every part");
-            assert!(html.contains(&why), "{html}");
-            assert!(html.contains("If-Match: 6"), "{lang:?}: {html}");
-            assert!(!after_412_html(&end, c).is_empty());
+            let next = crate::panels::why::after_412(&end, c).expect("a 412");
+            assert!(next.contains("If-Match: 6"), "{lang:?}: {next}");
+            let summary = crate::outcome_text::summary(&end, c).join(" ");
+            for guess in options(&start, &end, c) {
+                let html = end_html(&end, Some(&guess), c);
+                // Where each text starts (up to the first character markup escapes).
+                let at = |text: &str| {
+                    let head = text
+                        .split(['"', '\'', '&', '<', '>'])
+                        .next()
+                        .unwrap_or(text);
+                    html.find(head).unwrap_or_else(|| panic!("{head}: {html}"))
+                };
+                assert!(
+                    at(&why) < at(&summary) && at(&summary) < at(&next),
+                    "{lang:?}: {html}"
+                );
+            }
+            let unguessed = end_html(&end, None, c);
+            assert!(
+                !unguessed.contains(&why) && unguessed.contains(&next),
+                "{unguessed}"
+            );
+            assert!(!why_html(&end, c).contains("If-Match"), "{lang:?}");
             let (_, key) = start_end("key");
-            assert!(!why_html(&key, c).contains("If-Match"), "{lang:?}");
+            assert!(!end_html(&key, None, c).contains("If-Match"), "{lang:?}");
             assert!(after_412_html(&key, c).is_empty());
         }
+    }
+
+    /// Issue 42: story 3's ending said "most likely its own": the next step says plainly whose
+    /// change moved the version.
+    #[test]
+    fn the_next_step_after_a_412_is_plain() {
+        let (_, end) = start_end("cas");
+        let en = crate::panels::why::after_412(&end, Lang::En.catalog()).expect("a 412");
+        assert!(!en.contains("most likely"), "{en}");
+        assert!(en.contains("this same debit"), "{en}");
+        let ru = crate::panels::why::after_412(&end, Lang::Ru.catalog()).expect("a 412");
+        assert!(!ru.contains("скорее всего"), "{ru}");
     }
 
     #[test]

@@ -65,7 +65,11 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         let text = match first_key {
             Some(key) => catalog.fill("api.key_new_first", &[("key", key)]),
             None => catalog.fill(
-                note_key(note, world),
+                if found_no_key(note, step, world) {
+                    "store.nil_get"
+                } else {
+                    note_key(note, world)
+                },
                 &note_args(note, world, &names, catalog),
             ),
         };
@@ -99,6 +103,17 @@ fn first_key_use(step: &Step, world: &World, names: &ShortNames) -> Option<Strin
     }
     let key = world.client().ops().first()?.key.as_deref()?;
     names.get(key).map(str::to_owned)
+}
+
+/// Whether `note` is Redis's (nil) to a GET: "no such key". Any other (nil) is a write that
+/// stored nothing (SET NX on a taken key, a claim's write with an old token), which
+/// `store.nil` says (issue 42: a bare "(nil)" needed a second read).
+fn found_no_key(note: &Note, step: &Step, world: &World) -> bool {
+    matches!(note, Note::StoreNil)
+        && matches!(step.cause, Cause::Deliver(msg) if world.network().get(msg).is_some_and(|m| matches!(
+            m.payload,
+            idem_core::message::Payload::Redis(_, idem_core::store::RedisCommand::Get { .. })
+        )))
 }
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
@@ -333,6 +348,37 @@ mod tests {
             );
         }
         keys
+    }
+
+    /// Issue 42: "Redis answers (nil)" needed a second read. A (nil) to SET NX says the key is
+    /// taken; a (nil) to a GET says there is no such key.
+    #[test]
+    fn a_nil_says_what_it_means_here() {
+        for (id, key) in [
+            ("key", "store.nil"),
+            ("concurrent-no-lock", "store.nil_get"),
+        ] {
+            for lang in crate::i18n::Lang::ALL {
+                let c = lang.catalog();
+                let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
+                let mut lines = Vec::new();
+                while let Some(step) = world.step().cloned() {
+                    if step.notes.iter().any(|n| matches!(n, Note::StoreNil)) {
+                        lines.extend(narrate_plain(&step, &world, c).0);
+                    }
+                }
+                assert!(lines.contains(&c.text(key)), "{id} {lang:?}: {lines:?}");
+                let other = if key == "store.nil" {
+                    "store.nil_get"
+                } else {
+                    "store.nil"
+                };
+                assert!(!lines.contains(&c.text(other)), "{id} {lang:?}: {lines:?}");
+            }
+        }
+        let en = crate::i18n::Lang::En.catalog();
+        assert!(en.text("store.nil").contains("already taken"));
+        assert!(en.text("store.nil_get").contains("no such key"));
     }
 
     /// A key store without a record of the key cannot tell a first request from

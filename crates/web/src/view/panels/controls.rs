@@ -127,14 +127,34 @@ pub fn ProtectionBar(
 /// The note by the player that names the switches on in the design on screen ("On in this
 /// design: Idempotency-Key, …"), so a story that turns protections on says so where the student
 /// looks first, beside the prediction, not only in ticked boxes below the player. Nothing when
-/// none is on.
+/// none is on. Shown from the start of a run or not at all: drawn mid-run (its code and words
+/// come with the lesson's bundle, after the student may have pressed Play), it would appear
+/// between two steps as if the run had changed (issue 42); it then waits for the next run, or
+/// for this one to be back at its start.
 #[component]
 pub fn ProtectionsOn() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let note = Memo::new(move |_| {
+    let design = Memo::new(move |_| {
         lab.run
-            .with(|r| on_note(r.scenario(), &r.scenario().protections, prefs.catalog()))
+            .with(|r| (r.scenario().id.clone(), r.scenario().protections))
+    });
+    let at_start = Memo::new(move |_| lab.run.with(|r| r.cursor() == 0));
+    // The design whose run was seen at its start by this note.
+    let seen = RwSignal::new(at_start.get_untracked().then(|| design.get_untracked()));
+    Effect::new(move |_| {
+        let now = design.get();
+        if at_start.get() {
+            seen.set(Some(now));
+        }
+    });
+    let note = Memo::new(move |_| {
+        let here = design.with(|d| seen.with(|s| s.as_ref() == Some(d)));
+        here.then(|| {
+            lab.run
+                .with(|r| on_note(r.scenario(), &r.scenario().protections, prefs.catalog()))
+        })
+        .flatten()
     });
     move || {
         note.get()
@@ -149,9 +169,10 @@ fn icon(path: impl Fn() -> &'static str + Send + Sync + 'static) -> impl IntoVie
     }
 }
 
-/// On a phone, when playing starts: scrolls the page so that the drawing and the playback bar
-/// under it are both on screen (the bar sticks to the bottom of the window, and would hide the
-/// bottom of the drawing otherwise). Only the page's own player (not an embedded one).
+/// On a phone when playing starts, and in the wide layout at each press of a bar button:
+/// scrolls the page so that the drawing and the playback bar under it are both on screen (on a
+/// phone the bar sticks to the bottom of the window, and would hide the bottom of the drawing
+/// otherwise). Only the page's own player (not an embedded one).
 fn fit_player(play: &leptos::web_sys::HtmlButtonElement) {
     let Ok(Some(main)) = play.closest(".idem-lab:not(.embed) .stage-main") else {
         return;
@@ -205,6 +226,14 @@ pub fn Controls() -> impl IntoView {
                 on:click=move |_| {
                     act(&lab);
                     keep_focus(disabled);
+                    // Beside the drawing (wide layout) the narration is in view with it: a
+                    // step brings the drawing back whole when it was cut (issue 42: the store
+                    // card went under the top edge while stepping).
+                    if prefs.layout.get_untracked() != Layout::Tall {
+                        if let Some(play) = play_ref.get_untracked() {
+                            fit_player(&play);
+                        }
+                    }
                 }
             >
                 {icon(move || path)}

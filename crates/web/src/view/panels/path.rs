@@ -17,18 +17,17 @@ use idem_lesson::anchors::{start_anchor, PLAYER_ANCHOR};
 use idem_lesson::i18n::Catalog;
 use idem_lesson::playback::Run;
 use idem_lesson::progress::{
-    after_run, first_unfinished, progress_text, stories, stories_done, story_number, AfterRun,
-    LEARNED, THEMES,
+    after_run, next_unfinished, progress_text, runs_done, story_number, AfterRun, LEARNED, THEMES,
 };
 
-/// "Stories done: n of 4", with the count in `data-done` and the number of stories in
-/// `data-total` (story 4 counts once, when both its runs are done).
+/// "Done: n of 5", with the count in `data-done` and the number of runs in `data-total`: one
+/// per story button (1, 2, 3, 4a, 4b), so the count and the ✓ marks agree.
 #[component]
 fn ProgressLine() -> impl IntoView {
     let prefs = use_prefs();
     let progress = use_progress();
-    let count = move || progress.map_or(0, |p| p.done.with(stories_done));
-    let total = stories().len();
+    let count = move || progress.map_or(0, |p| p.done.with(runs_done));
+    let total = Scenario::seed_ids().len();
     let text = move || progress_line(progress, prefs.catalog());
     let unkept = move || progress.is_some_and(|p| p.refused.get());
     view! {
@@ -41,7 +40,7 @@ fn ProgressLine() -> impl IntoView {
     }
 }
 
-/// "Stories done: n of 4" for the stored progress (none kept: none done).
+/// "Done: n of 5" for the stored progress (none kept: none done).
 fn progress_line(progress: Option<Progress>, catalog: &Catalog) -> String {
     progress.map_or_else(
         || progress_text(&BTreeSet::new(), catalog),
@@ -58,20 +57,22 @@ fn story_on_screen(run: &Run) -> String {
     }
 }
 
-/// The first screen: what "idempotent" means and where to start: story 1, then the first
-/// story not done yet ("Go on"), nothing once all are done.
+/// The first screen: what "idempotent" means and where to start: story 1 ("Start here") until
+/// a run is done, then the next run not done ("Go on", `next_unfinished`), nothing once all are
+/// done.
 #[component]
 pub fn Welcome() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     let progress = use_progress();
     let target = Memo::new(move |_| match progress {
-        Some(p) => p.done.with(first_unfinished),
+        Some(p) => p.done.with(next_unfinished),
         None => Scenario::seed_ids().first().copied(),
     });
     let link = move || {
         let id = target.get()?;
-        let label = if id == Scenario::seed_ids()[0] {
+        let started = progress.is_some_and(|p| p.done.with(|d| !d.is_empty()));
+        let label = if !started {
             prefs.t("path.start")
         } else {
             let title = prefs.t(&format!("scenario.{id}.title"));

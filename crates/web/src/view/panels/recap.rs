@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::platform::lab::{use_lab, use_prefs};
 use idem_lesson::markup::{el, SafeHtml};
-use idem_lesson::panels::recap::{after_412_html, options, outcome, result_html, why_html, Choice};
+use idem_lesson::panels::recap::{end_html, options, Choice};
 
 /// The student's guess: (scenario id, chosen value); a guess belongs to the scenario it was
 /// made for. Provided by the page outside the parts drawn again on a language switch, so the
@@ -70,23 +70,10 @@ pub fn Recap(
             }
         }
         if at_end {
-            html.push_str(&el("h2", "", &catalog.text("ui.recap")));
-            if let Some(c) = &chosen {
-                let actual = lab.run.with(|r| outcome(r.world(), catalog));
-                html.push_str(&result_html(c, &actual, catalog));
-                // Right or wrong, why the run ended so (issue 42).
-                html.push_str(&lab.run.with(|r| why_html(r.world(), catalog)));
-            } else {
-                html.push_str(&lab.run.with(|r| after_412_html(r.world(), catalog)));
-            }
-            let summary = lab
-                .run
-                .with(|r| idem_lesson::outcome_text::summary(r.world(), catalog));
-            html.push_str(&el(
-                "p",
-                "class=\"recap-text\" data-testid=\"recap\"",
-                &summary.join(" "),
-            ));
+            html.push_str(
+                &lab.run
+                    .with(|r| end_html(r.world(), chosen.as_ref(), catalog)),
+            );
         }
         html
     });

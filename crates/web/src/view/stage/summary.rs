@@ -43,8 +43,11 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
     };
     // The page has a glossary to link to; a widget has none.
     let links = crate::platform::lab::use_place() == crate::platform::place::Place::Page;
-    // The step told once, for its plain lines and its detail.
+    // The step told once, for its plain lines and its detail; told again when the panels'
+    // texts are here (the first screen's slice is drawn after them), which hold a mechanic's
+    // intro: a link straight to `lease-expiry` showed only its title at step 0 (issue 42).
     let told = Memo::new(move |_| {
+        let _texts = links && crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN);
         lab.run
             .with(|r| narration_parts(r.shown(lab.side), prefs.catalog()))
     });

@@ -92,6 +92,22 @@ pub fn spoken(world: &World, catalog: &Catalog) -> Option<Vec<Said>> {
     (step.alive(world).len() > 1 || packs_several(&said)).then_some(said)
 }
 
+/// Whether two parties or more are alive in the visible step `world` ends in (then packets
+/// wear their attempt's ring, `crate::stage::rings`).
+pub fn several_alive(world: &World) -> bool {
+    crate::fold::visible_tail(world.steps())
+        .first()
+        .is_some_and(|step| step.alive(world).len() > 1)
+}
+
+/// [`spoken`] as one run of text, each speaker's name before their lines (the phone's bar,
+/// where the words are one paragraph); `None` where the plain narration stands.
+pub fn spoken_text(world: &World, catalog: &Catalog) -> Option<String> {
+    let said = spoken(world, catalog)?;
+    let texts: Vec<String> = said.iter().map(|s| s.text(catalog)).collect();
+    Some(texts.join(" "))
+}
+
 /// The step's lines, each run of them with its speaker's name.
 fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
     let mut said: Vec<Said> = Vec::new();

@@ -24,6 +24,7 @@ use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
+use crate::view::stage::speakers::{NowLine, PacketRings};
 use crate::view::stage::spoken::Spoken;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
@@ -117,6 +118,9 @@ split_bundles! {
             <Spoken/>
             <TermPopover/>
         };
+        // Who is speaking, on the stage: the packets' rings and the phone bar's words.
+        Rings => view! { <PacketRings/> };
+        NowLine => view! { <NowLine/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };

@@ -5,7 +5,7 @@
 // in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, catalog, stepUntil, audit, PHONE } from './harness.mjs';
+import { labForFile, catalog, stepUntil, audit, openDemo, PHONE } from './harness.mjs';
 
 const lab = labForFile();
 
@@ -136,3 +136,32 @@ for (const lang of ['en', 'ru']) {
     await page.context().close();
   });
 }
+
+// A widget shows who is speaking too: `?embed` and a widget mounted on a course page.
+test('an ?embed widget and a mounted one name the speakers and ring the packets', async () => {
+  const c = catalog('en');
+  const page = await lab.open('scenario=lease-expiry&step=20&lang=en&embed');
+  await page.getByTestId('packet-ring').first().waitFor();
+  const spoken = page.getByTestId('narration-spoken');
+  await spoken.waitFor();
+  const said = await spoken.textContent();
+  assert.ok(said.includes(words(c, 'speaker.stalled', 1)) || said.includes(c.get('speaker.retry').split('{n}')[0]), said);
+  assert.ok(await spoken.isVisible());
+  await page.context().close();
+
+  // A course page mounts one (the demo page: the module's `mount` under a strict CSP).
+  const demo = await openDemo(lab, () => {});
+  await demo.evaluate(() => {
+    const el = document.createElement('div');
+    el.id = 'spk';
+    document.body.append(el);
+    window.idemLab.mount(el, { scenario: 'lease-expiry', lang: 'en' });
+  });
+  const widget = demo.locator('#spk');
+  const named = widget.getByTestId('narration-spoken');
+  await named.waitFor({ state: 'attached' });
+  await stepUntil(widget, async () => /\(attempt \d\)/.test(await named.textContent()), 60);
+  assert.ok(await named.isVisible(), 'the mounted widget shows the speakers');
+  assert.ok(!(await widget.getByTestId('narration').isVisible()), 'in place of the plain narration');
+  await demo.context().close();
+});

@@ -112,11 +112,13 @@ split_bundles! {
     ]
     lesson [
         Faults => view! { <Faults/> };
-        // Beside the narration: who is speaking when two requests are alive, and a glossary
-        // term's box.
+        // Beside the narration: who is speaking when two requests are alive (the page's and
+        // every widget's), and a glossary term's box (the page's).
         TermPop => view! {
             <Spoken/>
-            <TermPopover/>
+            // A widget has no glossary to open a term of.
+            {(crate::platform::lab::use_place() == crate::platform::place::Place::Page)
+                .then(|| view! { <TermPopover/> })}
         };
         // Who is speaking, on the stage: the packets' rings and the phone bar's words.
         Rings => view! { <PacketRings/> };

@@ -408,4 +408,34 @@ mod tests {
             assert!(named.len() >= 4, "{named:#?}");
         }
     }
+
+    #[test]
+    fn the_steps_that_pack_several_events_are_numbered_lists_naming_each_actor() {
+        // Issue 42's review: crash-window step 19, lease-expiry 14, lease-fencing 12 (`step=`).
+        let catalog = Lang::En.catalog();
+        for (id, step) in [
+            ("crash-window", 19),
+            ("lease-expiry", 14),
+            ("lease-fencing", 12),
+        ] {
+            let world = run(id).swap_remove(step);
+            let said = spoken(&world, catalog).expect("named");
+            assert!(packs_several(&said), "{id} {step}: {said:#?}");
+            let names: Vec<&String> = said.iter().filter_map(|s| s.who.as_ref()).collect();
+            assert!(
+                names.contains(&&"The key store".to_owned()),
+                "{id}: {names:?}"
+            );
+            assert!(
+                names.contains(&&"The phone (attempt 3)".to_owned()),
+                "{id}: {names:?}"
+            );
+            let html = spoken_html(&world, catalog, plain_line).to_string();
+            assert!(
+                html.starts_with("<ol class=\"spoken-list\">"),
+                "{id}: {html}"
+            );
+            assert_eq!(html.matches("<li>").count(), said.len(), "{id}: {html}");
+        }
+    }
 }

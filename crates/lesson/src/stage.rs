@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod ledger_panel;
+pub mod rings;
 pub mod sequence;
 pub mod state_panels;
 pub mod summary;

@@ -4,7 +4,9 @@
 //! steps and messages), never while stepping: the search and a plain run pay nothing for it.
 //!
 //! A request that is not the phone's retry (a double tap's second request, the network's
-//! copy, another operation's request) is never called a retry, whatever its number.
+//! copy, another operation's request) is never called a retry, whatever its number. The
+//! network's copy of a request keeps that request's attempt number: its handler, its
+//! backends' messages and its answer are numbered as the attempt it copies.
 
 use super::{Cause, Step, World};
 use crate::action::Action;
@@ -34,9 +36,10 @@ pub enum Sent {
     First,
     /// The phone sent the operation again (after a timeout, or Retry pressed).
     Retry,
-    /// A second request that is no retry: a double tap, the network's copy, another
-    /// operation's request.
+    /// A second request that is no retry: a double tap, another operation's request.
     Second,
+    /// The network's copy of the phone's request (the same attempt, delivered twice).
+    Copy,
 }
 
 /// Who acts for a request.
@@ -238,7 +241,9 @@ impl World {
                     | Cause::Scripted(Action::ConcurrentDuplicate)
             )
         });
-        let sent = if m.duplicate_of.is_some() || tapped || Some(request.op) != first_op {
+        let sent = if m.duplicate_of.is_some() {
+            Sent::Copy
+        } else if tapped || Some(request.op) != first_op {
             Sent::Second
         } else if request.attempt > 1 {
             Sent::Retry

@@ -169,3 +169,38 @@ fn an_armed_fault_or_an_expiry_belongs_to_no_request() {
         }
     }
 }
+
+#[test]
+fn the_network_s_copy_is_the_attempt_it_copies_with_its_number() {
+    let mut world = World::new(&scenario("key"));
+    while world.network().in_flight().next().is_none() {
+        world.step().expect("a request goes out");
+    }
+    let first = world.network().in_flight().next().expect("in flight").id;
+    world
+        .apply(idem_core::Action::Duplicate(first))
+        .expect("the network copies it");
+    while world.step().is_some() {}
+    let copy = world
+        .network()
+        .messages()
+        .iter()
+        .find(|m| m.duplicate_of == Some(first))
+        .expect("the copy");
+    let Some(Speaker {
+        party: Party::Attempt(a),
+        ..
+    }) = world.speaker_of(copy.id)
+    else {
+        panic!("the copy belongs to an attempt");
+    };
+    assert_eq!((a.sent, a.number, a.request), (Sent::Copy, 1, copy.id));
+    // Its handler's messages and its answer are the copy's too, numbered 1.
+    let of_copy = world
+        .network()
+        .messages()
+        .iter()
+        .filter(|m| matches!(world.speaker_of(m.id), Some(s) if s.party == Party::Attempt(a)))
+        .count();
+    assert!(of_copy >= 3, "{of_copy}");
+}

@@ -44,24 +44,33 @@ pub fn speaker_name(speaker: Speaker, catalog: &Catalog) -> String {
     let key = match (speaker.role, attempt.sent) {
         (Role::Stalled, _) => "speaker.stalled",
         (Role::Phone, Sent::Second) => "speaker.phone_second",
+        (Role::Phone, Sent::Copy) => "speaker.phone_copy",
         (Role::Phone, _) => "speaker.phone",
         (Role::Handler, Sent::First) => "speaker.handler",
         (Role::Handler, Sent::Retry) => "speaker.retry",
         (Role::Handler, Sent::Second) => "speaker.second",
+        (Role::Handler, Sent::Copy) => "speaker.copy",
     };
     catalog.fill(key, &n)
 }
 
-/// The party's short name, for a badge's accessible name ("attempt 2", "second request").
+/// The party's short name, for a badge's accessible name ("attempt 2", "second request,
+/// attempt 2", "attempt 1, network copy"): it always says the number the badge shows.
 pub fn party_name(party: Party, catalog: &Catalog) -> String {
-    match party {
-        Party::Recovery => catalog.text("speaker.badge_recovery"),
-        Party::Attempt(a) if a.sent == Sent::Second => catalog.text("speaker.badge_second"),
-        Party::Attempt(a) => catalog.fill("speaker.badge", &[("n", a.number.to_string())]),
-    }
+    let Party::Attempt(a) = party else {
+        return catalog.text("speaker.badge_recovery");
+    };
+    let key = match a.sent {
+        Sent::Second => "speaker.badge_second",
+        Sent::Copy => "speaker.badge_copy",
+        Sent::First | Sent::Retry => "speaker.badge",
+    };
+    catalog.fill(key, &[("n", a.number.to_string())])
 }
 
-/// The badge drawn for a party: its attempt number in a circle (the recovery job's is R).
+/// The badge drawn for a party: its attempt number in a circle (the recovery job's is R). The
+/// number is the attempt's on the wire, so a request, the network's copy of it, its handler's
+/// messages and its answer all show the same one.
 pub fn party_mark(party: Party) -> String {
     match party {
         Party::Recovery => "R".to_owned(),
@@ -81,6 +90,22 @@ pub fn spoken(world: &World, catalog: &Catalog) -> Option<Vec<Said>> {
     let step = crate::fold::visible_tail(world.steps()).first()?;
     let said = attributed(step, world, catalog);
     (step.alive(world).len() > 1 || packs_several(&said)).then_some(said)
+}
+
+/// Whether two parties or more are alive in the visible step `world` ends in (then packets
+/// wear their attempt's ring, `crate::stage::rings`).
+pub fn several_alive(world: &World) -> bool {
+    crate::fold::visible_tail(world.steps())
+        .first()
+        .is_some_and(|step| step.alive(world).len() > 1)
+}
+
+/// [`spoken`] as one run of text, each speaker's name before their lines (the phone's bar,
+/// where the words are one paragraph); `None` where the plain narration stands.
+pub fn spoken_text(world: &World, catalog: &Catalog) -> Option<String> {
+    let said = spoken(world, catalog)?;
+    let texts: Vec<String> = said.iter().map(|s| s.text(catalog)).collect();
+    Some(texts.join(" "))
 }
 
 /// The step's lines, each run of them with its speaker's name.
@@ -171,7 +196,8 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use crate::playback::Run;
-    use idem_core::Scenario;
+    use idem_core::message::Payload;
+    use idem_core::{Action, Scenario};
 
     /// The worlds after each step of scenario `id`, run to its end.
     fn run(id: &str) -> Vec<World> {
@@ -245,7 +271,7 @@ mod tests {
         assert!(
             lines
                 .iter()
-                .any(|l| l.starts_with("The second request's handler: ")),
+                .any(|l| l.starts_with("The second request's handler (attempt 2): ")),
             "{lines:#?}"
         );
         assert!(lines.iter().all(|l| !l.contains("retry's")), "{lines:#?}");
@@ -296,5 +322,120 @@ mod tests {
             Lang::En.catalog()
         )
         .is_none()));
+    }
+
+    /// Scenario `id` with the user pressing Retry as soon as the first request is out, then
+    /// the network copying attempt 2's request while it flies; run to the end.
+    fn early_retry_copied(id: &str) -> Run {
+        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
+        while run.world().network().in_flight().next().is_none() {
+            assert!(run.step_forward(), "{id}: no request goes out");
+        }
+        run.apply(Action::RetryNow).expect("an early retry");
+        let second = run
+            .world()
+            .network()
+            .messages()
+            .iter()
+            .find(|m| matches!(&m.payload, Payload::Request(r) if r.attempt == 2))
+            .map(|m| m.id)
+            .expect("attempt 2 is on the wire");
+        run.apply(Action::Duplicate(second))
+            .expect("the network copies attempt 2");
+        run.run_to_end();
+        run
+    }
+
+    #[test]
+    fn attempt_two_its_network_copy_their_handlers_and_answers_all_say_two() {
+        let catalog = Lang::En.catalog();
+        for id in ["lease-expiry", "concurrent"] {
+            let run = early_retry_copied(id);
+            let world = run.end();
+            let messages = world.network().messages();
+            let mut copies = 0;
+            for (row, m) in messages.iter().enumerate() {
+                let Some(Party::Attempt(a)) = world.speaker_of(m.id).map(|s| s.party) else {
+                    continue;
+                };
+                copies += usize::from(a.sent == Sent::Copy);
+                let badge = arrow_badge(world, row, catalog);
+                if a.number == 2 {
+                    let (mark, name) = badge.expect("two attempts alive: a badge");
+                    assert_eq!(mark, "②", "{id} #{}: {name}", m.id.0);
+                    assert!(name.starts_with("attempt 2"), "{id} #{}: {name}", m.id.0);
+                } else if let Some((mark, name)) = badge {
+                    assert_ne!(mark, "②", "{id} #{}: {name}", m.id.0);
+                    assert!(!name.contains("attempt 2"), "{id} #{}: {name}", m.id.0);
+                }
+            }
+            // The copy reached a handler, which spoke to the backends and answered.
+            assert!(copies >= 3, "{id}: {copies} messages of the copy");
+            // Every line its handler or the phone says about it carries the same number.
+            let said: Vec<String> = (0..=run.known_steps())
+                .filter_map(|i| run.snapshot(i))
+                .filter_map(|w| spoken(&w, catalog))
+                .flatten()
+                .filter_map(|s| s.who)
+                .collect();
+            let copy_lines: Vec<&String> = said.iter().filter(|w| w.contains("copy")).collect();
+            assert!(!copy_lines.is_empty(), "{id}: {said:#?}");
+            assert!(
+                copy_lines.iter().all(|w| w.contains("attempt 2")),
+                "{id}: {copy_lines:#?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_name_names_two_requests() {
+        let catalog = Lang::En.catalog();
+        for run in [
+            early_retry_copied("lease-expiry"),
+            early_retry_copied("concurrent"),
+        ] {
+            let world = run.end();
+            let mut named: Vec<(String, Party)> = Vec::new();
+            for step in world.steps() {
+                for speaker in step.speakers(world).into_iter().flatten() {
+                    let name = speaker_name(speaker, catalog);
+                    match named.iter().find(|(n, _)| *n == name) {
+                        Some((_, party)) => assert_eq!(*party, speaker.party, "{name}"),
+                        None => named.push((name, speaker.party)),
+                    }
+                }
+            }
+            assert!(named.len() >= 4, "{named:#?}");
+        }
+    }
+
+    #[test]
+    fn the_steps_that_pack_several_events_are_numbered_lists_naming_each_actor() {
+        // Issue 42's review: crash-window step 19, lease-expiry 14, lease-fencing 12 (`step=`).
+        let catalog = Lang::En.catalog();
+        for (id, step) in [
+            ("crash-window", 19),
+            ("lease-expiry", 14),
+            ("lease-fencing", 12),
+        ] {
+            let world = run(id).swap_remove(step);
+            let said = spoken(&world, catalog).expect("named");
+            assert!(packs_several(&said), "{id} {step}: {said:#?}");
+            let names: Vec<&String> = said.iter().filter_map(|s| s.who.as_ref()).collect();
+            assert!(
+                names.contains(&&"The key store".to_owned()),
+                "{id}: {names:?}"
+            );
+            assert!(
+                names.contains(&&"The phone (attempt 3)".to_owned()),
+                "{id}: {names:?}"
+            );
+            let html = spoken_html(&world, catalog, plain_line).to_string();
+            assert!(
+                html.starts_with("<ol class=\"spoken-list\">"),
+                "{id}: {html}"
+            );
+            assert_eq!(html.matches("<li>").count(), said.len(), "{id}: {html}");
+        }
     }
 }

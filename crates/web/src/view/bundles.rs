@@ -25,6 +25,7 @@ use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
 use crate::view::stage::sequence::Sequence;
+use crate::view::stage::speakers::{NowLine, PacketRings};
 use crate::view::stage::spoken::Spoken;
 use crate::view::stage::state_panels::StatePanels;
 use crate::view::stage::summary::Summary;
@@ -112,12 +113,17 @@ split_bundles! {
     ]
     lesson [
         Faults => view! { <Faults/> };
-        // Beside the narration: who is speaking when two requests are alive, and a glossary
-        // term's box.
+        // Beside the narration: who is speaking when two requests are alive (the page's and
+        // every widget's), and a glossary term's box (the page's).
         TermPop => view! {
             <Spoken/>
-            <TermPopover/>
+            // A widget has no glossary to open a term of.
+            {(crate::platform::lab::use_place() == crate::platform::place::Place::Page)
+                .then(|| view! { <TermPopover/> })}
         };
+        // Who is speaking, on the stage: the packets' rings and the phone bar's words.
+        Rings => view! { <PacketRings/> };
+        NowLine => view! { <NowLine/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };

@@ -89,11 +89,18 @@ pub enum LaterPart {
     /// The data stream for course sites (`idem:action`, and the results of the runs that
     /// ended): drawn by the page and every widget, it draws nothing (`view/stream.rs`).
     Stream,
+    /// Over the packets in flight: each one's attempt, in a ring and a badge, while two
+    /// requests are alive (`view/stage/speakers.rs`). Never asked for: drawn when the lesson's
+    /// bundle comes for the parts that ask for it.
+    Rings,
+    /// The playback bar's words on a phone, with who is speaking (`view/stage/speakers.rs`).
+    /// Never asked for, as `Rings`.
+    NowLine,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 19] = [
+    pub const ALL: [LaterPart; 21] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -113,6 +120,8 @@ impl LaterPart {
         LaterPart::Host,
         LaterPart::Checked,
         LaterPart::Stream,
+        LaterPart::Rings,
+        LaterPart::NowLine,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for
@@ -253,6 +262,16 @@ pub fn later_here(part: LaterPart) -> impl IntoView {
     let code = crate::platform::place::required::<Code>("App, Widget");
     code.start(part);
     later_part(code, part, None)
+}
+
+/// `part` in a player or widget, drawn when its bundle comes for other parts (it asks for
+/// nothing: the first screen's parts wait for no file).
+pub fn later_unasked(part: LaterPart) -> impl IntoView {
+    later_part(
+        crate::platform::place::required::<Code>("App, Widget"),
+        part,
+        None,
+    )
 }
 
 /// `part`, drawn when `shown` (if given) and its code is here; the notice and a retry button in

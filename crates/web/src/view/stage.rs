@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod sequence;
+pub mod speakers;
 pub mod spoken;
 pub mod state_panels;
 pub mod summary;

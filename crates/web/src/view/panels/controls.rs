@@ -18,7 +18,6 @@ use idem_lesson::panels::controls::{
 };
 use idem_lesson::panels::protections::{on_note, Panel};
 use idem_lesson::playback::{Run, SPEEDS};
-use idem_lesson::stage::summary::narration_lines;
 
 /// The protection toggles for the scenario on screen, each with its hint and its limit (what it
 /// does not stop, and where it is on but cannot act). The page shows them below the player so
@@ -258,10 +257,6 @@ pub fn Controls() -> impl IntoView {
             view! { <option value=i.to_string() selected=chosen>{label}</option> }
         })
         .collect_view();
-    let now_line = move || {
-        lab.run
-            .with(|r| narration_lines(r.shown(lab.side), prefs.catalog()).join(" "))
-    };
     // Visible steps: the filler the Step buttons step over is not counted either.
     let cursor = move || lab.run.with(Run::visible_step);
     let total = move || lab.run.with(Run::visible_total);
@@ -320,9 +315,9 @@ pub fn Controls() -> impl IntoView {
                 <span class="clock" data-testid="clock">{now}</span>
             </div>
             // The current narration line again, shown on phones only, where the bar sticks to
-            // the bottom of the window: drawing, words and buttons seen together while playing.
-            // Screen readers hear the narration's live region instead.
-            <p class="now-line" aria-hidden="true" data-testid="now-line">{now_line}</p>
+            // the bottom of the window: drawing, words and buttons seen together while playing
+            // (the lesson's bundle: it names who is speaking, view/stage/speakers.rs).
+            {crate::view::later::later_unasked(crate::view::later::LaterPart::NowLine)}
             // Why playback stopped by itself, where a phone user looks (the bar stays stuck).
             <p class="now-pause" aria-hidden="true" hidden=move || !clock.paused_at_key.get()>
                 {prefs.t("ui.paused_short")}

@@ -132,8 +132,10 @@ pub fn Summary(#[prop(optional)] children: Option<Children>) -> impl IntoView {
             <section class="narration-box">
                 <h2>{prefs.t("ui.what_happened")}</h2>
                 <div class="narration" data-testid="narration" aria-live="polite" role="status" inner_html=narration></div>
+                // Who is speaking (and, on the page, a glossary term's box), from the lesson's
+                // bundle; a widget draws its parts at once.
                 {move || {
-                    (links && crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN))
+                    crate::view::slices::drawn(crate::view::slices::FIRST_SCREEN)
                         .then(|| crate::view::later::later_here(crate::view::later::LaterPart::TermPop))
                 }}
                 <div inner_html=detail on:click=on_sql></div>

@@ -107,6 +107,8 @@ pub fn Topology() -> impl IntoView {
                         move |(layout, p)| packet(lab, prefs, layout, p, frame),
                     )}
                 </g>
+                // Each packet's attempt while two requests are alive (the lesson's bundle).
+                {crate::view::later::later_unasked(crate::view::later::LaterPart::Rings)}
             </svg>
             <p class="sr-only" data-testid="topology-text">{described}</p>
             <figcaption class="hint">{prefs.t("ui.tap_packet")}</figcaption>

@@ -1,0 +1,234 @@
+//! Who is speaking, on the stage (issue 42, item 1): while two requests or more are alive,
+//! each packet in flight wears a ring in its attempt's colour and a badge with the attempt's
+//! number, named for screen readers ("#4 attempt 2"); with one request alive, none. The number
+//! is the one the narration and the sequence diagram's badges give the same request
+//! ([`crate::text::speaker`]). Only the lesson's bundle draws them (a part laid over the
+//! packets): the first screen carries none of it.
+
+use idem_core::{MsgId, Party, World};
+
+use crate::geometry::{Layout, Pill, Point};
+use crate::i18n::Catalog;
+use crate::labels::{msg_tag, packet_label, ShortNames};
+use crate::text::speaker::{party_name, several_alive};
+
+/// A packet's ring: what the page draws over the packet, centred on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RingView {
+    /// The packet's message id.
+    pub id: u32,
+    /// The badge's text: the attempt's number (`R` for the recovery job).
+    pub mark: String,
+    /// The accessible name: the packet's tag and whose it is, `#4 attempt 2`.
+    pub name: String,
+    /// The colour's class, `ring-1` to `ring-4` by the attempt's number (then again from 1),
+    /// `ring-r` for the recovery job.
+    pub tone: &'static str,
+    /// The packet's pill, as the stage draws it (the ring goes round it).
+    pub w: f64,
+    /// The pill's height.
+    pub h: f64,
+    /// The end of the pill its badge goes to first: `1.0` the right, `-1.0` the left. The end
+    /// ahead on a link that runs across (a packet leaves a card's side, so its back end touches
+    /// the card), the left on one that runs down. [`badge_at`] moves it where a card is.
+    pub end: f64,
+}
+
+/// The radius of a ring's badge; its number is drawn at 12 units (12 CSS px or more on a
+/// phone: issue 42, item 7).
+pub const BADGE_R: f64 = 9.0;
+
+/// The ring's size round its pill.
+pub fn ring_size(v: &RingView) -> (f64, f64) {
+    (v.w + 6.0, v.h + 6.0)
+}
+
+/// Where the ring's badge goes, from the pill's centre, when the pill is at `at`: at the end
+/// [`RingView::end`] names, else at the other end, else above the ring, else below it, the
+/// first place clear of every card (a badge never covers a node's card).
+pub fn badge_at(layout: Layout, world: &World, at: Point, v: &RingView) -> Point {
+    let (w, h) = ring_size(v);
+    let (cw, ch) = layout.card();
+    let margin = BADGE_R + 1.0;
+    let cards: Vec<Point> = world
+        .scenario()
+        .story
+        .nodes()
+        .iter()
+        .map(|&node| layout.center(node))
+        .collect();
+    let clear = |p: &Point| {
+        cards.iter().all(|c| {
+            (at.x + p.x - c.x).abs() > cw / 2.0 + margin
+                || (at.y + p.y - c.y).abs() > ch / 2.0 + margin
+        })
+    };
+    let ends = [
+        Point {
+            x: v.end * w / 2.0,
+            y: 0.0,
+        },
+        Point {
+            x: -v.end * w / 2.0,
+            y: 0.0,
+        },
+        Point {
+            x: 0.0,
+            y: -h / 2.0 - BADGE_R,
+        },
+        Point {
+            x: 0.0,
+            y: h / 2.0 + BADGE_R,
+        },
+    ];
+    ends.into_iter().find(clear).unwrap_or(ends[0])
+}
+
+/// The rings of `world`'s packets in flight, in the network's order: none unless two parties
+/// or more are alive in the visible step on screen.
+pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingView> {
+    if !several_alive(world) {
+        return Vec::new();
+    }
+    let names = ShortNames::of(world);
+    world
+        .network()
+        .in_flight()
+        .filter_map(|m| {
+            let party = world.speaker_of(m.id)?.party;
+            let (mark, tone) = match party {
+                Party::Recovery => ("R".to_owned(), "ring-r"),
+                Party::Attempt(a) => (
+                    a.number.to_string(),
+                    ["ring-1", "ring-2", "ring-3", "ring-4"][(a.number as usize + 3) % 4],
+                ),
+            };
+            let pill = Pill::new(
+                &packet_label(m, &names, catalog),
+                layout.label_px(),
+                layout.gap(m.from, m.to),
+            );
+            let (from, to) = (layout.center(m.from), layout.center(m.to));
+            let (dx, dy) = (to.x - from.x, to.y - from.y);
+            let end = if dx.abs() > dy.abs() {
+                dx.signum()
+            } else {
+                -1.0
+            };
+            Some(RingView {
+                id: m.id.0,
+                mark,
+                name: format!("{} {}", msg_tag(MsgId(m.id.0)), party_name(party, catalog)),
+                tone,
+                w: pill.w,
+                h: pill.h,
+                end,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::playback::Run;
+    use idem_core::message::Payload;
+    use idem_core::Scenario;
+
+    /// The worlds after each step of scenario `id`, run to its end.
+    fn worlds(id: &str) -> Vec<World> {
+        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
+        run.run_to_end();
+        (0..=run.known_steps())
+            .filter_map(|i| run.snapshot(i))
+            .collect()
+    }
+
+    #[test]
+    fn the_lease_run_rings_its_packets_by_attempt_while_two_are_alive() {
+        let catalog = Lang::En.catalog();
+        let mut seen = Vec::new();
+        for world in worlds("lease-expiry") {
+            let rings = ring_views(Layout::Wide, &world, catalog);
+            if !several_alive(&world) {
+                assert!(rings.is_empty(), "{rings:?}");
+                continue;
+            }
+            assert_eq!(rings.len(), world.network().in_flight().count());
+            for ring in rings {
+                let m = world.network().get(MsgId(ring.id)).expect("in flight");
+                let Some(Party::Attempt(a)) = world.speaker_of(m.id).map(|s| s.party) else {
+                    panic!("a lease run's packet belongs to an attempt: {ring:?}");
+                };
+                assert_eq!(ring.mark, a.number.to_string(), "{ring:?}");
+                assert!(
+                    ring.name.ends_with(&format!("attempt {}", a.number)),
+                    "{ring:?}"
+                );
+                if let Payload::Request(r) = &m.payload {
+                    assert_eq!(r.attempt, a.number);
+                }
+                seen.push((ring.mark, ring.tone));
+            }
+        }
+        // Attempt 1 and another are ringed, each in its own colour.
+        assert!(seen.contains(&("1".to_owned(), "ring-1")), "{seen:?}");
+        assert!(
+            seen.iter()
+                .any(|(mark, tone)| mark != "1" && *tone != "ring-1"),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_run_with_one_request_alive_has_no_ring() {
+        for id in ["naive", "key", "cas"] {
+            for world in worlds(id) {
+                assert_eq!(
+                    ring_views(Layout::Tall, &world, Lang::Ru.catalog()),
+                    Vec::new(),
+                    "{id}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_badge_never_covers_a_card() {
+        let catalog = Lang::En.catalog();
+        for (layout, reduced) in [
+            (Layout::Wide, false),
+            (Layout::Tall, false),
+            (Layout::Wide, true),
+        ] {
+            let (cw, ch) = layout.card();
+            for world in worlds("lease-expiry")
+                .into_iter()
+                .chain(worlds("lease-fencing"))
+            {
+                for v in ring_views(layout, &world, catalog) {
+                    let at = crate::stage::topology::packet_at(
+                        layout,
+                        &world,
+                        MsgId(v.id),
+                        world.now().ms() as f64,
+                        reduced,
+                        catalog,
+                    )
+                    .expect("in flight");
+                    let b = badge_at(layout, &world, at, &v);
+                    let (x, y) = (at.x + b.x, at.y + b.y);
+                    for &node in world.scenario().story.nodes() {
+                        let c = layout.center(node);
+                        assert!(
+                            (x - c.x).abs() > cw / 2.0 + BADGE_R
+                                || (y - c.y).abs() > ch / 2.0 + BADGE_R,
+                            "{layout:?} {v:?} over {node:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! Who is speaking, on the stage (issue 42, item 1), from the lesson's bundle: the ring and
+//! badge each packet in flight wears while two requests or more are alive, laid over the
+//! packets (`idem_lesson::stage::rings`), and the phone's playback bar's words, which name the
+//! speakers where the narration does (`idem_lesson::text::speaker::spoken_text`). The first
+//! screen keeps only their places (`later::later_unasked`).
+
+use idem_core::MsgId;
+use leptos::prelude::*;
+
+use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
+use crate::view::keyed::keyed_rows;
+use crate::view::slices::{drawn, FIRST_SCREEN};
+use idem_lesson::geometry::Layout;
+use idem_lesson::markup::num;
+use idem_lesson::stage::rings::{badge_at, ring_size, ring_views, RingView, BADGE_R};
+use idem_lesson::stage::summary::narration_lines;
+use idem_lesson::stage::topology::packet_at;
+use idem_lesson::text::speaker::spoken_text;
+
+/// The rings of the packets in flight, over them (a press goes through to the packet).
+#[component]
+pub fn PacketRings() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let rings = move || {
+        let layout = prefs.layout.get();
+        // Named with the panels' words (the page has them once its first screen is drawn).
+        if !drawn(FIRST_SCREEN) {
+            return Vec::new();
+        }
+        lab.run.with(|r| {
+            ring_views(layout, r.shown(lab.side), prefs.catalog())
+                .into_iter()
+                .map(|v| (layout, v))
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <g class="rings" data-testid="rings">
+            {keyed_rows(
+                rings,
+                |(layout, v): &(Layout, RingView)| (*layout, v.id, v.name.clone()),
+                move |(layout, v)| ring(lab, prefs, layout, v),
+            )}
+        </g>
+    }
+}
+
+/// One packet's ring: round its pill, with the badge at an end clear of the cards
+/// (`badge_at`), moving with it.
+fn ring(lab: Lab, prefs: Prefs, layout: Layout, v: RingView) -> impl IntoView {
+    let id = v.id;
+    let reduced = prefs.reduced_motion.get_untracked();
+    let catalog = prefs.lang.get_untracked().catalog();
+    let (w, h) = ring_size(&v);
+    let (name, tone, mark) = (v.name.clone(), v.tone, v.mark.clone());
+    // Where the pill is (its centre) and where its badge goes from there, each frame.
+    let place = Memo::new(move |_| {
+        let now = lab.clock.display.get();
+        lab.run.with(|r| {
+            let world = r.shown(lab.side);
+            packet_at(layout, world, MsgId(id), now, reduced, catalog)
+                .map(|at| (at, badge_at(layout, world, at, &v)))
+        })
+    });
+    let at = move || {
+        place
+            .get()
+            .map(|(p, _)| format!("translate({} {})", num(p.x), num(p.y)))
+    };
+    let badge = move || place.get().map_or((0.0, 0.0), |(_, b)| (b.x, b.y));
+    view! {
+        <g
+            class=format!("ring {tone}")
+            data-testid="packet-ring"
+            data-msg-id=id
+            role="img"
+            aria-label=name
+            transform=at
+        >
+            <rect
+                class="ring-line"
+                x=num(-w / 2.0)
+                y=num(-h / 2.0)
+                width=num(w)
+                height=num(h)
+                rx=num(h / 2.0)
+            />
+            <circle
+                class="ring-badge"
+                cx=move || num(badge().0)
+                cy=move || num(badge().1)
+                r=num(BADGE_R)
+            />
+            <text
+                class="ring-mark"
+                x=move || num(badge().0)
+                y=move || num(badge().1 + 4.2)
+                text-anchor="middle"
+                font-size="12"
+            >
+                {mark}
+            </text>
+        </g>
+    }
+}
+
+/// The playback bar's words, shown on phones only (the bar sticks to the bottom of the window
+/// while playing): the step's narration, with who is speaking where the narration names them.
+/// Screen readers hear the narration's live region instead.
+#[component]
+pub fn NowLine() -> impl IntoView {
+    let lab = use_lab();
+    let prefs = use_prefs();
+    let words = move || {
+        // The speakers' names are the panels' words (the page has them once its first screen
+        // is drawn; a widget has them from the start).
+        let named = drawn(FIRST_SCREEN);
+        lab.run.with(|r| {
+            let world = r.shown(lab.side);
+            named
+                .then(|| spoken_text(world, prefs.catalog()))
+                .flatten()
+                .unwrap_or_else(|| narration_lines(world, prefs.catalog()).join(" "))
+        })
+    };
+    view! { <p class="now-line" aria-hidden="true" data-testid="now-line">{words}</p> }
+}

@@ -62,8 +62,11 @@ pub fn PacketRings() -> impl IntoView {
     }
 }
 
+/// Each ring's packet id, with where its pill and its badge are (`place_badges`).
+type Places = Memo<Vec<(u32, Option<(Point, Point)>)>>;
+
 /// One packet's ring: round its pill, with its badge where `places` puts it, moving with it.
-fn ring(places: Memo<Vec<(u32, Option<(Point, Point)>)>>, v: RingView) -> impl IntoView {
+fn ring(places: Places, v: RingView) -> impl IntoView {
     let id = v.id;
     let (w, h) = ring_size(&v);
     let place = move || {

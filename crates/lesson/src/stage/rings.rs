@@ -10,6 +10,7 @@ use idem_core::{MsgId, Party, World};
 use crate::geometry::{Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, packet_label, ShortNames};
+use crate::stage::topology::packet_at;
 use crate::text::speaker::{party_name, several_alive};
 
 /// A packet's ring: what the page draws over the packet, centred on it.
@@ -43,11 +44,19 @@ pub fn ring_size(v: &RingView) -> (f64, f64) {
     (v.w + 6.0, v.h + 6.0)
 }
 
-/// Where the ring's badge goes, from the pill's centre, when the pill is at `at`: at the end
-/// [`RingView::end`] names, else at the other end, else above the ring, else below it, the
-/// first place clear of every card (a badge never covers a node's card).
-pub fn badge_at(layout: Layout, world: &World, at: Point, v: &RingView) -> Point {
-    let (w, h) = ring_size(v);
+/// Where each ring is (its pill's centre) and where its badge goes from there, at `now`, in
+/// the order of `rings` (`None` for a packet no longer in flight). A badge goes to the end
+/// [`RingView::end`] names, else to the other end, else above the ring, else below it: the
+/// first place clear of every card, of the other rings and of the badges placed before it
+/// (a badge never covers a node's card, a packet or another badge).
+pub fn place_badges(
+    layout: Layout,
+    world: &World,
+    now: f64,
+    reduced_motion: bool,
+    catalog: &Catalog,
+    rings: &[RingView],
+) -> Vec<Option<(Point, Point)>> {
     let (cw, ch) = layout.card();
     let margin = BADGE_R + 1.0;
     let cards: Vec<Point> = world
@@ -57,31 +66,57 @@ pub fn badge_at(layout: Layout, world: &World, at: Point, v: &RingView) -> Point
         .iter()
         .map(|&node| layout.center(node))
         .collect();
-    let clear = |p: &Point| {
-        cards.iter().all(|c| {
-            (at.x + p.x - c.x).abs() > cw / 2.0 + margin
-                || (at.y + p.y - c.y).abs() > ch / 2.0 + margin
+    let at: Vec<Option<Point>> = rings
+        .iter()
+        .map(|v| packet_at(layout, world, MsgId(v.id), now, reduced_motion, catalog))
+        .collect();
+    let mut placed: Vec<Point> = Vec::new();
+    rings
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let here = at[i]?;
+            let (w, h) = ring_size(v);
+            let clear = |b: &Point| {
+                let (x, y) = (here.x + b.x, here.y + b.y);
+                cards.iter().all(|c| {
+                    (x - c.x).abs() > cw / 2.0 + margin || (y - c.y).abs() > ch / 2.0 + margin
+                }) && rings.iter().zip(&at).enumerate().all(|(j, (o, p))| {
+                    let Some(p) = p.filter(|_| j != i) else {
+                        return true;
+                    };
+                    let (ow, oh) = ring_size(o);
+                    (x - p.x).abs() > ow / 2.0 + margin || (y - p.y).abs() > oh / 2.0 + margin
+                }) && placed
+                    .iter()
+                    .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
+            };
+            let ends = [
+                Point {
+                    x: v.end * w / 2.0,
+                    y: 0.0,
+                },
+                Point {
+                    x: -v.end * w / 2.0,
+                    y: 0.0,
+                },
+                Point {
+                    x: 0.0,
+                    y: -h / 2.0 - BADGE_R,
+                },
+                Point {
+                    x: 0.0,
+                    y: h / 2.0 + BADGE_R,
+                },
+            ];
+            let badge = ends.into_iter().find(clear).unwrap_or(ends[0]);
+            placed.push(Point {
+                x: here.x + badge.x,
+                y: here.y + badge.y,
+            });
+            Some((here, badge))
         })
-    };
-    let ends = [
-        Point {
-            x: v.end * w / 2.0,
-            y: 0.0,
-        },
-        Point {
-            x: -v.end * w / 2.0,
-            y: 0.0,
-        },
-        Point {
-            x: 0.0,
-            y: -h / 2.0 - BADGE_R,
-        },
-        Point {
-            x: 0.0,
-            y: h / 2.0 + BADGE_R,
-        },
-    ];
-    ends.into_iter().find(clear).unwrap_or(ends[0])
+        .collect()
 }
 
 /// The rings of `world`'s packets in flight, in the network's order: none unless two parties
@@ -195,7 +230,7 @@ mod tests {
     }
 
     #[test]
-    fn a_badge_never_covers_a_card() {
+    fn a_badge_never_covers_a_card_a_packet_or_another_badge() {
         let catalog = Lang::En.catalog();
         for (layout, reduced) in [
             (Layout::Wide, false),
@@ -203,28 +238,39 @@ mod tests {
             (Layout::Wide, true),
         ] {
             let (cw, ch) = layout.card();
-            for world in worlds("lease-expiry")
-                .into_iter()
-                .chain(worlds("lease-fencing"))
-            {
-                for v in ring_views(layout, &world, catalog) {
-                    let at = crate::stage::topology::packet_at(
-                        layout,
-                        &world,
-                        MsgId(v.id),
-                        world.now().ms() as f64,
-                        reduced,
-                        catalog,
-                    )
-                    .expect("in flight");
-                    let b = badge_at(layout, &world, at, &v);
+            let runs = ["lease-expiry", "lease-fencing", "cas-race", "concurrent"];
+            for world in runs.into_iter().flat_map(worlds) {
+                let rings = ring_views(layout, &world, catalog);
+                let now = world.now().ms() as f64;
+                let placed = place_badges(layout, &world, now, reduced, catalog, &rings);
+                let badges: Vec<(Point, Point)> = placed.iter().flatten().copied().collect();
+                assert_eq!(badges.len(), rings.len());
+                for (i, (at, b)) in badges.iter().enumerate() {
                     let (x, y) = (at.x + b.x, at.y + b.y);
                     for &node in world.scenario().story.nodes() {
                         let c = layout.center(node);
                         assert!(
                             (x - c.x).abs() > cw / 2.0 + BADGE_R
                                 || (y - c.y).abs() > ch / 2.0 + BADGE_R,
-                            "{layout:?} {v:?} over {node:?}"
+                            "{layout:?} {:?} over {node:?}",
+                            rings[i]
+                        );
+                    }
+                    for (j, (other, ob)) in badges.iter().enumerate().filter(|(j, _)| *j != i) {
+                        let (ow, oh) = ring_size(&rings[j]);
+                        assert!(
+                            (x - other.x).abs() > ow / 2.0 + BADGE_R
+                                || (y - other.y).abs() > oh / 2.0 + BADGE_R,
+                            "{layout:?} {:?} over {:?}",
+                            rings[i],
+                            rings[j]
+                        );
+                        let (ox, oy) = (other.x + ob.x, other.y + ob.y);
+                        assert!(
+                            (x - ox).abs() > 2.0 * BADGE_R || (y - oy).abs() > 2.0 * BADGE_R,
+                            "{layout:?} two badges meet: {:?} {:?}",
+                            rings[i],
+                            rings[j]
                         );
                     }
                 }

@@ -4,17 +4,16 @@
 //! speakers where the narration does (`idem_lesson::text::speaker::spoken_text`). The first
 //! screen keeps only their places (`later::later_unasked`).
 
-use idem_core::MsgId;
 use leptos::prelude::*;
 
-use crate::platform::lab::{use_lab, use_prefs, Lab, Prefs};
+use crate::platform::lab::{use_lab, use_prefs};
 use crate::view::keyed::keyed_rows;
 use crate::view::slices::{drawn, FIRST_SCREEN};
 use idem_lesson::geometry::Layout;
+use idem_lesson::geometry::Point;
 use idem_lesson::markup::num;
-use idem_lesson::stage::rings::{badge_at, ring_size, ring_views, RingView, BADGE_R};
+use idem_lesson::stage::rings::{place_badges, ring_size, ring_views, RingView, BADGE_R};
 use idem_lesson::stage::summary::narration_lines;
-use idem_lesson::stage::topology::packet_at;
 use idem_lesson::text::speaker::spoken_text;
 
 /// The rings of the packets in flight, over them (a press goes through to the packet).
@@ -22,60 +21,70 @@ use idem_lesson::text::speaker::spoken_text;
 pub fn PacketRings() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
-    let rings = move || {
-        let layout = prefs.layout.get();
+    let views = Memo::new(move |_| {
         // Named with the panels' words (the page has them once its first screen is drawn).
         if !drawn(FIRST_SCREEN) {
             return Vec::new();
         }
-        lab.run.with(|r| {
-            ring_views(layout, r.shown(lab.side), prefs.catalog())
-                .into_iter()
-                .map(|v| (layout, v))
-                .collect::<Vec<_>>()
+        let layout = prefs.layout.get();
+        lab.run
+            .with(|r| ring_views(layout, r.shown(lab.side), prefs.catalog()))
+    });
+    // Where each ring and its badge are, each frame (the badges kept clear of each other).
+    let places = Memo::new(move |_| {
+        let now = lab.clock.display.get();
+        let layout = prefs.layout.get();
+        let reduced = prefs.reduced_motion.get();
+        views.with(|views| {
+            lab.run.with(|r| {
+                let world = r.shown(lab.side);
+                let placed = place_badges(layout, world, now, reduced, prefs.catalog(), views);
+                views.iter().map(|v| v.id).zip(placed).collect::<Vec<_>>()
+            })
         })
+    });
+    let rings = move || {
+        let layout = prefs.layout.get();
+        views
+            .get()
+            .into_iter()
+            .map(|v| (layout, v))
+            .collect::<Vec<_>>()
     };
     view! {
         <g class="rings" data-testid="rings">
             {keyed_rows(
                 rings,
                 |(layout, v): &(Layout, RingView)| (*layout, v.id, v.name.clone()),
-                move |(layout, v)| ring(lab, prefs, layout, v),
+                move |(_, v)| ring(places, v),
             )}
         </g>
     }
 }
 
-/// One packet's ring: round its pill, with the badge at an end clear of the cards
-/// (`badge_at`), moving with it.
-fn ring(lab: Lab, prefs: Prefs, layout: Layout, v: RingView) -> impl IntoView {
+/// Each ring's packet id, with where its pill and its badge are (`place_badges`).
+type Places = Memo<Vec<(u32, Option<(Point, Point)>)>>;
+
+/// One packet's ring: round its pill, with its badge where `places` puts it, moving with it.
+fn ring(places: Places, v: RingView) -> impl IntoView {
     let id = v.id;
-    let reduced = prefs.reduced_motion.get_untracked();
-    let catalog = prefs.lang.get_untracked().catalog();
     let (w, h) = ring_size(&v);
-    let (name, tone, mark) = (v.name.clone(), v.tone, v.mark.clone());
-    // Where the pill is (its centre) and where its badge goes from there, each frame.
-    let place = Memo::new(move |_| {
-        let now = lab.clock.display.get();
-        lab.run.with(|r| {
-            let world = r.shown(lab.side);
-            packet_at(layout, world, MsgId(id), now, reduced, catalog)
-                .map(|at| (at, badge_at(layout, world, at, &v)))
+    let place = move || {
+        places.with(|all| {
+            all.iter()
+                .find(|(of, _)| *of == id)
+                .and_then(|(_, place)| *place)
         })
-    });
-    let at = move || {
-        place
-            .get()
-            .map(|(p, _)| format!("translate({} {})", num(p.x), num(p.y)))
     };
-    let badge = move || place.get().map_or((0.0, 0.0), |(_, b)| (b.x, b.y));
+    let at = move || place().map(|(p, _)| format!("translate({} {})", num(p.x), num(p.y)));
+    let badge = move || place().map_or((0.0, 0.0), |(_, b)| (b.x, b.y));
     view! {
         <g
-            class=format!("ring {tone}")
+            class=format!("ring {}", v.tone)
             data-testid="packet-ring"
             data-msg-id=id
             role="img"
-            aria-label=name
+            aria-label=v.name
             transform=at
         >
             <rect
@@ -99,7 +108,7 @@ fn ring(lab: Lab, prefs: Prefs, layout: Layout, v: RingView) -> impl IntoView {
                 text-anchor="middle"
                 font-size="12"
             >
-                {mark}
+                {v.mark}
             </text>
         </g>
     }

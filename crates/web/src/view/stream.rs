@@ -49,8 +49,15 @@ pub fn Stream() -> impl IntoView {
             }),
         );
     }
+    // The full page says a link's unknown (or badly valued) page parameters as the `?embed`
+    // page does (embed/host.rs); a bad `lang` it says in its own notice (issue 43, item 5).
+    let unused = (!manual_mount() && !crate::view::embed::embed_param(&query)).then(|| {
+        crate::view::embed::host::problems_notice(
+            idem_lesson::link_params::page_params(&query).problems_but_lang(),
+        )
+    });
     let prefs = use_prefs();
-    move || {
+    let refused_notice = move || {
         refused.get().map(|why| {
             view! {
                 <div class="link-notice" role="alert" data-testid="replay-refused">
@@ -59,6 +66,10 @@ pub fn Stream() -> impl IntoView {
                 </div>
             }
         })
+    };
+    view! {
+        {unused}
+        {refused_notice}
     }
 }
 

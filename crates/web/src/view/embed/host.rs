@@ -20,7 +20,7 @@ use crate::platform::events::{post_to_parent, use_events};
 use crate::platform::lab::use_prefs;
 use crate::view::embed::{embed_param, manual_mount};
 use crate::view::panels::challenge::ChallengeGoal;
-use idem_lesson::link_params::{page_params, problem_text};
+use idem_lesson::link_params::{page_params, problem_text, ParamProblem};
 
 /// The name of the height message.
 pub const HEIGHT_MESSAGE: &str = "idem:height";
@@ -40,7 +40,6 @@ pub fn HostFit() -> impl IntoView {
 
 /// The notice for the `?embed` page's unused link parameters; starts the height messages.
 fn param_notice(query: String) -> impl IntoView {
-    let prefs = use_prefs();
     report_height(use_events().root());
     let params = page_params(&query);
     if let Some(origin) = params.host.clone() {
@@ -49,6 +48,14 @@ fn param_notice(query: String) -> impl IntoView {
     let mut problems = params.problems;
     // A course author's exercise parameters (`lock`, `hide`, …: embed/exercise.rs), the same way.
     problems.extend(idem_lesson::exercise::from_query(&query).1);
+    problems_notice(problems)
+}
+
+/// The notice listing a link's unused parameters (`param-notice`), in the link notice's
+/// words; nothing when there are none. The `?embed` page's, and the full page's
+/// (view/stream.rs: an unknown parameter is said there as a bad scenario is).
+pub fn problems_notice(problems: Vec<ParamProblem>) -> Option<impl IntoView> {
+    let prefs = use_prefs();
     (!problems.is_empty()).then(|| {
         let catalog = prefs.lang.get_untracked().catalog();
         let items = problems

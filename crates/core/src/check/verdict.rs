@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::base::text::Text;
 use crate::base::vecmap::VecMap;
 use crate::client::{Told, UserView};
 use crate::http::{RequestBody, ResponseBody};
@@ -288,13 +287,13 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     if !quiescent {
         return Status::Pending;
     }
-    let charged: Vec<&Text> = world
+    let charged: Vec<&String> = world
         .processor()
         .statement
         .iter()
         .map(|l| &l.payment_id)
         .collect();
-    let recorded: Vec<&Text> = world
+    let recorded: Vec<&String> = world
         .ledger()
         .charges
         .iter()
@@ -303,12 +302,12 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     let unrecorded: Vec<String> = charged
         .iter()
         .filter(|p| !recorded.contains(p))
-        .map(|p| p.to_string())
+        .map(|p| (*p).clone())
         .collect();
     let phantom: Vec<String> = recorded
         .iter()
         .filter(|p| !charged.contains(p))
-        .map(|p| p.to_string())
+        .map(|p| (*p).clone())
         .collect();
     if unrecorded.is_empty() && phantom.is_empty() {
         Status::Holds

@@ -2,7 +2,6 @@
 //! for an atomic claim (with fencing, one Lua script that claims and hands out the token), and
 //! eviction.
 
-use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::base::vecmap::VecMap;
@@ -16,7 +15,7 @@ pub enum RedisCommand {
     /// does not exist (the atomic claim).
     Set {
         /// The Redis key (already scoped by user when the protection is on).
-        key: Text,
+        key: String,
         /// The record to store.
         value: KeyRecord,
         /// Only set when absent.
@@ -27,7 +26,7 @@ pub enum RedisCommand {
     /// `GET key`.
     Get {
         /// The Redis key.
-        key: Text,
+        key: String,
     },
     /// The fenced claim, as one Lua script: `SET key value NX PX ttl` and, when that set it,
     /// `INCR fence` (the key's counter, one more for every claim won), replying the new token;
@@ -37,25 +36,25 @@ pub enum RedisCommand {
     /// gets a larger token (an eviction of every key resets it).
     ClaimWithToken {
         /// The Redis key.
-        key: Text,
+        key: String,
         /// The in-progress record to store.
         value: KeyRecord,
         /// The claim's lease in milliseconds.
         ttl_ms: u64,
         /// The counter's key (`fence:` and the store key).
-        fence: Text,
+        fence: String,
     },
     /// A fenced `SET key value PX ttl`, as a Lua script: only while the counter `fence` still
     /// holds `token`, so a holder whose key was taken over cannot write its record.
     SetIfToken {
         /// The Redis key.
-        key: Text,
+        key: String,
         /// The record to store.
         value: KeyRecord,
         /// Time to live in milliseconds.
         ttl_ms: u64,
         /// The counter's key.
-        fence: Text,
+        fence: String,
         /// The writer's token.
         token: u64,
     },
@@ -138,18 +137,18 @@ pub enum RedisReply {
 /// The store's state: what `KEYS *` would list, with expiry times.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Store {
-    entries: VecMap<Text, StoredKey>,
-    counters: VecMap<Text, u64>,
+    entries: VecMap<String, StoredKey>,
+    counters: VecMap<String, u64>,
 }
 
 impl Store {
     /// `SET key value PX ttl` once its condition (if any) held.
-    fn put(&mut self, now: SimTime, key: &Text, value: &KeyRecord, ttl_ms: u64) -> RedisReply {
+    fn put(&mut self, now: SimTime, key: &str, value: &KeyRecord, ttl_ms: u64) -> RedisReply {
         let stored = StoredKey {
             record: value.clone(),
             expires_at: now.plus(ttl_ms),
         };
-        self.entries.insert(key.clone(), stored);
+        self.entries.insert(key.to_owned(), stored);
         RedisReply::Ok
     }
 
@@ -203,7 +202,7 @@ impl Store {
 
     /// Removes every key whose TTL has run out by `now`; returns them. As in Redis, a key set
     /// with `PX ttl` at `t` is still there at `t + ttl` and gone a millisecond later.
-    pub fn expire(&mut self, now: SimTime) -> Vec<(Text, StoredKey)> {
+    pub fn expire(&mut self, now: SimTime) -> Vec<(String, StoredKey)> {
         let mut gone = Vec::new();
         self.entries.retain(|k, e| {
             let keep = e.expires_at >= now;
@@ -229,12 +228,12 @@ impl Store {
     }
 
     /// The fencing counters (keys without expiry), by key.
-    pub fn counters(&self) -> impl Iterator<Item = (&Text, &u64)> {
+    pub fn counters(&self) -> impl Iterator<Item = (&String, &u64)> {
         self.counters.iter()
     }
 
     /// The live entries, ordered by key.
-    pub fn entries(&self) -> impl Iterator<Item = (&Text, &StoredKey)> {
+    pub fn entries(&self) -> impl Iterator<Item = (&String, &StoredKey)> {
         self.entries.iter()
     }
 
@@ -313,7 +312,7 @@ mod tests {
         );
         assert_eq!(
             s.counters().collect::<Vec<_>>(),
-            [(&Text::from("fence:k"), &1)]
+            [(&"fence:k".to_owned(), &1)]
         );
         assert_eq!(s.execute(SimTime(101), &claim(100)), RedisReply::Int(2));
     }

@@ -2,7 +2,6 @@
 //! machine, a retry, a new operation started with a fresh key).
 
 use crate::action::{Action, ActionError, OpKind, OpSpec};
-use crate::base::text::Text;
 use crate::http::RequestBody;
 use crate::net::Fate;
 use crate::nodes::message::DropReason;
@@ -150,8 +149,8 @@ impl World {
     pub(super) fn start_op(
         &mut self,
         spec: OpSpec,
-        key: Option<Option<Text>>,
-        op_id: Option<Text>,
+        key: Option<Option<String>>,
+        op_id: Option<String>,
     ) {
         let p = self.scenario.protections;
         let op = OpId(self.next_op);
@@ -164,7 +163,7 @@ impl World {
         let body = match spec.kind {
             OpKind::Charge { amount_cents } => RequestBody::Charge {
                 amount_cents,
-                currency: Text::from("usd"),
+                currency: "usd".to_owned(),
             },
             OpKind::Debit {
                 amount,
@@ -183,12 +182,10 @@ impl World {
         self.client.start(self.now, op, spec.user, body, key);
     }
 
-    pub(super) fn uuid(&mut self) -> Text {
-        Text::from(
-            uuid::Builder::from_random_bytes(self.rng.bytes16())
-                .into_uuid()
-                .to_string(),
-        )
+    pub(super) fn uuid(&mut self) -> String {
+        uuid::Builder::from_random_bytes(self.rng.bytes16())
+            .into_uuid()
+            .to_string()
     }
 }
 

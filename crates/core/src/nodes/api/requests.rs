@@ -2,7 +2,6 @@
 //! started), and each backend reply (the claim, the lookup, the processor's answer, the
 //! ledger's commit, the record) moves it to its next phase or ends it.
 
-use crate::base::text::Text;
 use crate::http::{ApiError, HttpRequest, RequestBody, ResponseBody};
 use crate::ledger::{Returned, Statement, StatementResult};
 use crate::nodes::message::Payload;
@@ -43,7 +42,7 @@ impl Api {
             fingerprint: if keyed {
                 request.body.fingerprint()
             } else {
-                Text::default()
+                String::new()
             },
             request,
             store_key,

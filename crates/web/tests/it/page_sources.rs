@@ -188,7 +188,7 @@ fn items() -> Vec<Item> {
 
 /// What the page draws after its first screen, once the panels part is loaded (the page's
 /// later slices and the compare mode): the first screen never reaches into them.
-const LATER_PARTS: [&str; 19] = [
+const LATER_PARTS: [&str; 21] = [
     "Faults",
     "CheckedClaim",
     "EmbedButton",
@@ -208,6 +208,8 @@ const LATER_PARTS: [&str; 19] = [
     "CompareStage",
     "HostFit",
     "Stream",
+    "NowLine",
+    "PacketRings",
 ];
 
 /// The keys of `Part::Main`, decided from the code: every key that an item reachable from

@@ -40,11 +40,14 @@ test('the <idem-lab> tag renders a lesson with its attributes as options', async
   await tag.locator('.idem-lab').waitFor();
   await tag.getByTestId('step-index').waitFor();
   await tag.getByTestId('exercise').waitFor();
-  // lock="key": shown, and cannot be flipped; hide="explorer": no "Try every failure".
-  assert.equal(await tag.locator('input[data-protect="key"]').isDisabled(), true);
+  // lock="all": every switch shown, and none can be flipped; hide: no faults, no explorer.
+  const switches = tag.locator('input[data-protect]');
+  assert.ok((await switches.count()) > 0);
+  for (const input of await switches.all()) assert.equal(await input.isDisabled(), true);
   assert.equal(await tag.getByTestId('explore-run').count(), 0);
+  assert.equal(await tag.getByTestId('fault-crash').count(), 0);
   const state = await page.evaluate(() => document.getElementById('tag-lab').getState());
-  assert.match(state.query, /^scenario=key/);
+  assert.match(state.query, /^scenario=cas/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -66,7 +69,7 @@ test('the live view gets a row for a step and for Play, from the widget that sen
   await page.getByTestId('tag-lab').getByTestId('play-pause').click();
   await page.locator('[data-testid=stream-rows] tr[data-from="tag-lab"]').first().waitFor();
   const tagRows = (await streamRows(page)).filter((r) => r.from === 'tag-lab');
-  assert.ok(tagRows.some((r) => r.action === 'play' && r.scenario === 'key'), JSON.stringify(tagRows));
+  assert.ok(tagRows.some((r) => r.action === 'play' && r.scenario === 'cas'), JSON.stringify(tagRows));
   // Capped: never more than 20 rows, however many events arrive.
   for (let i = 0; i < 12; i++) {
     await a.getByTestId('step-forward').click();

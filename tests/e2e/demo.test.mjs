@@ -1,9 +1,10 @@
 // The embedding demo page (issue 43's Done-when: `dist/demo.html` shows an exercise, the tag
-// and a live view of the data stream).
+// and a live view of the data stream) and "Download picture" as a PNG for slides (item 2).
 // The page is served as a course would serve it (dist/ under a sub-path, the strict CSP);
 // axe on the same page is a11y.test.mjs's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { labForFile, openDemo } from './harness.mjs';
 
 const lab = labForFile();
@@ -80,6 +81,32 @@ test('the live view gets a row for a step and for Play, from the widget that sen
   );
   const live = page.getByTestId('stream-view');
   assert.equal(await live.getAttribute('aria-live'), 'polite');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('"Download picture" saves an SVG, and a PNG for slides at twice its size', async () => {
+  const page = await openDemo(lab, () => {});
+  assert.equal(await page.evaluate(() => window.idemLab.exercise.ready()), true);
+  const w = page.getByTestId('widget-exercise');
+  const svgWidth = await page.evaluate(async () => {
+    const svg = await window.idemLab.exercise.picture();
+    return Number(/^<svg[^>]* width="(\d+)"/.exec(svg)[1]);
+  });
+  assert.ok(svgWidth > 0);
+  const save = async (testid) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), w.getByTestId(testid).click()]);
+    return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+  };
+  const svg = await save('download-picture');
+  assert.equal(svg.name, 'idempotency-lab.svg');
+  assert.match(svg.bytes.toString('utf8'), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  const png = await save('download-picture-png');
+  assert.equal(png.name, 'idempotency-lab.png');
+  assert.ok(png.bytes.length > 1000, `${png.bytes.length} bytes`);
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
+  assert.equal(png.bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  assert.equal(png.bytes.readUInt32BE(16), svgWidth * 2, "twice the picture's width");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

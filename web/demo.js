@@ -47,8 +47,47 @@ window.addEventListener('message', (event) => {
   note('iframe', event.data.type, event.data.detail);
 });
 
+// The exercise: a challenge whose design the student cannot leave, the explorer hidden (its
+// goal and "Faults used: n of b" are shown; its options are checked by the lesson's bundle, so
+// a bad one would reject ready(), not throw).
+const exercise = mount(byId('widget-exercise'), { challenge: 'redis-2', hide: ['explorer'] });
+
+// The live view of the data stream: every idem:action and result event of every widget on the
+// page (they bubble to document, from the tag's element too) and of the iframe (its messages),
+// newest first, the last STREAM_ROWS kept.
+const STREAM_ROWS = 20;
+const STREAM_TYPES = ['idem:action', 'idem:verdict', 'idem:prediction', 'idem:challenge'];
+const rows = byId('stream-rows');
+const streamRow = (from, type, detail) => {
+  const d = detail ?? {};
+  const action = d.kind ?? d.verdict ?? d.status ?? d.choice ?? '';
+  const cells = [from, type, action, d.scenario ?? d.id ?? '', d.step ?? ''];
+  const row = document.createElement('tr');
+  row.dataset.type = type;
+  row.dataset.from = from;
+  for (const text of cells) {
+    const cell = document.createElement('td');
+    cell.textContent = String(text);
+    row.append(cell);
+  }
+  rows.prepend(row);
+  while (rows.children.length > STREAM_ROWS) rows.lastElementChild.remove();
+};
+/** The element a widget was mounted in (or the tag), named by its data-testid or id. */
+const widgetOf = (target) => {
+  const host = target instanceof Element ? target.closest('.idem-lab')?.parentElement : null;
+  return host?.dataset.testid ?? host?.id ?? 'page';
+};
+for (const type of STREAM_TYPES) {
+  document.addEventListener(type, (event) => streamRow(widgetOf(event.target), type, event.detail));
+}
+window.addEventListener('message', (event) => {
+  if (event.source !== frame.contentWindow || event.data?.source !== 'idem-lab') return;
+  if (STREAM_TYPES.includes(event.data.type)) streamRow('iframe', event.data.type, event.data.detail);
+});
+
 // For tests and the curious: the API and the handles (handle.unmount() removes a widget;
 // handle.ready() resolves once its texts are loaded and it is shown).
-window.idemLab = { mount, widgets };
+window.idemLab = { mount, widgets, exercise };
 await Promise.all(widgets.map((widget) => widget.ready()));
 document.documentElement.dataset.ready = 'true';

@@ -103,6 +103,10 @@ test('axe: the demo page with two mounted widgets', async () => {
   await page.locator('[data-testid=widget-a] [data-testid=step-index]').waitFor();
   await page.locator('[data-testid=widget-b] [data-testid=step-index]').waitFor();
   await page.locator('[data-testid=widget-bad] [data-testid=embed-error]').waitFor();
+  // The exercise, the tag's widget and the live view of the data stream, drawn whole.
+  await page.locator('[data-testid=widget-exercise] [data-testid=challenge-goal]').waitFor();
+  await page.locator('[data-testid=tag-lab] [data-testid=exercise]').waitFor();
+  await page.locator('[data-testid=stream-rows] tr').first().waitFor();
   await check(page, 'demo', problems);
   await page.locator('[data-testid=widget-a] [data-testid=run-to-end]').click();
   await check(page, 'demo, widget a at the end', problems);

@@ -9,6 +9,7 @@
 
 use idem_core::DeepLink;
 use leptos::prelude::*;
+use leptos::wasm_bindgen::closure::Closure;
 use leptos::wasm_bindgen::{JsCast, JsValue};
 use leptos::web_sys::{js_sys, Element};
 
@@ -251,6 +252,12 @@ fn inline_styles(window: &JsValue, from: &Element, to: &Element) {
 /// under the other, with the page's fonts and colours (computed styles as attributes) on its
 /// background colour.
 pub fn picture(root: &Element) -> Result<String, JsValue> {
+    picture_at(root, 1)
+}
+
+/// [`picture`] at `scale` times its size (the same drawing: only the outer width and height
+/// grow, the view box stays).
+fn picture_at(root: &Element, scale: u32) -> Result<String, JsValue> {
     let window: JsValue = leptos::prelude::window().into();
     let svgs = call(root, "getElementsByTagName", &"svg".into())
         .map(|list| items(&list))
@@ -308,23 +315,82 @@ pub fn picture(root: &Element) -> Result<String, JsValue> {
         .filter(|c| !c.is_empty() && c != "rgba(0, 0, 0, 0)")
         .unwrap_or_else(|| "#ffffff".to_owned());
     let (w, h) = (width.ceil() as u32, height as u32);
+    let (outer_w, outer_h) = (w * scale, h * scale);
     Ok(format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"><rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>{parts}</svg>"
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{outer_w}\" height=\"{outer_h}\" viewBox=\"0 0 {w} {h}\"><rect width=\"{w}\" height=\"{h}\" fill=\"{background}\"/>{parts}</svg>"
     ))
+}
+
+/// The picture (at `scale`) as a `data:` URL.
+fn picture_url(root: &Element, scale: u32) -> Option<String> {
+    let svg = picture_at(root, scale).ok()?;
+    let window: JsValue = leptos::prelude::window().into();
+    let encoded = call(&window, "encodeURIComponent", &svg.into())?.as_string()?;
+    Some(format!("data:image/svg+xml;charset=utf-8,{encoded}"))
+}
+
+/// Saves `href` as the file `name` (a click on a link with `download`).
+fn save(href: &str, name: &str) {
+    let Ok(a) = document().create_element("a") else {
+        return;
+    };
+    let _ = a.set_attribute("href", href);
+    let _ = a.set_attribute("download", name);
+    call(&a, "click", &JsValue::UNDEFINED);
 }
 
 /// "Download picture": the picture of the widget whose root is `root`, saved as an SVG file.
 pub fn download_picture(root: &Element) {
-    let Ok(svg) = picture(root) else { return };
-    let window: JsValue = leptos::prelude::window().into();
-    let encoded = call(&window, "encodeURIComponent", &svg.into())
-        .and_then(|e| e.as_string())
-        .unwrap_or_default();
-    let href = format!("data:image/svg+xml;charset=utf-8,{encoded}");
-    let Ok(a) = document().create_element("a") else {
+    if let Some(href) = picture_url(root, 1) {
+        save(&href, "idempotency-lab.svg");
+    }
+}
+
+/// "Download picture (PNG)", for slides: the same picture at twice its size, decoded as an
+/// image, put into a canvas (`bitmaprenderer`) and saved with `toBlob` (PNG, its default
+/// type). Only one-argument calls (`call`): see its note.
+pub fn download_picture_png(root: &Element) {
+    let Some(href) = picture_url(root, 2) else {
         return;
     };
-    let _ = a.set_attribute("href", &href);
-    let _ = a.set_attribute("download", "idempotency-lab.svg");
-    call(&a, "click", &JsValue::UNDEFINED);
+    let Ok(image) = document().create_element("img") else {
+        return;
+    };
+    let _ = image.set_attribute("src", &href);
+    let image: JsValue = image.into();
+    let decoded = image.clone();
+    // Each callback takes one value and returns nothing: the first screen's module has that
+    // closure's shim already (one returning a value would add one there).
+    let to_bitmap = Closure::once_into_js(move |_: JsValue| {
+        let window: JsValue = leptos::prelude::window().into();
+        let to_png = Closure::once_into_js(move |bitmap: JsValue| png_from(bitmap));
+        if let Some(promise) = call(&window, "createImageBitmap", &decoded) {
+            call(&promise, "then", &to_png);
+        }
+    });
+    if let Some(promise) = call(&image, "decode", &JsValue::UNDEFINED) {
+        call(&promise, "then", &to_bitmap);
+    }
+}
+
+/// Draws `bitmap` into a canvas of its size and saves it as a PNG file.
+fn png_from(bitmap: JsValue) {
+    let Ok(canvas) = document().create_element("canvas") else {
+        return;
+    };
+    for name in ["width", "height"] {
+        let size = get(&bitmap, name).as_f64().unwrap_or(0.0) as u32;
+        let _ = canvas.set_attribute(name, &size.to_string());
+    }
+    let Some(context) = call(&canvas, "getContext", &"bitmaprenderer".into()) else {
+        return;
+    };
+    call(&context, "transferFromImageBitmap", &bitmap);
+    let on_blob = Closure::once_into_js(move |blob: JsValue| {
+        let url = get(&leptos::prelude::window().into(), "URL");
+        if let Some(href) = call(&url, "createObjectURL", &blob).and_then(|h| h.as_string()) {
+            save(&href, "idempotency-lab.png");
+        }
+    });
+    call(&canvas, "toBlob", &on_blob);
 }

@@ -17,7 +17,7 @@ use crate::platform::browser::location_query;
 use crate::platform::events::use_events;
 use crate::platform::exercise::ExerciseRules;
 use crate::platform::lab::{use_lab, use_prefs, Lab};
-use crate::view::embed::commands::download_picture;
+use crate::view::embed::commands::{download_picture, download_picture_png};
 use crate::view::embed::{given, manual_mount};
 use crate::view::later::{later_here, LaterPart};
 use crate::view::panels::controls::ProtectionBar;
@@ -223,6 +223,19 @@ pub fn ExerciseParts(full: bool) -> impl IntoView {
                             }
                         >
                             {prefs.t("ui.download_picture")}
+                        </button>
+                        " "
+                        <button
+                            type="button"
+                            class="secondary"
+                            data-testid="download-picture-png"
+                            on:click=move |_| {
+                                if let Some(root) = root.get_untracked() {
+                                    download_picture_png(&root);
+                                }
+                            }
+                        >
+                            {prefs.t("ui.download_picture_png")}
                         </button>
                     </p>
                 </div>

@@ -144,6 +144,13 @@ impl Run {
         self.timeline.state(index).map(Worlds::into_left)
     }
 
+    /// Every known world (the left one in compare mode), from the start to the last known
+    /// step: copies, as [`Run::snapshot`] gives them.
+    #[cfg(test)]
+    pub(crate) fn snapshots(&self) -> impl Iterator<Item = World> + '_ {
+        (0..=self.known_steps()).filter_map(|i| self.snapshot(i))
+    }
+
     /// The world before the first step (the left one in compare mode), without copying it.
     pub fn start(&self) -> &World {
         self.timeline.first().left()

@@ -175,9 +175,7 @@ mod tests {
     fn worlds(id: &str) -> Vec<World> {
         let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
         run.run_to_end();
-        (0..=run.known_steps())
-            .filter_map(|i| run.snapshot(i))
-            .collect()
+        run.snapshots().collect()
     }
 
     #[test]

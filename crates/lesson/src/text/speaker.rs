@@ -203,9 +203,7 @@ mod tests {
     fn run(id: &str) -> Vec<World> {
         let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
         run.run_to_end();
-        (0..=run.known_steps())
-            .filter_map(|i| run.snapshot(i))
-            .collect()
+        run.snapshots().collect()
     }
 
     /// Every line with a speaker said in the scenario `id`, in order.
@@ -372,8 +370,8 @@ mod tests {
             // The copy reached a handler, which spoke to the backends and answered.
             assert!(copies >= 3, "{id}: {copies} messages of the copy");
             // Every line its handler or the phone says about it carries the same number.
-            let said: Vec<String> = (0..=run.known_steps())
-                .filter_map(|i| run.snapshot(i))
+            let said: Vec<String> = run
+                .snapshots()
                 .filter_map(|w| spoken(&w, catalog))
                 .flatten()
                 .filter_map(|s| s.who)

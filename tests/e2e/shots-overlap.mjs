@@ -1,7 +1,8 @@
-// Screenshots of the drawing defects issue #42 listed, at 1280 px and 360 px, in English and
-// Russian, into docs/screenshots/<when>-<defect>-<width>-<lang>.png (`when` is the first
-// argument: "before" was taken on the build before the fix, "after" on the one after). Each is
-// the part of the page the defect is in, not the whole page, so the files stay small.
+// Screenshots of the drawing defects issue #42 listed, and of who is speaking (its item 1),
+// at 1280 px and 360 px, in English and Russian, into
+// docs/screenshots/<when>-<defect>-<width>-<lang>.png (`when` is the first argument: "before"
+// was taken on the build before the fix, "after" on the one after). Each is the part of the
+// page the defect is in, not the whole page, so the files stay small.
 //   node tests/e2e/shots-overlap.mjs after   (dist/ built; OUT= writes elsewhere, ONLY=a,b some)
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
@@ -32,6 +33,11 @@ const DEFECTS = {
   // The phone's sequence diagram cut on the right ("#4 INSER"): its hint that it scrolls (there
   // since #15, f5be4fc; a build before the #42 fixes shows the same), so "after" only.
   'sequence-scroll': ['scenario=naive&step=16', 'section.sequence', ['360']],
+  // Who is speaking (item 1): the lease run while a stalled handler and the retry's both have
+  // packets in flight (their rings, the bar's words on a phone, the narration's speakers)...
+  'speaker-player': ['scenario=lease-expiry&step=20', '#player'],
+  // ...and the sequence diagram's badges at the end of the run, each the attempt's number.
+  'speaker-sequence': ['scenario=lease-expiry&step=31', '[data-testid="sequence"]'],
 };
 
 await mkdir(out, { recursive: true });

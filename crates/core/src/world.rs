@@ -321,6 +321,13 @@ impl World {
             }
             Event::Deliver(id) => {
                 self.deliver(id, &mut notes, &mut sent);
+                // Every step makes progress: a message that came due has left the network
+                // (delivered or lost). Were it still in flight, it would be due again at once
+                // and the run would loop to its step bound instead of failing here.
+                debug_assert!(
+                    self.net.in_flight().all(|m| m.id != id),
+                    "message {id:?} came due but is still in flight"
+                );
                 Cause::Deliver(id)
             }
             Event::Timer(op) => {

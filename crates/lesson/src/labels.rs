@@ -608,6 +608,15 @@ mod tests {
         assert_eq!(label(6), "записано: 1 строка");
         let kinds: Vec<&str> = world.network().messages().iter().map(packet_kind).collect();
         assert_eq!(&kinds[..3], ["request", "request", "response"]);
+        // A status check asks with GET and the same key, whatever the payment's body.
+        let Payload::Request(first) = &world.network().messages()[0].payload else {
+            panic!("the key story opens with a request");
+        };
+        let status = HttpRequest {
+            status_query: true,
+            ..first.clone()
+        };
+        assert_eq!(request_label(&status, &names), "GET /charges/status · K1");
     }
 
     /// A ledger reply says in words what the batch it answers did, never a bare list of counts
@@ -671,6 +680,47 @@ mod tests {
             .filter(|c| c.starts_with("found"))
             .collect();
         assert!(!found.is_empty(), "no read-only batch in fully-protected");
+    }
+
+    /// With a Retry pressed early, two handlers talk to the ledger at once: each reply is read
+    /// against its own handler's last batch (one entry per statement it answers), not against
+    /// the last batch anyone sent.
+    #[test]
+    fn a_ledger_reply_is_read_against_its_own_handler_s_batch() {
+        use idem_core::{Action, Scenario};
+        let mut interleaved = 0;
+        for id in ["key", "fully-protected", "cas", "counter"] {
+            let scenario = Scenario::by_id(id)
+                .expect("scenario")
+                .without_scripted_faults();
+            for k in 0..12 {
+                let mut world = World::new(&scenario);
+                world.run(k);
+                if world.apply(Action::RetryNow).is_err() {
+                    continue;
+                }
+                world.run(1_000);
+                let names = ShortNames::of(&world);
+                let mut handlers_seen = Vec::new();
+                for m in world.network().messages() {
+                    if let Payload::Sql(handler, _) = &m.payload {
+                        if !handlers_seen.contains(handler) {
+                            handlers_seen.push(*handler);
+                        }
+                    }
+                    let Payload::SqlResults(_, results) = &m.payload else {
+                        continue;
+                    };
+                    let writes = names.batch_answered_by(m).expect("its batch is in the run");
+                    assert_eq!(writes.len(), results.len(), "{id}, retry after {k}: {m:?}");
+                }
+                interleaved += usize::from(handlers_seen.len() > 1);
+            }
+        }
+        assert!(
+            interleaved > 0,
+            "no run had two handlers talking to the ledger"
+        );
     }
 
     /// A student's review: the processor's refusal of a stale token was drawn as a bare "#22",

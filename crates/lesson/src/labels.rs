@@ -682,6 +682,34 @@ mod tests {
         assert!(!found.is_empty(), "no read-only batch in fully-protected");
     }
 
+    /// A batch's caption: its first statement, how many follow, and `TX` only when they
+    /// run in one transaction (a single statement needs no transaction to be whole).
+    #[test]
+    fn a_batch_caption_counts_what_follows_and_says_tx_only_for_several() {
+        let world = end("counter");
+        let en = Lang::En.catalog();
+        let batch = world
+            .network()
+            .messages()
+            .iter()
+            .find_map(|m| match &m.payload {
+                Payload::Sql(_, b) if b.statements.len() == 3 => Some(b.clone()),
+                _ => None,
+            })
+            .expect("the like's batch: INSERT like_ops, UPDATE likes, SELECT likes");
+        let first = statement_label(&batch.statements[0], en);
+        let with = |statements: usize, transaction: bool| SqlBatch {
+            statements: batch.statements[..statements].to_vec(),
+            transaction,
+            op: batch.op,
+        };
+        assert_eq!(sql_label(&with(3, true), en), format!("TX {first} +2"));
+        assert_eq!(sql_label(&with(3, false), en), format!("{first} +2"));
+        assert_eq!(sql_label(&with(2, false), en), format!("{first} +1"));
+        assert_eq!(sql_label(&with(1, true), en), first);
+        assert_eq!(sql_label(&with(1, false), en), first);
+    }
+
     /// With a Retry pressed early, two handlers talk to the ledger at once: each reply is read
     /// against its own handler's last batch (one entry per statement it answers), not against
     /// the last batch anyone sent.

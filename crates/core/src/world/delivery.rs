@@ -90,11 +90,11 @@ impl World {
                         Note::ProcessorFenced
                     } else if reply.replayed {
                         Note::ProcessorDeduplicated {
-                            payment_id: reply.payment_id.clone(),
+                            payment_id: reply.payment_id.to_string(),
                         }
                     } else {
                         Note::ProcessorCharged {
-                            payment_id: reply.payment_id.clone(),
+                            payment_id: reply.payment_id.to_string(),
                         }
                     });
                 }

@@ -1,28 +1,86 @@
 //! [`Text`]: a string that never changes once made, shared by the clones of a world instead
-//! of copied.
+//! of copied, and hashed by a digest taken once when it is made.
 //!
 //! The explorer clones a world for every branch it tries (hundreds of thousands per search),
 //! and a world holds its keys, fingerprints, payment ids and request bodies as strings, none
 //! of which is ever edited after it is made. As `String`s, every clone copied each of them (an
 //! allocation and a free apiece: about half of all the allocations of a search); as `Text`,
-//! a clone counts one more reference. Equality, order and hashing are the string's own (a
-//! `Text` hashes exactly as its `String` did), so nothing the model computes changes.
+//! a clone counts one more reference. And the explorer fingerprints every situation it meets
+//! (`World::view`), which hashed each of these strings byte by byte every time (a request's
+//! 64-character SHA-256, its 36-character key): a `Text` keeps a 64-bit digest of its bytes,
+//! taken once, and hashes as that one word. Equal strings have equal digests, so equal worlds
+//! still hash alike; order and equality are the string's own, so nothing the model computes
+//! changes.
 
-use std::borrow::Borrow;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// An immutable, cheaply cloned string (reads as a `&str`; serialised as a string).
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Text(Arc<str>);
+/// An immutable, cheaply cloned string (reads as a `&str`; serialised as a string). Ordered
+/// and compared as its string; hashed as a digest of its bytes (so not interchangeable with a
+/// `&str` as a hash-map key, which is why it does not implement `Borrow<str>`).
+#[derive(Clone)]
+pub struct Text {
+    digest: u64,
+    text: Arc<str>,
+}
 
 impl Text {
     /// The string.
     pub fn as_str(&self) -> &str {
-        &self.0
+        &self.text
+    }
+
+    fn new(text: Arc<str>) -> Text {
+        Text {
+            digest: digest(text.as_bytes()),
+            text,
+        }
+    }
+}
+
+/// A 64-bit digest of `bytes` (the same on every platform: little-endian words, a fixed mix):
+/// what a [`Text`] hashes as. Two different strings share one with a chance of about 2^-64,
+/// far below what the explorer's 128-bit situation fingerprint already accepts.
+fn digest(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0x9e37_79b9_7f4a_7c15 ^ bytes.len() as u64;
+    let (words, rest) = bytes.as_chunks::<8>();
+    for word in words {
+        h = (h ^ u64::from_le_bytes(*word)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 32;
+    }
+    let mut last = [0u8; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 29)
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.digest == other.digest && self.text == other.text
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Text {
+    fn cmp(&self, other: &Text) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl Hash for Text {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.digest);
     }
 }
 
@@ -35,31 +93,25 @@ impl Default for Text {
 impl Deref for Text {
     type Target = str;
     fn deref(&self) -> &str {
-        &self.0
+        &self.text
     }
 }
 
 impl AsRef<str> for Text {
     fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Borrow<str> for Text {
-    fn borrow(&self) -> &str {
-        &self.0
+        &self.text
     }
 }
 
 impl From<&str> for Text {
     fn from(s: &str) -> Self {
-        Text(Arc::from(s))
+        Text::new(Arc::from(s))
     }
 }
 
 impl From<String> for Text {
     fn from(s: String) -> Self {
-        Text(Arc::from(s))
+        Text::new(Arc::from(s))
     }
 }
 
@@ -71,61 +123,61 @@ impl From<&String> for Text {
 
 impl From<Text> for String {
     fn from(t: Text) -> Self {
-        t.0.as_ref().to_owned()
+        t.text.as_ref().to_owned()
     }
 }
 
 impl PartialEq<str> for Text {
     fn eq(&self, other: &str) -> bool {
-        &*self.0 == other
+        &*self.text == other
     }
 }
 
 impl PartialEq<&str> for Text {
     fn eq(&self, other: &&str) -> bool {
-        &*self.0 == *other
+        &*self.text == *other
     }
 }
 
 impl PartialEq<String> for Text {
     fn eq(&self, other: &String) -> bool {
-        &*self.0 == other.as_str()
+        &*self.text == other.as_str()
     }
 }
 
 impl PartialEq<Text> for str {
     fn eq(&self, other: &Text) -> bool {
-        self == &*other.0
+        self == &*other.text
     }
 }
 
 impl PartialEq<Text> for &str {
     fn eq(&self, other: &Text) -> bool {
-        *self == &*other.0
+        *self == &*other.text
     }
 }
 
 impl PartialEq<Text> for String {
     fn eq(&self, other: &Text) -> bool {
-        self.as_str() == &*other.0
+        self.as_str() == &*other.text
     }
 }
 
 impl fmt::Debug for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+        fmt::Debug::fmt(&*self.text, f)
     }
 }
 
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&*self.0, f)
+        fmt::Display::fmt(&*self.text, f)
     }
 }
 
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.0)
+        serializer.serialize_str(&self.text)
     }
 }
 
@@ -146,15 +198,19 @@ mod tests {
         h.finish()
     }
 
-    /// A `Text` compares, orders, hashes and prints as the string it holds, and a clone is
-    /// the same string without a copy.
+    /// A `Text` compares, orders and prints as the string it holds, equal strings hash alike
+    /// and different ones apart, and a clone is the same string without a copy.
     #[test]
     fn a_text_is_its_string() {
         let a = Text::from("key-1");
         let b = Text::from(String::from("key-1"));
         assert_eq!(a, b);
         assert_eq!(a, "key-1");
-        assert_eq!(hash_of(&a), hash_of(&String::from("key-1")));
+        assert_eq!(hash_of(&a), hash_of(&b));
+        for other in ["key-2", "key-1 ", "", "2-yek", "key-10000000000000000"] {
+            assert_ne!(a, other);
+            assert_ne!(hash_of(&a), hash_of(&Text::from(other)), "{other}");
+        }
         let (earlier, later) = (Text::from("a"), Text::from("b"));
         assert!(earlier < later);
         assert_eq!(format!("{a}|{a:?}"), "key-1|\"key-1\"");

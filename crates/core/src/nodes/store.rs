@@ -217,7 +217,7 @@ impl Store {
 
     /// Drops a key as `maxmemory` eviction would. Returns whether it existed.
     pub fn evict(&mut self, key: &str) -> bool {
-        self.entries.remove(key).is_some()
+        self.entries.remove(&Text::from(key)).is_some()
     }
 
     /// Drops every key (a Redis restart without persistence). Returns how many there were.

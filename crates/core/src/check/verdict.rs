@@ -303,12 +303,12 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     let unrecorded: Vec<String> = charged
         .iter()
         .filter(|p| !recorded.contains(p))
-        .map(|p| p.to_string())
+        .map(|p| p.as_str().to_owned())
         .collect();
     let phantom: Vec<String> = recorded
         .iter()
         .filter(|p| !charged.contains(p))
-        .map(|p| p.to_string())
+        .map(|p| p.as_str().to_owned())
         .collect();
     if unrecorded.is_empty() && phantom.is_empty() {
         Status::Holds

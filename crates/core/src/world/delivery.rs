@@ -90,11 +90,11 @@ impl World {
                         Note::ProcessorFenced
                     } else if reply.replayed {
                         Note::ProcessorDeduplicated {
-                            payment_id: reply.payment_id.to_string(),
+                            payment_id: reply.payment_id.as_str().to_owned(),
                         }
                     } else {
                         Note::ProcessorCharged {
-                            payment_id: reply.payment_id.to_string(),
+                            payment_id: reply.payment_id.as_str().to_owned(),
                         }
                     });
                 }

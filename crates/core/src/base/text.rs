@@ -22,7 +22,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// An immutable, cheaply cloned string (reads as a `&str`; serialised as a string). Ordered
 /// and compared as its string; hashed as a digest of its bytes (so not interchangeable with a
 /// `&str` as a hash-map key, which is why it does not implement `Borrow<str>`).
-#[derive(Clone)]
 pub struct Text {
     digest: u64,
     text: Arc<str>,
@@ -45,6 +44,7 @@ impl Text {
 /// A 64-bit digest of `bytes` (the same on every platform: little-endian words, a fixed mix):
 /// what a [`Text`] hashes as. Two different strings share one with a chance of about 2^-64,
 /// far below what the explorer's 128-bit situation fingerprint already accepts.
+#[inline(never)]
 fn digest(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0x9e37_79b9_7f4a_7c15 ^ bytes.len() as u64;
     let (words, rest) = bytes.as_chunks::<8>();
@@ -58,7 +58,21 @@ fn digest(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+// Not inlined (here and in `eq`, `digest`, `from`): the first screen's module carries the
+// model too, and a reference count inlined at every clone and comparison of every type that
+// holds a `Text` costs it bytes (measured: docs/measurements.md, "#46 item 2, third try").
+impl Clone for Text {
+    #[inline(never)]
+    fn clone(&self) -> Text {
+        Text {
+            digest: self.digest,
+            text: Arc::clone(&self.text),
+        }
+    }
+}
+
 impl PartialEq for Text {
+    #[inline(never)]
     fn eq(&self, other: &Text) -> bool {
         self.digest == other.digest && self.text == other.text
     }
@@ -104,12 +118,14 @@ impl AsRef<str> for Text {
 }
 
 impl From<&str> for Text {
+    #[inline(never)]
     fn from(s: &str) -> Self {
         Text::new(Arc::from(s))
     }
 }
 
 impl From<String> for Text {
+    #[inline(never)]
     fn from(s: String) -> Self {
         Text::new(Arc::from(s))
     }

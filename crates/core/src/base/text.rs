@@ -1,211 +1,38 @@
-//! [`Text`]: a string that never changes once made, shared by the clones of a world instead
-//! of copied, and hashed by a digest taken once when it is made.
+//! [`Text`]: a string that never changes once made. In the search worker's build (the core's
+//! feature `shared-text`, which `idem-worker`'s feature of that name turns on and Trunk builds
+//! the worker with) it is shared by the clones of a world instead of copied, and hashed by a
+//! digest taken once when it is made ([`shared`]); everywhere else (the first screen's module,
+//! the lesson) it is a plain `String` ([`plain`]), so the bytes before Play do not grow. Both
+//! have the same API and the same equality and order (the string's), so the model computes
+//! the same things with either; only the speed and the hash values differ.
 //!
-//! The explorer clones a world for every branch it tries (hundreds of thousands per search),
-//! and a world holds its keys, fingerprints, payment ids and request bodies as strings, none
-//! of which is ever edited after it is made. As `String`s, every clone copied each of them (an
-//! allocation and a free apiece: about half of all the allocations of a search); as `Text`,
-//! a clone counts one more reference. And the explorer fingerprints every situation it meets
-//! (`World::view`), which hashed each of these strings byte by byte every time (a request's
-//! 64-character SHA-256, its 36-character key): a `Text` keeps a 64-bit digest of its bytes,
-//! taken once, and hashes as that one word. Equal strings have equal digests, so equal worlds
-//! still hash alike; order and equality are the string's own, so nothing the model computes
-//! changes.
+//! Why the search wants it shared: the explorer clones a world for every branch it tries
+//! (hundreds of thousands per search), and a world holds its keys, fingerprints, payment ids
+//! and request bodies as strings, none of which is ever edited after it is made. As `String`s,
+//! every clone copied each of them (an allocation and a free apiece: about half of all the
+//! allocations of a search); shared, a clone counts one more reference. And the explorer
+//! fingerprints every situation it meets (`World::view`), which hashed each of these strings
+//! byte by byte every time (a request's 64-character SHA-256, its 36-character key): a shared
+//! `Text` keeps a 64-bit digest of its bytes, taken once, and hashes as that one word. Equal
+//! strings have equal digests, so equal worlds still hash alike. Figures:
+//! docs/measurements.md, "#46 item 2, third try" and "fourth try".
+//!
+//! Both variants are compiled in the core's own tests, which check the API of each
+//! (`tests` below); the rest of the core's tests run the shared one (the core's
+//! dev-dependency on itself turns the feature on), the first screen's build the plain one.
 
-use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::ops::Deref;
-use std::sync::Arc;
+#[cfg(any(test, not(feature = "shared-text")))]
+mod plain;
+#[cfg(any(test, feature = "shared-text"))]
+mod shared;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// An immutable, cheaply cloned string (reads as a `&str`; serialised as a string). Ordered
-/// and compared as its string; hashed as a digest of its bytes (so not interchangeable with a
-/// `&str` as a hash-map key, which is why it does not implement `Borrow<str>`).
-pub struct Text {
-    digest: u64,
-    text: Arc<str>,
-}
-
-impl Text {
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-
-    fn new(text: Arc<str>) -> Text {
-        Text {
-            digest: digest(text.as_bytes()),
-            text,
-        }
-    }
-}
-
-/// A 64-bit digest of `bytes` (the same on every platform: little-endian words, a fixed mix):
-/// what a [`Text`] hashes as. Two different strings share one with a chance of about 2^-64,
-/// far below what the explorer's 128-bit situation fingerprint already accepts.
-#[inline(never)]
-fn digest(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0x9e37_79b9_7f4a_7c15 ^ bytes.len() as u64;
-    let (words, rest) = bytes.as_chunks::<8>();
-    for word in words {
-        h = (h ^ u64::from_le_bytes(*word)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 32;
-    }
-    let mut last = [0u8; 8];
-    last[..rest.len()].copy_from_slice(rest);
-    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 29)
-}
-
-// Not inlined (here and in `eq`, `digest`, `from`): the first screen's module carries the
-// model too, and a reference count inlined at every clone and comparison of every type that
-// holds a `Text` costs it bytes (measured: docs/measurements.md, "#46 item 2, third try").
-impl Clone for Text {
-    #[inline(never)]
-    fn clone(&self) -> Text {
-        Text {
-            digest: self.digest,
-            text: Arc::clone(&self.text),
-        }
-    }
-}
-
-impl PartialEq for Text {
-    #[inline(never)]
-    fn eq(&self, other: &Text) -> bool {
-        self.digest == other.digest && self.text == other.text
-    }
-}
-
-impl Eq for Text {}
-
-impl PartialOrd for Text {
-    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Text {
-    fn cmp(&self, other: &Text) -> std::cmp::Ordering {
-        self.text.cmp(&other.text)
-    }
-}
-
-impl Hash for Text {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.digest);
-    }
-}
-
-impl Default for Text {
-    fn default() -> Self {
-        Text::from("")
-    }
-}
-
-impl Deref for Text {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.text
-    }
-}
-
-impl AsRef<str> for Text {
-    fn as_ref(&self) -> &str {
-        &self.text
-    }
-}
-
-impl From<&str> for Text {
-    #[inline(never)]
-    fn from(s: &str) -> Self {
-        Text::new(Arc::from(s))
-    }
-}
-
-impl From<String> for Text {
-    #[inline(never)]
-    fn from(s: String) -> Self {
-        Text::new(Arc::from(s))
-    }
-}
-
-impl From<&String> for Text {
-    fn from(s: &String) -> Self {
-        Text::from(s.as_str())
-    }
-}
-
-impl From<Text> for String {
-    fn from(t: Text) -> Self {
-        t.text.as_ref().to_owned()
-    }
-}
-
-impl PartialEq<str> for Text {
-    fn eq(&self, other: &str) -> bool {
-        &*self.text == other
-    }
-}
-
-impl PartialEq<&str> for Text {
-    fn eq(&self, other: &&str) -> bool {
-        &*self.text == *other
-    }
-}
-
-impl PartialEq<String> for Text {
-    fn eq(&self, other: &String) -> bool {
-        &*self.text == other.as_str()
-    }
-}
-
-impl PartialEq<Text> for str {
-    fn eq(&self, other: &Text) -> bool {
-        self == &*other.text
-    }
-}
-
-impl PartialEq<Text> for &str {
-    fn eq(&self, other: &Text) -> bool {
-        *self == &*other.text
-    }
-}
-
-impl PartialEq<Text> for String {
-    fn eq(&self, other: &Text) -> bool {
-        self.as_str() == &*other.text
-    }
-}
-
-impl fmt::Debug for Text {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.text, f)
-    }
-}
-
-impl fmt::Display for Text {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&*self.text, f)
-    }
-}
-
-impl Serialize for Text {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
-    }
-}
-
-impl<'de> Deserialize<'de> for Text {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(Text::from)
-    }
-}
+#[cfg(not(feature = "shared-text"))]
+pub use plain::Text;
+#[cfg(feature = "shared-text")]
+pub use shared::Text;
 
 #[cfg(test)]
 mod tests {
-    use super::Text;
     use std::hash::{Hash, Hasher};
 
     fn hash_of(value: &impl Hash) -> u64 {
@@ -214,25 +41,62 @@ mod tests {
         h.finish()
     }
 
-    /// A `Text` compares, orders and prints as the string it holds, equal strings hash alike
-    /// and different ones apart, and a clone is the same string without a copy.
+    /// A `Text` of either variant compares, orders, prints, converts and (de)serialises as the
+    /// string it holds, and equal strings hash alike and different ones apart.
+    macro_rules! a_text_is_its_string {
+        ($Text:ty) => {{
+            type T = $Text;
+            let a = T::from("key-1");
+            let b = T::from(String::from("key-1"));
+            assert_eq!(a, b);
+            assert_eq!(a, "key-1");
+            assert_eq!("key-1", a);
+            assert_eq!(a, String::from("key-1"));
+            assert_eq!(String::from("key-1"), a);
+            assert_eq!(T::from(&String::from("key-1")), a);
+            assert_eq!(a.as_str(), "key-1");
+            assert_eq!(a.len(), 5);
+            assert_eq!(hash_of(&a), hash_of(&b));
+            for other in ["key-2", "key-1 ", "", "2-yek", "key-10000000000000000"] {
+                assert_ne!(a, other);
+                assert_ne!(a, T::from(other));
+                assert_ne!(hash_of(&a), hash_of(&T::from(other)), "{other}");
+            }
+            for (earlier, later) in [("a", "b"), ("key-10", "key-9"), ("", "a")] {
+                let (earlier, later) = (T::from(earlier), T::from(later));
+                assert!(earlier < later);
+                assert!(later > earlier);
+            }
+            assert_eq!(format!("{a}|{a:?}"), "key-1|\"key-1\"");
+            let c = a.clone();
+            assert_eq!(c, a);
+            assert_eq!(String::from(c), "key-1");
+            assert_eq!(T::default(), "");
+            let json = serde_json::to_string(&a).expect("serialises");
+            assert_eq!(json, "\"key-1\"");
+            assert_eq!(serde_json::from_str::<T>(&json).expect("deserialises"), a);
+        }};
+    }
+
     #[test]
-    fn a_text_is_its_string() {
-        let a = Text::from("key-1");
-        let b = Text::from(String::from("key-1"));
-        assert_eq!(a, b);
-        assert_eq!(a, "key-1");
-        assert_eq!(hash_of(&a), hash_of(&b));
-        for other in ["key-2", "key-1 ", "", "2-yek", "key-10000000000000000"] {
-            assert_ne!(a, other);
-            assert_ne!(hash_of(&a), hash_of(&Text::from(other)), "{other}");
-        }
-        let (earlier, later) = (Text::from("a"), Text::from("b"));
-        assert!(earlier < later);
-        assert_eq!(format!("{a}|{a:?}"), "key-1|\"key-1\"");
+    fn a_plain_text_is_its_string() {
+        a_text_is_its_string!(super::plain::Text);
+    }
+
+    /// And a clone of a shared one is the same string without a copy.
+    #[test]
+    fn a_shared_text_is_its_string_shared() {
+        a_text_is_its_string!(super::shared::Text);
+        let a = super::shared::Text::from("key-1");
         let c = a.clone();
         assert!(std::ptr::eq(a.as_str(), c.as_str()));
-        assert_eq!(String::from(c), "key-1");
-        assert_eq!(Text::default(), "");
+    }
+
+    /// The build in use is the one the feature names (the core's tests run the shared one).
+    #[test]
+    fn the_feature_picks_the_variant() {
+        let a = super::Text::from("x");
+        let shared = std::ptr::eq(a.as_str(), a.clone().as_str());
+        assert_eq!(shared, cfg!(feature = "shared-text"));
     }
 }

@@ -9,8 +9,9 @@
 #      states, steps; see its docs for exactly what each counts); with
 #      BRUTE=1 also the brute-force oracle (every schedule one by one: the "before" figures);
 #      with HEAVY_K=4 also k = 4 on the heaviest scenario (scope); built with the page's
-#      worker profile (`release-worker`, opt-level 3), or EXPLORER_PROFILE=release for the
-#      first screen's opt-level "z" (the figures before 2026-12-07);
+#      worker profile (`release-worker`, opt-level 3) and its `shared-text` feature, or
+#      EXPLORER_PROFILE=release for the first screen's opt-level "z" (the figures before
+#      2026-12-07);
 #   2b. the search cut into parts (explore_parallel, what the page's workers do) at k = max_k
 #      over every scenario: on one thread and on every core (nproc), total milliseconds;
 #   3. the release bundle in dist/ (builds it if missing): the first screen per language and
@@ -35,8 +36,10 @@ target="${CARGO_TARGET_DIR:-target}"
 # are the page's figures; EXPLORER_PROFILE=release gives the first screen's opt-level "z"
 # (the figures before 2026-12-07 were taken so).
 profile="${EXPLORER_PROFILE:-release-worker}"
-cargo build -q --profile "$profile" -p idem-core --example explore 2>/dev/null
-echo "(explorer built with the $profile profile)"
+# And with the core's shared strings (`shared-text`, as Trunk builds the worker; the core's
+# examples get it from its dev-dependency on itself anyway: said here so it stays so).
+cargo build -q --profile "$profile" -p idem-core --features shared-text --example explore 2>/dev/null
+echo "(explorer built with the $profile profile and the shared-text feature)"
 explore="$target/$profile/examples/explore"
 for k in $(seq 1 "$max_k"); do
   echo "== explorer, k = $k faults ($profile, native)"

@@ -49,10 +49,10 @@ fn applied(command: &RedisCommand, reply: &RedisReply, record: bool) -> Option<(
     match (command, reply) {
         (RedisCommand::Set { key, ttl_ms, .. }, RedisReply::Ok)
         | (RedisCommand::ClaimWithToken { key, ttl_ms, .. }, RedisReply::Int(_)) => {
-            Some((key.clone(), *ttl_ms))
+            Some((key.to_string(), *ttl_ms))
         }
         (RedisCommand::SetIfToken { key, ttl_ms, .. }, RedisReply::Ok) if record => {
-            Some((key.clone(), *ttl_ms))
+            Some((key.to_string(), *ttl_ms))
         }
         _ => None,
     }

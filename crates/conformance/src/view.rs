@@ -32,8 +32,8 @@ impl KeyView {
         let record = &row.stored.record;
         KeyView {
             user_id: i64::from(record.user.0),
-            key: row.key.clone(),
-            fingerprint: record.fingerprint.clone(),
+            key: row.key.to_string(),
+            fingerprint: record.fingerprint.to_string(),
             status: sql::status_name(&record.status).to_owned(),
             response: match &record.status {
                 idem_core::record::KeyStatus::InProgress => None,
@@ -116,10 +116,10 @@ pub type ChargeView = (String, i64, i64, Option<String>);
 /// The model's `charges` row as the real table holds it.
 pub fn charge_view(c: &ChargeRow) -> ChargeView {
     (
-        c.payment_id.clone(),
+        c.payment_id.to_string(),
         i64::from(c.user.0),
         ms(c.amount_cents),
-        c.idempotency_key.clone(),
+        c.idempotency_key.as_deref().map(str::to_owned),
     )
 }
 
@@ -157,13 +157,13 @@ impl Tables {
                 .iter()
                 .map(|p| (i64::from(p.id), p.likes))
                 .collect(),
-            like_ops: ledger.like_ops.clone(),
-            account_ops: ledger.account_ops.clone(),
+            like_ops: ledger.like_ops.iter().map(|o| o.to_string()).collect(),
+            account_ops: ledger.account_ops.iter().map(|o| o.to_string()).collect(),
             keys: ledger.idempotency_keys.iter().map(KeyView::of).collect(),
             fences: ledger
                 .fences
                 .iter()
-                .map(|(c, t)| (c.clone(), ms(*t)))
+                .map(|(c, t)| (c.to_string(), ms(*t)))
                 .collect(),
         };
         t.sort();

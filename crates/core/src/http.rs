@@ -1,6 +1,7 @@
 //! The HTTP layer between the mobile client and the API: requests with their Idempotency-Key,
 //! responses with the IETF draft's status codes, and the SHA-256 request fingerprint.
 
+use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -23,7 +24,7 @@ pub enum RequestBody {
         /// Amount in cents ($100 = 10 000).
         amount_cents: u64,
         /// ISO currency code, lowercase as Stripe writes it.
-        currency: String,
+        currency: Text,
     },
     /// `PATCH /accounts/{account}`: take money from an account balance, optionally only at a
     /// known version.
@@ -36,14 +37,14 @@ pub enum RequestBody {
         expected_version: Option<u64>,
         /// The operation's id, the same on every attempt of it (with `reconcile`): the API
         /// records it with the debit and looks it up when the compare-and-set fails.
-        op_id: Option<String>,
+        op_id: Option<Text>,
     },
     /// `POST /posts/{post}/likes`: add one like, optionally tagged with an op_id.
     Like {
         /// The post's id.
         post: u32,
         /// Client-generated id of this like; `None` for the naive endpoint.
-        op_id: Option<String>,
+        op_id: Option<Text>,
     },
 }
 
@@ -109,9 +110,9 @@ impl RequestBody {
     /// A pure function of the body, remembered for the last few bodies of this thread: the
     /// explorer handles the same few request bodies hundreds of thousands of times, and a
     /// SHA-256 each time was a tenth of its work.
-    pub fn fingerprint(&self) -> String {
+    pub fn fingerprint(&self) -> Text {
         thread_local! {
-            static RECENT: std::cell::RefCell<(usize, Vec<(RequestBody, String)>)> =
+            static RECENT: std::cell::RefCell<(usize, Vec<(RequestBody, Text)>)> =
                 const { std::cell::RefCell::new((0, Vec::new())) };
         }
         RECENT.with(|recent| {
@@ -119,7 +120,7 @@ impl RequestBody {
             if let Some((_, hex)) = recent.1.iter().find(|(body, _)| body == self) {
                 return hex.clone();
             }
-            let hex = self.digest_hex();
+            let hex = Text::from(self.digest_hex());
             let (next, entries) = &mut *recent;
             if entries.len() < 8 {
                 entries.push((self.clone(), hex.clone()));
@@ -149,7 +150,7 @@ pub struct HttpRequest {
     /// The authenticated caller (from the bearer token).
     pub user: UserId,
     /// The `Idempotency-Key` header, if the client sent one.
-    pub idempotency_key: Option<String>,
+    pub idempotency_key: Option<Text>,
     /// What to do.
     pub body: RequestBody,
     /// 1 for the first try, 2 for the first retry, …
@@ -249,7 +250,7 @@ pub enum ResponseBody {
     /// 201: a payment exists.
     Charged {
         /// The processor's payment id, e.g. `pay_abc`.
-        payment_id: String,
+        payment_id: Text,
         /// Amount in cents.
         amount_cents: u64,
         /// The customer the payment belongs to.
@@ -361,7 +362,7 @@ mod tests {
     fn charge(amount: u64) -> RequestBody {
         RequestBody::Charge {
             amount_cents: amount,
-            currency: "usd".to_owned(),
+            currency: "usd".into(),
         }
     }
 
@@ -444,7 +445,7 @@ mod tests {
             charge(10_000),
             RequestBody::Charge {
                 amount_cents: 0,
-                currency: odd.to_owned(),
+                currency: odd.into(),
             },
             RequestBody::Debit {
                 account: 1,
@@ -462,11 +463,11 @@ mod tests {
                 account: 7,
                 amount: 20,
                 expected_version: Some(5),
-                op_id: Some(odd.to_owned()),
+                op_id: Some(odd.into()),
             },
             RequestBody::Like {
                 post: 7,
-                op_id: Some(odd.to_owned()),
+                op_id: Some(odd.into()),
             },
             RequestBody::Like {
                 post: 7,
@@ -511,7 +512,7 @@ mod tests {
         let cases = [
             (
                 ResponseBody::Charged {
-                    payment_id: "ch_\"1".to_owned(),
+                    payment_id: "ch_\"1".into(),
                     amount_cents: 10_000,
                     customer: UserId(2),
                 },

@@ -69,6 +69,7 @@ pub(crate) use check::{explore, meaning, outcome, placed, verdict};
 
 pub use base::json::push_string as push_json_string;
 pub use base::rng;
+pub use base::text::Text;
 pub use nodes::client::Told;
 pub use nodes::{api, client, ledger, message, processor, store};
 

@@ -1,6 +1,7 @@
 //! What an idempotency store keeps per key. Shared by the Redis model ([`crate::store`]) and
 //! the `idempotency_keys` table of the PostgreSQL model ([`crate::ledger`]).
 
+use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::base::json::Object;
@@ -33,7 +34,7 @@ pub struct KeyRecord {
     /// The user who made the key's first request.
     pub user: UserId,
     /// SHA-256 of the first request's canonical body.
-    pub fingerprint: String,
+    pub fingerprint: Text,
     /// In progress or completed.
     pub status: KeyStatus,
 }

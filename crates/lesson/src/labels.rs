@@ -158,7 +158,7 @@ pub fn packet_label(message: &Message, names: &ShortNames, catalog: &Catalog) ->
             } else if reply.replayed {
                 format!("{} ↺", reply.payment_id)
             } else {
-                reply.payment_id.clone()
+                reply.payment_id.as_str().to_owned()
             }
         }
     }

@@ -598,11 +598,11 @@ fn try_redis(
     // The fencing counters have no expiry (`INCR` on a new key).
     let mut model: Vec<(String, String)> = store
         .entries()
-        .map(|(k, v)| (k.clone(), sql::redis_value(&v.record)))
+        .map(|(k, v)| (k.to_string(), sql::redis_value(&v.record)))
         .chain(
             store
                 .counters()
-                .map(|(k, n)| (k.clone(), format!("{n} (PTTL -1)"))),
+                .map(|(k, n)| (k.to_string(), format!("{n} (PTTL -1)"))),
         )
         .collect();
     model.sort();

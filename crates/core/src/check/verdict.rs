@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::text::Text;
 use crate::base::vecmap::VecMap;
 use crate::client::{Told, UserView};
 use crate::http::{RequestBody, ResponseBody};
@@ -287,13 +288,13 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     if !quiescent {
         return Status::Pending;
     }
-    let charged: Vec<&String> = world
+    let charged: Vec<&Text> = world
         .processor()
         .statement
         .iter()
         .map(|l| &l.payment_id)
         .collect();
-    let recorded: Vec<&String> = world
+    let recorded: Vec<&Text> = world
         .ledger()
         .charges
         .iter()
@@ -302,12 +303,12 @@ fn ledger_matches(world: &World, quiescent: bool) -> Status {
     let unrecorded: Vec<String> = charged
         .iter()
         .filter(|p| !recorded.contains(p))
-        .map(|p| (*p).clone())
+        .map(|p| p.as_str().to_owned())
         .collect();
     let phantom: Vec<String> = recorded
         .iter()
         .filter(|p| !charged.contains(p))
-        .map(|p| (*p).clone())
+        .map(|p| p.as_str().to_owned())
         .collect();
     if unrecorded.is_empty() && phantom.is_empty() {
         Status::Holds

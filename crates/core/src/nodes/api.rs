@@ -11,6 +11,7 @@
 //! sends and how a handler answers (`phases`), crashes, pauses and the recovery sweep
 //! (`outages`), and the key's names and fencing (`keys`).
 
+use crate::base::text::Text;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -67,9 +68,9 @@ pub struct Handler {
     /// The request.
     pub request: HttpRequest,
     /// SHA-256 of its canonical body.
-    pub fingerprint: String,
+    pub fingerprint: Text,
     /// The key's name in the store (`idem:user_1:<uuid>`), when the key protection applies.
-    pub store_key: Option<String>,
+    pub store_key: Option<Text>,
     /// The phase in progress.
     pub phase: Phase,
     awaiting: Await,

@@ -2,6 +2,7 @@
 //! exponential backoff and jitter, keeps one Idempotency-Key per logical operation, and
 //! records what the user saw.
 
+use crate::base::text::Text;
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
@@ -144,7 +145,7 @@ pub struct ClientOp {
     /// What is asked (identical on every retry).
     pub body: RequestBody,
     /// The Idempotency-Key, generated once for the operation, reused on every retry.
-    pub key: Option<String>,
+    pub key: Option<Text>,
     /// When the user asked.
     pub started_at: SimTime,
     /// Attempts sent so far.
@@ -209,7 +210,7 @@ impl Client {
         op: OpId,
         user: UserId,
         body: RequestBody,
-        key: Option<String>,
+        key: Option<Text>,
     ) {
         self.ops.push(ClientOp {
             op,

@@ -5,6 +5,7 @@
 //! in `BEGIN … COMMIT`, so either all of its writes are visible or (when the API dies before
 //! sending it) none.
 
+use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::http::HttpRequest;
@@ -16,13 +17,13 @@ use crate::topology::{OpId, UserId};
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChargeRow {
     /// The processor's payment id (primary key).
-    pub payment_id: String,
+    pub payment_id: Text,
     /// The customer.
     pub user: UserId,
     /// Amount in cents.
     pub amount_cents: u64,
     /// The Idempotency-Key of the request, if any.
-    pub idempotency_key: Option<String>,
+    pub idempotency_key: Option<Text>,
     /// Ground truth: the logical operation that wrote the row.
     pub op: OpId,
 }
@@ -52,7 +53,7 @@ pub struct PostRow {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct KeyRow {
     /// The client's key.
-    pub key: String,
+    pub key: Text,
     /// Record and expiry (deleted by the cleanup job after the TTL).
     pub stored: StoredKey,
     /// An in-progress claim may be taken over after this time (recovery of a crashed handler).
@@ -67,23 +68,23 @@ pub enum Statement {
     /// `INSERT INTO charges … ON CONFLICT DO NOTHING` (conflicts on the primary key).
     InsertCharge {
         /// Payment id.
-        payment_id: String,
+        payment_id: Text,
         /// Customer.
         user: UserId,
         /// Cents.
         amount_cents: u64,
         /// Key, if any.
-        idempotency_key: Option<String>,
+        idempotency_key: Option<Text>,
         /// With fencing: insert only while `fences` holds exactly this token for this
         /// counter (a newer holder has moved it on).
-        fence: Option<(String, u64)>,
+        fence: Option<(Text, u64)>,
     },
     /// `INSERT INTO fences … ON CONFLICT (counter) DO UPDATE … WHERE fences.token <
     /// EXCLUDED.token`: records the writer's fencing token, one row when it is the newest
     /// seen, none when a newer one was.
     Fence {
         /// The claim's counter (`fence:` and the store key).
-        counter: String,
+        counter: Text,
         /// The writer's token.
         token: u64,
     },
@@ -98,7 +99,7 @@ pub enum Statement {
         expected_version: Option<u64>,
         /// With `reconcile`: the operation's id, inserted into `account_ops` in the same
         /// statement when the update applies (a CTE on the UPDATE … RETURNING).
-        op_id: Option<String>,
+        op_id: Option<Text>,
     },
     /// `SELECT balance, version FROM accounts WHERE id = $1`.
     SelectAccount {
@@ -112,7 +113,7 @@ pub enum Statement {
         /// The caller.
         user: UserId,
         /// The key.
-        key: String,
+        key: Text,
         /// The amount asked about.
         amount_cents: u64,
     },
@@ -120,12 +121,12 @@ pub enum Statement {
     /// already applied (one row) or not (none).
     SelectAccountOp {
         /// The operation's id.
-        op_id: String,
+        op_id: Text,
     },
     /// `INSERT INTO like_ops (op_id) VALUES ($1) ON CONFLICT DO NOTHING`.
     InsertLikeOp {
         /// The client's op_id.
-        op_id: String,
+        op_id: Text,
     },
     /// `UPDATE posts SET likes = likes + 1 WHERE id = $1 RETURNING likes`; with
     /// `only_if_inserted`, runs only when the previous statement inserted a row (the two are
@@ -144,7 +145,7 @@ pub enum Statement {
     /// `INSERT INTO idempotency_keys … ON CONFLICT DO NOTHING`: the claim.
     ClaimKey {
         /// The client's key.
-        key: String,
+        key: Text,
         /// The record (in progress).
         record: KeyRecord,
         /// Lease end for the claim.
@@ -165,7 +166,7 @@ pub enum Statement {
         /// The caller.
         user: UserId,
         /// The key.
-        key: String,
+        key: Text,
     },
     /// `UPDATE idempotency_keys SET locked_until = $new WHERE … AND status = 'in_progress' AND
     /// locked_until <= $now`: take over a claim whose holder died.
@@ -173,7 +174,7 @@ pub enum Statement {
         /// The caller.
         user: UserId,
         /// The key.
-        key: String,
+        key: Text,
         /// The current time.
         now: SimTime,
         /// The new lease end.
@@ -184,7 +185,7 @@ pub enum Statement {
         /// The caller.
         user: UserId,
         /// The key.
-        key: String,
+        key: Text,
         /// The response to replay from now on.
         response: StoredResponse,
     },
@@ -291,9 +292,9 @@ pub struct Ledger {
     /// `posts`.
     pub posts: Vec<PostRow>,
     /// `like_ops(op_id)`.
-    pub like_ops: Vec<String>,
+    pub like_ops: Vec<Text>,
     /// `account_ops(op_id)`: the debits applied, by operation id (with `reconcile`).
-    pub account_ops: Vec<String>,
+    pub account_ops: Vec<Text>,
     /// Whether `like_ops.op_id` has a unique index. Without it ON CONFLICT never fires.
     pub like_ops_unique: bool,
     /// `idempotency_keys`.
@@ -305,7 +306,7 @@ pub struct Ledger {
     /// Ground truth: likes applied.
     pub likes: Vec<Effect>,
     /// `fences`: the newest fencing token written per counter.
-    pub fences: Vec<(String, u64)>,
+    pub fences: Vec<(Text, u64)>,
 }
 
 impl Ledger {
@@ -344,7 +345,7 @@ impl Ledger {
     }
 
     /// The cleanup job: deletes idempotency_keys rows past their TTL. Returns the deleted keys.
-    pub fn expire(&mut self, now: SimTime) -> Vec<String> {
+    pub fn expire(&mut self, now: SimTime) -> Vec<Text> {
         let mut gone = Vec::new();
         self.idempotency_keys.retain(|row| {
             let keep = row.stored.expires_at > now;

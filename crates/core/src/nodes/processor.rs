@@ -1,6 +1,7 @@
 //! A model of the card processor (PSP). It sits outside every transaction of ours: once it has
 //! charged, only its own idempotency key can stop a second charge.
 
+use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::base::vecmap::VecMap;
@@ -18,19 +19,19 @@ pub struct ChargeRequest {
     /// Amount in cents.
     pub amount_cents: u64,
     /// The key the API forwarded, if it does.
-    pub idempotency_key: Option<String>,
+    pub idempotency_key: Option<Text>,
     /// Ground truth: the logical operation.
     pub op: OpId,
     /// With fencing: the claim's counter and the caller's token. The processor keeps the
     /// newest token it has seen per counter and refuses a call with an older one.
-    pub fence: Option<(String, u64)>,
+    pub fence: Option<(Text, u64)>,
 }
 
 /// The processor's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChargeReply {
     /// The payment id.
-    pub payment_id: String,
+    pub payment_id: Text,
     /// True when the key matched an earlier charge and no money moved this time.
     pub replayed: bool,
     /// True when the call was refused for a stale fencing token (no money moved, no id).
@@ -41,7 +42,7 @@ pub struct ChargeReply {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StatementLine {
     /// Payment id.
-    pub payment_id: String,
+    pub payment_id: Text,
     /// Customer.
     pub user: UserId,
     /// Amount in cents.
@@ -57,19 +58,19 @@ pub struct StatementLine {
 pub struct Processor {
     /// Every charge ever made: the customers' statements.
     pub statement: Vec<StatementLine>,
-    keys: VecMap<String, (String, SimTime)>,
-    fences: VecMap<String, u64>,
+    keys: VecMap<Text, (Text, SimTime)>,
+    fences: VecMap<Text, u64>,
 }
 
 impl Processor {
     /// The newest fencing token seen per counter.
-    pub fn fences(&self) -> impl Iterator<Item = (&String, &u64)> {
+    pub fn fences(&self) -> impl Iterator<Item = (&Text, &u64)> {
         self.fences.iter()
     }
 
     /// The forwarded keys it remembers, with the payment each names and when it forgets it
     /// (a key is forgotten once that time has come).
-    pub fn keys(&self) -> impl Iterator<Item = (&String, &(String, SimTime))> {
+    pub fn keys(&self) -> impl Iterator<Item = (&Text, &(Text, SimTime))> {
         self.keys.iter()
     }
 
@@ -83,7 +84,7 @@ impl Processor {
                 .is_some_and(|newest| newest > token)
             {
                 return ChargeReply {
-                    payment_id: String::new(),
+                    payment_id: Text::default(),
                     replayed: false,
                     fenced: true,
                 };
@@ -99,7 +100,7 @@ impl Processor {
                 };
             }
         }
-        let payment_id = payment_id(self.statement.len());
+        let payment_id = Text::from(payment_id(self.statement.len()));
         self.statement.push(StatementLine {
             payment_id: payment_id.clone(),
             user: request.user,
@@ -149,7 +150,7 @@ mod tests {
         ChargeRequest {
             user: UserId(1),
             amount_cents: 10_000,
-            idempotency_key: key.map(str::to_owned),
+            idempotency_key: key.map(Text::from),
             op: OpId(0),
             fence: None,
         }

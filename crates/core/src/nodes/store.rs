@@ -2,6 +2,7 @@
 //! for an atomic claim (with fencing, one Lua script that claims and hands out the token), and
 //! eviction.
 
+use crate::base::text::Text;
 use serde::{Deserialize, Serialize};
 
 use crate::base::vecmap::VecMap;
@@ -15,7 +16,7 @@ pub enum RedisCommand {
     /// does not exist (the atomic claim).
     Set {
         /// The Redis key (already scoped by user when the protection is on).
-        key: String,
+        key: Text,
         /// The record to store.
         value: KeyRecord,
         /// Only set when absent.
@@ -26,7 +27,7 @@ pub enum RedisCommand {
     /// `GET key`.
     Get {
         /// The Redis key.
-        key: String,
+        key: Text,
     },
     /// The fenced claim, as one Lua script: `SET key value NX PX ttl` and, when that set it,
     /// `INCR fence` (the key's counter, one more for every claim won), replying the new token;
@@ -36,25 +37,25 @@ pub enum RedisCommand {
     /// gets a larger token (an eviction of every key resets it).
     ClaimWithToken {
         /// The Redis key.
-        key: String,
+        key: Text,
         /// The in-progress record to store.
         value: KeyRecord,
         /// The claim's lease in milliseconds.
         ttl_ms: u64,
         /// The counter's key (`fence:` and the store key).
-        fence: String,
+        fence: Text,
     },
     /// A fenced `SET key value PX ttl`, as a Lua script: only while the counter `fence` still
     /// holds `token`, so a holder whose key was taken over cannot write its record.
     SetIfToken {
         /// The Redis key.
-        key: String,
+        key: Text,
         /// The record to store.
         value: KeyRecord,
         /// Time to live in milliseconds.
         ttl_ms: u64,
         /// The counter's key.
-        fence: String,
+        fence: Text,
         /// The writer's token.
         token: u64,
     },
@@ -137,18 +138,18 @@ pub enum RedisReply {
 /// The store's state: what `KEYS *` would list, with expiry times.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Store {
-    entries: VecMap<String, StoredKey>,
-    counters: VecMap<String, u64>,
+    entries: VecMap<Text, StoredKey>,
+    counters: VecMap<Text, u64>,
 }
 
 impl Store {
     /// `SET key value PX ttl` once its condition (if any) held.
-    fn put(&mut self, now: SimTime, key: &str, value: &KeyRecord, ttl_ms: u64) -> RedisReply {
+    fn put(&mut self, now: SimTime, key: &Text, value: &KeyRecord, ttl_ms: u64) -> RedisReply {
         let stored = StoredKey {
             record: value.clone(),
             expires_at: now.plus(ttl_ms),
         };
-        self.entries.insert(key.to_owned(), stored);
+        self.entries.insert(key.clone(), stored);
         RedisReply::Ok
     }
 
@@ -202,7 +203,7 @@ impl Store {
 
     /// Removes every key whose TTL has run out by `now`; returns them. As in Redis, a key set
     /// with `PX ttl` at `t` is still there at `t + ttl` and gone a millisecond later.
-    pub fn expire(&mut self, now: SimTime) -> Vec<(String, StoredKey)> {
+    pub fn expire(&mut self, now: SimTime) -> Vec<(Text, StoredKey)> {
         let mut gone = Vec::new();
         self.entries.retain(|k, e| {
             let keep = e.expires_at >= now;
@@ -216,7 +217,7 @@ impl Store {
 
     /// Drops a key as `maxmemory` eviction would. Returns whether it existed.
     pub fn evict(&mut self, key: &str) -> bool {
-        self.entries.remove(key).is_some()
+        self.entries.remove(&Text::from(key)).is_some()
     }
 
     /// Drops every key (a Redis restart without persistence). Returns how many there were.
@@ -228,12 +229,12 @@ impl Store {
     }
 
     /// The fencing counters (keys without expiry), by key.
-    pub fn counters(&self) -> impl Iterator<Item = (&String, &u64)> {
+    pub fn counters(&self) -> impl Iterator<Item = (&Text, &u64)> {
         self.counters.iter()
     }
 
     /// The live entries, ordered by key.
-    pub fn entries(&self) -> impl Iterator<Item = (&String, &StoredKey)> {
+    pub fn entries(&self) -> impl Iterator<Item = (&Text, &StoredKey)> {
         self.entries.iter()
     }
 
@@ -312,7 +313,7 @@ mod tests {
         );
         assert_eq!(
             s.counters().collect::<Vec<_>>(),
-            [(&"fence:k".to_owned(), &1)]
+            [(&Text::from("fence:k"), &1)]
         );
         assert_eq!(s.execute(SimTime(101), &claim(100)), RedisReply::Int(2));
     }

@@ -27,7 +27,11 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             nx,
             ttl_ms,
         } => {
-            let mut argv = vec!["SET".to_owned(), key.clone(), redis_value(value)];
+            let mut argv = vec![
+                "SET".to_owned(),
+                key.as_str().to_owned(),
+                redis_value(value),
+            ];
             if *nx {
                 argv.push("NX".to_owned());
             }
@@ -35,7 +39,7 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             argv.push(ttl_ms.to_string());
             argv
         }
-        RedisCommand::Get { key } => vec!["GET".to_owned(), key.clone()],
+        RedisCommand::Get { key } => vec!["GET".to_owned(), key.as_str().to_owned()],
         RedisCommand::ClaimWithToken {
             key,
             value,
@@ -45,8 +49,8 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             "EVAL".to_owned(),
             crate::store::CLAIM_WITH_TOKEN_LUA.to_owned(),
             "2".to_owned(),
-            key.clone(),
-            fence.clone(),
+            key.as_str().to_owned(),
+            fence.as_str().to_owned(),
             redis_value(value),
             ttl_ms.to_string(),
         ],
@@ -60,8 +64,8 @@ pub fn redis_argv(command: &RedisCommand) -> Vec<String> {
             "EVAL".to_owned(),
             crate::store::SET_IF_TOKEN_LUA.to_owned(),
             "2".to_owned(),
-            key.clone(),
-            fence.clone(),
+            key.as_str().to_owned(),
+            fence.as_str().to_owned(),
             token.to_string(),
             redis_value(value),
             ttl_ms.to_string(),

@@ -143,7 +143,7 @@ mod tests {
         for key in [None, Some("k\"1")] {
             let request = HttpRequest {
                 user: UserId(2),
-                idempotency_key: key.map(str::to_owned),
+                idempotency_key: key.map(Into::into),
                 body: RequestBody::Like {
                     post: 7,
                     op_id: None,

@@ -2,6 +2,7 @@
 //! machine, a retry, a new operation started with a fresh key).
 
 use crate::action::{Action, ActionError, OpKind, OpSpec};
+use crate::base::text::Text;
 use crate::http::RequestBody;
 use crate::net::Fate;
 use crate::nodes::message::DropReason;
@@ -149,8 +150,8 @@ impl World {
     pub(super) fn start_op(
         &mut self,
         spec: OpSpec,
-        key: Option<Option<String>>,
-        op_id: Option<String>,
+        key: Option<Option<Text>>,
+        op_id: Option<Text>,
     ) {
         let p = self.scenario.protections;
         let op = OpId(self.next_op);
@@ -163,7 +164,7 @@ impl World {
         let body = match spec.kind {
             OpKind::Charge { amount_cents } => RequestBody::Charge {
                 amount_cents,
-                currency: "usd".to_owned(),
+                currency: Text::from("usd"),
             },
             OpKind::Debit {
                 amount,
@@ -182,10 +183,12 @@ impl World {
         self.client.start(self.now, op, spec.user, body, key);
     }
 
-    pub(super) fn uuid(&mut self) -> String {
-        uuid::Builder::from_random_bytes(self.rng.bytes16())
-            .into_uuid()
-            .to_string()
+    pub(super) fn uuid(&mut self) -> Text {
+        Text::from(
+            uuid::Builder::from_random_bytes(self.rng.bytes16())
+                .into_uuid()
+                .to_string(),
+        )
     }
 }
 

@@ -90,11 +90,11 @@ impl World {
                         Note::ProcessorFenced
                     } else if reply.replayed {
                         Note::ProcessorDeduplicated {
-                            payment_id: reply.payment_id.clone(),
+                            payment_id: reply.payment_id.as_str().to_owned(),
                         }
                     } else {
                         Note::ProcessorCharged {
-                            payment_id: reply.payment_id.clone(),
+                            payment_id: reply.payment_id.as_str().to_owned(),
                         }
                     });
                 }

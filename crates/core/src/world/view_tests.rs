@@ -36,7 +36,7 @@ fn phone(id: &str, sent_at: &[u64], now: u64) -> World {
     for (op, &at) in (0..).zip(sent_at) {
         let body = RequestBody::Charge {
             amount_cents: 2_000,
-            currency: "usd".to_owned(),
+            currency: "usd".into(),
         };
         world.client.start(SimTime(at), OpId(op), ALICE, body, None);
     }
@@ -226,7 +226,7 @@ fn a_processor_key_counts_until_its_expiry() {
         let request = ChargeRequest {
             user: ALICE,
             amount_cents: 2_000,
-            idempotency_key: key.map(str::to_owned),
+            idempotency_key: key.map(Into::into),
             op: OpId(0),
             fence: None,
         };

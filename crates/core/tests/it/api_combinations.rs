@@ -283,7 +283,11 @@ fn two_charges_with_their_own_keys_are_two_payments() {
                 .collect();
             assert_eq!(rows, vec![keys[0].as_str(), keys[1].as_str()], "{what}");
         } else {
-            let mut stored: Vec<String> = world.store().entries().map(|(k, _)| k.clone()).collect();
+            let mut stored: Vec<String> = world
+                .store()
+                .entries()
+                .map(|(k, _)| k.to_string())
+                .collect();
             stored.sort();
             let mut expected: Vec<String> =
                 keys.iter().map(|k| format!("idem:user_1:{k}")).collect();

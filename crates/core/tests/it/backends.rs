@@ -298,7 +298,7 @@ fn only_in_progress_claims_past_their_lease_are_stale_or_reclaimable() {
             panic!("{result:?}");
         };
         assert_eq!(result[0].rows, keys.len() as u64);
-        keys.iter().map(|k| k.key.clone()).collect()
+        keys.iter().map(|k| k.key.to_string()).collect()
     };
     assert_eq!(
         stale(&mut ledger, 4),

@@ -25,7 +25,7 @@ fn config(deadline: Option<u64>) -> ClientConfig {
 fn charge(amount_cents: u64) -> RequestBody {
     RequestBody::Charge {
         amount_cents,
-        currency: "usd".to_owned(),
+        currency: "usd".into(),
     }
 }
 
@@ -34,7 +34,7 @@ fn charged(op: OpId, customer: UserId, amount_cents: u64) -> HttpResponse {
         status: 201,
         replayed: false,
         body: ResponseBody::Charged {
-            payment_id: "pay_1".to_owned(),
+            payment_id: "pay_1".into(),
             amount_cents,
             customer,
         },

@@ -66,7 +66,7 @@ fn the_status_line_and_error_bodies_read_as_a_server_writes_them() {
 fn a_status_check_s_flag_is_sent_only_when_set() {
     let request = |status_query| HttpRequest {
         user: UserId(1),
-        idempotency_key: Some("K1".to_owned()),
+        idempotency_key: Some("K1".into()),
         body: RequestBody::Like {
             post: 7,
             op_id: None,

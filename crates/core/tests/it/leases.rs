@@ -102,7 +102,11 @@ struct Leases {
 
 /// The stale holders now: handlers whose token is older than their key's fencing counter.
 fn stale_now(world: &World) -> BTreeSet<HandlerRef> {
-    let counters: BTreeMap<&String, u64> = world.store().counters().map(|(k, n)| (k, *n)).collect();
+    let counters: BTreeMap<&str, u64> = world
+        .store()
+        .counters()
+        .map(|(k, n)| (k.as_str(), *n))
+        .collect();
     world
         .api()
         .handlers()
@@ -408,7 +412,7 @@ fn redis_log(world: &World) -> Vec<(HandlerRef, RedisCommand, RedisReply)> {
 /// The claim, not the counter, says who holds a key: with the claim and its token as two
 /// commands, a stale record landing between them found the counter unmoved and was accepted.
 fn stale_records(world: &World) -> (usize, usize) {
-    let mut holder: BTreeMap<String, HandlerRef> = BTreeMap::new();
+    let mut holder: BTreeMap<idem_core::Text, HandlerRef> = BTreeMap::new();
     let (mut sent, mut accepted) = (0, 0);
     for (handler, command, reply) in redis_log(world) {
         match (&command, &reply) {

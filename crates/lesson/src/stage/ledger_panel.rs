@@ -30,7 +30,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
             .iter()
             .map(|c| {
                 vec![
-                    c.payment_id.clone(),
+                    c.payment_id.as_str().to_owned(),
                     format!("#{}", c.user.0),
                     format!("#{}", usd_in(c.amount_cents, catalog)),
                     c.idempotency_key

@@ -202,7 +202,7 @@ pub fn processor_html(world: &World, catalog: &Catalog) -> SafeHtml {
         .iter()
         .map(|line| {
             vec![
-                line.payment_id.clone(),
+                line.payment_id.as_str().to_owned(),
                 catalog.fill("panel.user", &[("user", line.user.0.to_string())]),
                 format!("#{}", usd_in(line.amount_cents, catalog)),
             ]

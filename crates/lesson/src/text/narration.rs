@@ -219,7 +219,11 @@ fn op_args(
     let op_id = match &client_op.body {
         RequestBody::Like {
             op_id: Some(id), ..
-        } => Some(names.get(id).map_or_else(|| id.clone(), str::to_owned)),
+        } => Some(
+            names
+                .get(id)
+                .map_or_else(|| id.as_str().to_owned(), str::to_owned),
+        ),
         _ => None,
     };
     let key_part = match (is_charge, &key, op_id) {

@@ -2,6 +2,7 @@
 //! user or not), its fencing counter and token, and whether fencing and recovery apply under
 //! the protections on.
 
+use crate::base::text::Text;
 use crate::http::HttpRequest;
 use crate::protections::Protections;
 
@@ -14,15 +15,15 @@ pub(super) fn fencing_applies(p: &Protections) -> bool {
 }
 
 /// The counter that issues a key's fencing tokens (`fence:idem:user_1:<uuid>`).
-pub(super) fn fence_key(store_key: &str) -> String {
+pub(super) fn fence_key(store_key: &str) -> Text {
     let mut name = String::with_capacity(store_key.len() + 6);
     name.push_str("fence:");
     name.push_str(store_key);
-    name
+    Text::from(name)
 }
 
 /// What a handler's finishing writes carry with fencing: its counter and its token.
-pub(super) fn fence_of(h: &Handler) -> Option<(String, u64)> {
+pub(super) fn fence_of(h: &Handler) -> Option<(Text, u64)> {
     let token = h.token?;
     Some((fence_key(h.store_key.as_deref()?), token))
 }
@@ -34,7 +35,7 @@ pub(super) fn recovery_applies(p: &Protections) -> bool {
 }
 
 /// The key's name in the store: `idem:user_1:<key>` when scoped, `idem:<key>` when not.
-pub(super) fn store_key(request: &HttpRequest, p: &Protections) -> Option<String> {
+pub(super) fn store_key(request: &HttpRequest, p: &Protections) -> Option<Text> {
     let key = request
         .idempotency_key
         .as_ref()
@@ -48,7 +49,7 @@ pub(super) fn store_key(request: &HttpRequest, p: &Protections) -> Option<String
         name.push(':');
     }
     name.push_str(key);
-    Some(name)
+    Some(Text::from(name))
 }
 
 pub(super) fn push_decimal(out: &mut String, n: u32) {
@@ -58,7 +59,7 @@ pub(super) fn push_decimal(out: &mut String, n: u32) {
     out.push(char::from(b'0' + (n % 10) as u8));
 }
 
-pub(super) fn raw_key(h: &Handler) -> String {
+pub(super) fn raw_key(h: &Handler) -> Text {
     h.request.idempotency_key.clone().unwrap_or_default()
 }
 
@@ -73,7 +74,7 @@ mod tests {
         p.idempotency_key = true;
         let request = |user: u32| HttpRequest {
             user: crate::topology::UserId(user),
-            idempotency_key: Some("k-1".to_owned()),
+            idempotency_key: Some(Text::from("k-1")),
             body: RequestBody::Like {
                 post: 7,
                 op_id: None,

@@ -2,6 +2,7 @@
 //! started), and each backend reply (the claim, the lookup, the processor's answer, the
 //! ledger's commit, the record) moves it to its next phase or ends it.
 
+use crate::base::text::Text;
 use crate::http::{ApiError, HttpRequest, RequestBody, ResponseBody};
 use crate::ledger::{Returned, Statement, StatementResult};
 use crate::nodes::message::Payload;
@@ -42,7 +43,7 @@ impl Api {
             fingerprint: if keyed {
                 request.body.fingerprint()
             } else {
-                String::new()
+                Text::default()
             },
             request,
             store_key,

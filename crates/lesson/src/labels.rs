@@ -680,6 +680,18 @@ mod tests {
             .filter(|c| c.starts_with("found"))
             .collect();
         assert!(!found.is_empty(), "no read-only batch in fully-protected");
+        // A reply whose batch the names do not hold falls back to PostgreSQL's row counts.
+        let world = end("counter");
+        let replies: Vec<&Message> = world
+            .network()
+            .messages()
+            .iter()
+            .filter(|m| matches!(m.payload, Payload::SqlResults(..)))
+            .collect();
+        let bare = ShortNames::default();
+        assert_eq!(packet_label(replies[0], &bare, en), "rows 1,1,1");
+        assert_eq!(packet_label(replies[1], &bare, en), "rows 0,0,1");
+        assert_eq!(packet_label(replies[1], &bare, ru), "строки 0,0,1");
     }
 
     /// A batch's caption: its first statement, how many follow, and `TX` only when they

@@ -562,6 +562,10 @@ mod tests {
         assert!(tech.contains("Postgres"), "{tech}");
         let key = node_text(&end("key"), Node::Store, "tech", en);
         assert!(key.contains("TTL 24"), "{key}");
+        // Without a key, each of the two says so in its own words.
+        let naive = end("naive");
+        assert_eq!(node_text(&naive, Node::Api, "tech", en), "no key check");
+        assert_eq!(node_text(&naive, Node::Store, "tech", en), "Redis · unused");
     }
 
     #[test]

@@ -562,6 +562,10 @@ mod tests {
         assert!(tech.contains("Postgres"), "{tech}");
         let key = node_text(&end("key"), Node::Store, "tech", en);
         assert!(key.contains("TTL 24"), "{key}");
+        // Without a key, each of the two says so in its own words.
+        let naive = end("naive");
+        assert_eq!(node_text(&naive, Node::Api, "tech", en), "no key check");
+        assert_eq!(node_text(&naive, Node::Store, "tech", en), "Redis · unused");
     }
 
     #[test]
@@ -680,6 +684,18 @@ mod tests {
             .filter(|c| c.starts_with("found"))
             .collect();
         assert!(!found.is_empty(), "no read-only batch in fully-protected");
+        // A reply whose batch the names do not hold falls back to PostgreSQL's row counts.
+        let world = end("counter");
+        let replies: Vec<&Message> = world
+            .network()
+            .messages()
+            .iter()
+            .filter(|m| matches!(m.payload, Payload::SqlResults(..)))
+            .collect();
+        let bare = ShortNames::default();
+        assert_eq!(packet_label(replies[0], &bare, en), "rows 1,1,1");
+        assert_eq!(packet_label(replies[1], &bare, en), "rows 0,0,1");
+        assert_eq!(packet_label(replies[1], &bare, ru), "строки 0,0,1");
     }
 
     /// A batch's caption: its first statement, how many follow, and `TX` only when they

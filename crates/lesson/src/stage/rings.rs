@@ -44,6 +44,20 @@ pub fn ring_size(v: &RingView) -> (f64, f64) {
     (v.w + 6.0, v.h + 6.0)
 }
 
+/// The box of a ring of `size` ([`ring_size`]) round its pill centred at `at`, relative to `at`
+/// (left, top, width, height), drawn in from the drawing's edges so a ring is never cut (a pill near an edge
+/// keeps its ring on the side away from it; issue 42, item 7's phone at 360 px).
+pub fn ring_box(layout: Layout, at: Point, size: (f64, f64)) -> (f64, f64, f64, f64) {
+    let (w, h) = size;
+    let (width, height) = layout.size();
+    let edge = 1.5;
+    let left = (-w / 2.0).max(edge - at.x);
+    let right = (w / 2.0).min(width - edge - at.x);
+    let top = (-h / 2.0).max(edge - at.y);
+    let bottom = (h / 2.0).min(height - edge - at.y);
+    (left, top, (right - left).max(0.0), (bottom - top).max(0.0))
+}
+
 /// Where each ring is (its pill's centre) and where its badge goes from there, at `now`, in
 /// the order of `rings` (`None` for a packet no longer in flight). A badge goes to the end
 /// [`RingView::end`] names, else to the other end, else above the ring, else below it: the
@@ -58,6 +72,7 @@ pub fn place_badges(
     rings: &[RingView],
 ) -> Vec<Option<(Point, Point)>> {
     let (cw, ch) = layout.card();
+    let (width, height) = layout.size();
     let margin = BADGE_R + 1.0;
     let cards: Vec<Point> = world
         .scenario()
@@ -79,17 +94,22 @@ pub fn place_badges(
             let (w, h) = ring_size(v);
             let clear = |b: &Point| {
                 let (x, y) = (here.x + b.x, here.y + b.y);
-                cards.iter().all(|c| {
-                    (x - c.x).abs() > cw / 2.0 + margin || (y - c.y).abs() > ch / 2.0 + margin
-                }) && rings.iter().zip(&at).enumerate().all(|(j, (o, p))| {
-                    let Some(p) = p.filter(|_| j != i) else {
-                        return true;
-                    };
-                    let (ow, oh) = ring_size(o);
-                    (x - p.x).abs() > ow / 2.0 + margin || (y - p.y).abs() > oh / 2.0 + margin
-                }) && placed
-                    .iter()
-                    .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
+                let inside =
+                    x >= margin && x <= width - margin && y >= margin && y <= height - margin;
+                inside
+                    && cards.iter().all(|c| {
+                        (x - c.x).abs() > cw / 2.0 + margin || (y - c.y).abs() > ch / 2.0 + margin
+                    })
+                    && rings.iter().zip(&at).enumerate().all(|(j, (o, p))| {
+                        let Some(p) = p.filter(|_| j != i) else {
+                            return true;
+                        };
+                        let (ow, oh) = ring_size(o);
+                        (x - p.x).abs() > ow / 2.0 + margin || (y - p.y).abs() > oh / 2.0 + margin
+                    })
+                    && placed
+                        .iter()
+                        .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
             };
             let ends = [
                 Point {
@@ -211,6 +231,36 @@ mod tests {
             seen.iter()
                 .any(|(mark, tone)| mark != "1" && *tone != "ring-1"),
             "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_ring_and_its_badge_stay_inside_the_drawing() {
+        let catalog = Lang::Ru.catalog();
+        let runs = ["lease-expiry", "lease-fencing", "cas-race", "concurrent"];
+        let mut drawn_in = 0;
+        for layout in [Layout::Wide, Layout::Tall] {
+            let (width, height) = layout.size();
+            for world in runs.into_iter().flat_map(worlds) {
+                let rings = ring_views(layout, &world, catalog);
+                let now = world.now().ms() as f64;
+                let placed = place_badges(layout, &world, now, false, catalog, &rings);
+                for (v, (at, b)) in rings.iter().zip(placed.iter().flatten()) {
+                    let (x, y, w, h) = ring_box(layout, *at, ring_size(v));
+                    let (x, y) = (at.x + x, at.y + y);
+                    assert!(x >= 0.0 && y >= 0.0, "{layout:?} {v:?}");
+                    assert!(x + w <= width && y + h <= height, "{layout:?} {v:?}");
+                    drawn_in += usize::from((w, h) != ring_size(v));
+                    let (bx, by) = (at.x + b.x, at.y + b.y);
+                    assert!(bx >= BADGE_R && bx <= width - BADGE_R, "{layout:?} {v:?}");
+                    assert!(by >= BADGE_R && by <= height - BADGE_R, "{layout:?} {v:?}");
+                }
+            }
+        }
+        // The phone's lease run puts a ringed pill at the drawing's right edge (step 20).
+        assert!(
+            drawn_in > 0,
+            "no ring met an edge: the test no longer tests the edge"
         );
     }
 

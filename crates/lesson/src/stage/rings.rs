@@ -5,11 +5,12 @@
 //! ([`crate::text::speaker`]). Only the lesson's bundle draws them (a part laid over the
 //! packets): the first screen carries none of it.
 
-use idem_core::{MsgId, Party, World};
+use idem_core::{MsgId, World};
 
 use crate::geometry::{Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, packet_label, ShortNames};
+use crate::stage::ring_marks::party_badge;
 use crate::stage::topology::packet_at;
 use crate::text::speaker::{party_name, several_alive};
 
@@ -18,12 +19,13 @@ use crate::text::speaker::{party_name, several_alive};
 pub struct RingView {
     /// The packet's message id.
     pub id: u32,
-    /// The badge's text: the attempt's number (`R` for the recovery job).
+    /// The badge's text: the attempt's number (`R` for the recovery job), led by its
+    /// operation's letter where the phone runs two (`B1`: [`party_badge`]).
     pub mark: String,
     /// The accessible name: the packet's tag and whose it is, `#4 attempt 2`.
     pub name: String,
-    /// The colour's class, `ring-1` to `ring-4` by the attempt's number (then again from 1),
-    /// `ring-r` for the recovery job.
+    /// The colour's class, `ring-1` to `ring-4` by the attempt's number (then again from 1;
+    /// another operation's start one further on), `ring-r` for the recovery job.
     pub tone: &'static str,
     /// The packet's pill, as the stage draws it (the ring goes round it).
     pub w: f64,
@@ -38,6 +40,15 @@ pub struct RingView {
 /// The radius of a ring's badge; its number is drawn at 12 units (12 CSS px or more on a
 /// phone: issue 42, item 7).
 pub const BADGE_R: f64 = 9.0;
+
+/// The radius of `v`'s badge: [`BADGE_R`], wider for a two-character mark (`B1`).
+pub fn badge_r(v: &RingView) -> f64 {
+    if v.mark.chars().count() > 1 {
+        BADGE_R + 3.5
+    } else {
+        BADGE_R
+    }
+}
 
 /// The ring's size round its pill.
 pub fn ring_size(v: &RingView) -> (f64, f64) {
@@ -73,7 +84,9 @@ pub fn place_badges(
 ) -> Vec<Option<(Point, Point)>> {
     let (cw, ch) = layout.card();
     let (width, height) = layout.size();
-    let margin = BADGE_R + 1.0;
+    // Every badge is kept as far from the rest as the widest one needs.
+    let r = rings.iter().map(badge_r).fold(BADGE_R, f64::max);
+    let margin = r + 1.0;
     let cards: Vec<Point> = world
         .scenario()
         .story
@@ -122,11 +135,11 @@ pub fn place_badges(
                 },
                 Point {
                     x: 0.0,
-                    y: -h / 2.0 - BADGE_R,
+                    y: -h / 2.0 - r,
                 },
                 Point {
                     x: 0.0,
-                    y: h / 2.0 + BADGE_R,
+                    y: h / 2.0 + r,
                 },
             ];
             let badge = ends.into_iter().find(clear).unwrap_or(ends[0]);
@@ -151,13 +164,7 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
         .in_flight()
         .filter_map(|m| {
             let party = world.speaker_of(m.id)?.party;
-            let (mark, tone) = match party {
-                Party::Recovery => ("R".to_owned(), "ring-r"),
-                Party::Attempt(a) => (
-                    a.number.to_string(),
-                    ["ring-1", "ring-2", "ring-3", "ring-4"][(a.number as usize + 3) % 4],
-                ),
-            };
+            let (mark, tone) = party_badge(world, party);
             let pill = Pill::new(
                 &packet_label(m, &names, catalog),
                 layout.label_px(),
@@ -189,7 +196,7 @@ mod tests {
     use crate::i18n::Lang;
     use crate::playback::Run;
     use idem_core::message::Payload;
-    use idem_core::Scenario;
+    use idem_core::{Party, Scenario};
 
     /// The worlds after each step of scenario `id`, run to its end.
     fn worlds(id: &str) -> Vec<World> {
@@ -252,8 +259,9 @@ mod tests {
                     assert!(x + w <= width && y + h <= height, "{layout:?} {v:?}");
                     drawn_in += usize::from((w, h) != ring_size(v));
                     let (bx, by) = (at.x + b.x, at.y + b.y);
-                    assert!(bx >= BADGE_R && bx <= width - BADGE_R, "{layout:?} {v:?}");
-                    assert!(by >= BADGE_R && by <= height - BADGE_R, "{layout:?} {v:?}");
+                    let r = badge_r(v);
+                    assert!(bx >= r && bx <= width - r, "{layout:?} {v:?}");
+                    assert!(by >= r && by <= height - r, "{layout:?} {v:?}");
                 }
             }
         }

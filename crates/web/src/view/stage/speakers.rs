@@ -12,7 +12,7 @@ use crate::view::slices::{drawn, FIRST_SCREEN};
 use idem_lesson::geometry::Layout;
 use idem_lesson::geometry::Point;
 use idem_lesson::markup::num;
-use idem_lesson::stage::rings::{place_badges, ring_box, ring_size, ring_views, RingView, BADGE_R};
+use idem_lesson::stage::rings::{badge_r, place_badges, ring_box, ring_size, ring_views, RingView};
 use idem_lesson::stage::summary::narration_lines;
 use idem_lesson::text::speaker::spoken_text;
 
@@ -104,7 +104,7 @@ fn ring(places: Places, layout: Layout, v: RingView) -> impl IntoView {
                 class="ring-badge"
                 cx=move || num(badge().0)
                 cy=move || num(badge().1)
-                r=num(BADGE_R)
+                r=num(badge_r(&v))
             />
             <text
                 class="ring-mark"

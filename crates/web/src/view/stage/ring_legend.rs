@@ -24,7 +24,7 @@ pub fn RingLegend() -> impl IntoView {
         lab.run
             .with(|r| ring_legend(r.shown(lab.side), prefs.catalog()))
     });
-    let label = move || prefs.catalog().text("ring.legend");
+    let label = move || drawn(FIRST_SCREEN).then(|| prefs.catalog().text("ring.legend"));
     view! {
         <ul
             class="ring-legend"

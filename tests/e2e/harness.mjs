@@ -296,6 +296,17 @@ export async function installLabelProblems(page) {
             }
           }
         }
+        // A packet's ring and its badge (who is speaking) stay inside the drawing too, their
+        // strokes included (a bounding box leaves the stroke out).
+        for (const mark of svg.querySelectorAll('[data-testid="packet-ring"] > :is(rect, circle)')) {
+          if (!shown(mark)) continue;
+          const b = box(mark);
+          const half = (parseFloat(getComputedStyle(mark).strokeWidth) / 2) * Math.hypot(mark.getScreenCTM().a, mark.getScreenCTM().b);
+          const stroked = { left: b.left - half, right: b.right + half, top: b.top - half, bottom: b.bottom + half };
+          if (!inside(stroked, box(svg))) {
+            out.push(`the ${mark.getAttribute('class')} of ${JSON.stringify(mark.parentElement.getAttribute('aria-label'))} is cut by the drawing's edge`);
+          }
+        }
         const pills = [...svg.querySelectorAll('[data-testid="packet"] rect.pill')].filter(shown);
         for (let i = 0; i < pills.length; i++) {
           for (let j = i + 1; j < pills.length; j++) {
@@ -303,6 +314,28 @@ export async function installLabelProblems(page) {
               const [a, b] = [pills[i], pills[j]].map((p) => said(p.closest('[data-testid="packet"]')));
               out.push(`the packets ${a} and ${b} overlap`);
             }
+          }
+        }
+      }
+      // No text of the drawing (the stage, its cards, the sequence diagram) renders below 12 CSS
+      // px (issue #42 item 7): a text's computed font-size, times the scale of the svg it is
+      // drawn in (its screen matrix), for every visible text node.
+      const drawing = [...document.querySelectorAll('.topology-frame, section.sequence, section.panels .panel')];
+      for (const part of drawing) {
+        const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+        const small = new Set();
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (!el || !n.textContent.trim() || small.has(el) || !shown(el)) continue;
+          const range = document.createRange();
+          range.selectNodeContents(n);
+          if (![...range.getClientRects()].some((r) => r.width > 0 && r.height > 0)) continue;
+          const m = el instanceof SVGElement ? el.getScreenCTM() : null;
+          const scale = m ? Math.hypot(m.a, m.b) : 1;
+          const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+          if (px < 12 - 0.05) {
+            small.add(el);
+            out.push(`${said(el).slice(0, 40)} is ${px.toFixed(1)} px, under 12 (${where(el) || named(part)})`);
           }
         }
       }
@@ -319,6 +352,16 @@ export async function installLabelProblems(page) {
           const scrolls = part.closest('.table-scroll');
           if (shown(part) && !scrolls && !inside(box(part), content)) {
             out.push(`${part.tagName.toLowerCase()} ${said(part).slice(0, 60)} leaves its card (${named(panel)})`);
+          }
+        }
+        // A box that hides part of its text (the last statement's SQL was cut at 11 rem and
+        // scrolled with nothing to say so) cuts it.
+        for (const part of panel.querySelectorAll('*')) {
+          const style = getComputedStyle(part);
+          const hidesY = style.overflowY !== 'visible' && part.scrollHeight > part.clientHeight + 1;
+          const hidesX = style.overflowX !== 'visible' && part.scrollWidth > part.clientWidth + 1;
+          if ((hidesX || hidesY) && shown(part)) {
+            out.push(`${said(part).slice(0, 60)} is cut by ${named(part)} (${named(panel)})`);
           }
         }
         for (const code of panel.querySelectorAll('code')) {

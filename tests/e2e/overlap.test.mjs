@@ -4,14 +4,16 @@
 // by `walkLabelProblems` in the harness: a text of the topology or the sequence diagram that
 // overlaps another or a card not its own, leaves its node card, packet pill or lifeline head,
 // or is cut by a box that does not scroll; two packets' pills on one another; a state panel's
-// table or row out of its card; a request or key broken over two lines. Its first cases were
+// table or row out of its card, or a box of a panel that hides part of its text; a request or
+// key broken over two lines; a visible text of the drawing under 12 CSS px; a packet's ring or
+// badge out of the drawing. Its first cases were
 // the issue's screenshots: "will crash before: claim the key" out of the Payment API's card,
 // "charge $100.00" and "pay_abc" on one another, "wrote nothing · found 1 row" over the edges
 // of both cards, the ledger's table against its card's border, the Redis key broken as
 // "idem:user_1:K / 1" (before and after: docs/screenshots/, tests/e2e/shots-overlap.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { labForFile, DESKTOP, PHONE, walkLabelProblems } from './harness.mjs';
+import { labForFile, DESKTOP, PHONE, installLabelProblems, walkLabelProblems } from './harness.mjs';
 
 const lab = labForFile();
 
@@ -79,4 +81,23 @@ for (const [size, viewport] of [
       );
     });
   }
+}
+
+// A ring is drawn for the time on screen, and Play passes through times the Step button never
+// lands on: the lease run's step 20, opened by its link, put attempt 3's ring past the phone's
+// right edge (issue #42 item 7). The walk above checks rings at every step it lands on; this
+// checks the link's time at both widths, in both languages.
+for (const lang of ['en', 'ru']) {
+  test(`a ring stays inside the drawing at a time the Step button skips: lease-expiry step 20, ${lang}`, async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await lab.open(`scenario=lease-expiry&step=20&lang=${lang}`, viewport);
+      await page.getByTestId('packet-ring').first().waitFor();
+      await installLabelProblems(page);
+      const rings = await page.getByTestId('packet-ring').count();
+      const problems = await page.evaluate(() => window.idemLabelProblems());
+      await page.context().close();
+      assert.ok(rings >= 2, `two attempts ringed (${rings})`);
+      assert.deepEqual(problems, [], `${viewport.width} px`);
+    }
+  });
 }

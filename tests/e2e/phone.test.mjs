@@ -142,6 +142,6 @@ test('a widget is drawn for its own width: tall in a 360 px column of a wide pag
   const drawn = await page.evaluate(() =>
     window.__widgets.map(({ el }) => el.querySelector('svg.topology').getAttribute('viewBox')),
   );
-  assert.deepEqual(drawn, ['0 0 900 430', '0 0 320 540']);
+  assert.deepEqual(drawn, ['0 0 900 392', '0 0 320 540']);
   await context.close();
 });

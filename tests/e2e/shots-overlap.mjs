@@ -38,6 +38,17 @@ const DEFECTS = {
   'speaker-player': ['scenario=lease-expiry&step=20', '#player'],
   // ...and the sequence diagram's badges at the end of the run, each the attempt's number.
   'speaker-sequence': ['scenario=lease-expiry&step=31', '[data-testid="sequence"]'],
+  // The drawing's text under 12 px at 1280 (node statuses 11.4 px, subtitles and badges 10.9:
+  // the drawing was scaled to 0.91); the summary column beside it is 280 px since.
+  'text-12px': ['scenario=key&step=6', '.stage', ['1280']],
+  // The last SQL statement, cut at 11 rem mid-statement; its table's headers at 11.5 px.
+  'sql-box': ['scenario=naive&step=16', '[data-testid="panel-ledger"]'],
+  // Attempt 3's ring past the phone's right edge, its purple the processor's; no legend.
+  'ring-edge': ['scenario=lease-expiry&step=20', '.topology-frame'],
+  // cas-race's two operations, each on its attempt 1: both badges said "1".
+  'op-badges': ['scenario=cas-race&step=4', '.topology-frame'],
+  // ...and in the sequence diagram, both ①.
+  'op-badges-sequence': ['scenario=cas-race&step=9', '[data-testid="sequence"]'],
 };
 
 await mkdir(out, { recursive: true });

@@ -45,10 +45,12 @@ impl Layout {
         }
     }
 
-    /// Width and height of the drawing in SVG units.
+    /// Width and height of the drawing in SVG units. The wide one is drawn 900 px wide or more
+    /// at 1280 px (web/style.css, `.stage`), so its 12-unit text is 12 CSS px or more there, and
+    /// 392 tall, so the stories, the whole drawing and Play fit a 1280 × 800 screen.
     pub fn size(self) -> (f64, f64) {
         match self {
-            Layout::Wide => (900.0, 430.0),
+            Layout::Wide => (900.0, 392.0),
             Layout::Tall => (320.0, 540.0),
         }
     }
@@ -78,11 +80,11 @@ impl Layout {
     /// The centre of a node's card.
     pub fn center(self, node: Node) -> Point {
         let (x, y) = match (self, node) {
-            (Layout::Wide, Node::Client) => (88.0, 215.0),
-            (Layout::Wide, Node::Api) => (420.0, 215.0),
-            (Layout::Wide, Node::Store) => (808.0, 64.0),
-            (Layout::Wide, Node::Ledger) => (808.0, 215.0),
-            (Layout::Wide, Node::Processor) => (808.0, 366.0),
+            (Layout::Wide, Node::Client) => (88.0, 196.0),
+            (Layout::Wide, Node::Api) => (420.0, 196.0),
+            (Layout::Wide, Node::Store) => (808.0, 52.0),
+            (Layout::Wide, Node::Ledger) => (808.0, 196.0),
+            (Layout::Wide, Node::Processor) => (808.0, 340.0),
             (Layout::Tall, Node::Client) => (80.0, 46.0),
             (Layout::Tall, Node::Api) => (160.0, 256.0),
             (Layout::Tall, Node::Store) => (240.0, 46.0),
@@ -393,14 +395,14 @@ mod tests {
             a,
             Point {
                 x: 420.0 - 82.0,
-                y: 215.0
+                y: 196.0
             }
         );
         assert_eq!(
             b,
             Point {
                 x: 88.0 + 82.0,
-                y: 215.0
+                y: 196.0
             }
         );
     }

@@ -4,6 +4,7 @@
 
 pub mod compare;
 pub mod ledger_panel;
+pub mod ring_marks;
 pub mod rings;
 pub mod sequence;
 pub mod state_panels;

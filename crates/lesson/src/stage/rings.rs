@@ -5,11 +5,12 @@
 //! ([`crate::text::speaker`]). Only the lesson's bundle draws them (a part laid over the
 //! packets): the first screen carries none of it.
 
-use idem_core::{MsgId, Party, World};
+use idem_core::{MsgId, World};
 
 use crate::geometry::{Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, packet_label, ShortNames};
+use crate::stage::ring_marks::party_badge;
 use crate::stage::topology::packet_at;
 use crate::text::speaker::{party_name, several_alive};
 
@@ -18,12 +19,13 @@ use crate::text::speaker::{party_name, several_alive};
 pub struct RingView {
     /// The packet's message id.
     pub id: u32,
-    /// The badge's text: the attempt's number (`R` for the recovery job).
+    /// The badge's text: the attempt's number (`R` for the recovery job), led by its
+    /// operation's letter where the phone runs two (`B1`: [`party_badge`]).
     pub mark: String,
     /// The accessible name: the packet's tag and whose it is, `#4 attempt 2`.
     pub name: String,
-    /// The colour's class, `ring-1` to `ring-4` by the attempt's number (then again from 1),
-    /// `ring-r` for the recovery job.
+    /// The colour's class, `ring-1` to `ring-4` by the attempt's number (then again from 1;
+    /// another operation's start one further on), `ring-r` for the recovery job.
     pub tone: &'static str,
     /// The packet's pill, as the stage draws it (the ring goes round it).
     pub w: f64,
@@ -39,9 +41,32 @@ pub struct RingView {
 /// phone: issue 42, item 7).
 pub const BADGE_R: f64 = 9.0;
 
+/// The radius of `v`'s badge: [`BADGE_R`], wider for a two-character mark (`B1`).
+pub fn badge_r(v: &RingView) -> f64 {
+    if v.mark.chars().count() > 1 {
+        BADGE_R + 3.5
+    } else {
+        BADGE_R
+    }
+}
+
 /// The ring's size round its pill.
 pub fn ring_size(v: &RingView) -> (f64, f64) {
     (v.w + 6.0, v.h + 6.0)
+}
+
+/// The box of a ring of `size` ([`ring_size`]) round its pill centred at `at`, relative to `at`
+/// (left, top, width, height), drawn in from the drawing's edges so a ring is never cut (a pill near an edge
+/// keeps its ring on the side away from it; issue 42, item 7's phone at 360 px).
+pub fn ring_box(layout: Layout, at: Point, size: (f64, f64)) -> (f64, f64, f64, f64) {
+    let (w, h) = size;
+    let (width, height) = layout.size();
+    let edge = 1.5;
+    let left = (-w / 2.0).max(edge - at.x);
+    let right = (w / 2.0).min(width - edge - at.x);
+    let top = (-h / 2.0).max(edge - at.y);
+    let bottom = (h / 2.0).min(height - edge - at.y);
+    (left, top, (right - left).max(0.0), (bottom - top).max(0.0))
 }
 
 /// Where each ring is (its pill's centre) and where its badge goes from there, at `now`, in
@@ -58,7 +83,10 @@ pub fn place_badges(
     rings: &[RingView],
 ) -> Vec<Option<(Point, Point)>> {
     let (cw, ch) = layout.card();
-    let margin = BADGE_R + 1.0;
+    let (width, height) = layout.size();
+    // Every badge is kept as far from the rest as the widest one needs.
+    let r = rings.iter().map(badge_r).fold(BADGE_R, f64::max);
+    let margin = r + 1.0;
     let cards: Vec<Point> = world
         .scenario()
         .story
@@ -79,17 +107,22 @@ pub fn place_badges(
             let (w, h) = ring_size(v);
             let clear = |b: &Point| {
                 let (x, y) = (here.x + b.x, here.y + b.y);
-                cards.iter().all(|c| {
-                    (x - c.x).abs() > cw / 2.0 + margin || (y - c.y).abs() > ch / 2.0 + margin
-                }) && rings.iter().zip(&at).enumerate().all(|(j, (o, p))| {
-                    let Some(p) = p.filter(|_| j != i) else {
-                        return true;
-                    };
-                    let (ow, oh) = ring_size(o);
-                    (x - p.x).abs() > ow / 2.0 + margin || (y - p.y).abs() > oh / 2.0 + margin
-                }) && placed
-                    .iter()
-                    .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
+                let inside =
+                    x >= margin && x <= width - margin && y >= margin && y <= height - margin;
+                inside
+                    && cards.iter().all(|c| {
+                        (x - c.x).abs() > cw / 2.0 + margin || (y - c.y).abs() > ch / 2.0 + margin
+                    })
+                    && rings.iter().zip(&at).enumerate().all(|(j, (o, p))| {
+                        let Some(p) = p.filter(|_| j != i) else {
+                            return true;
+                        };
+                        let (ow, oh) = ring_size(o);
+                        (x - p.x).abs() > ow / 2.0 + margin || (y - p.y).abs() > oh / 2.0 + margin
+                    })
+                    && placed
+                        .iter()
+                        .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
             };
             let ends = [
                 Point {
@@ -102,11 +135,11 @@ pub fn place_badges(
                 },
                 Point {
                     x: 0.0,
-                    y: -h / 2.0 - BADGE_R,
+                    y: -h / 2.0 - r,
                 },
                 Point {
                     x: 0.0,
-                    y: h / 2.0 + BADGE_R,
+                    y: h / 2.0 + r,
                 },
             ];
             let badge = ends.into_iter().find(clear).unwrap_or(ends[0]);
@@ -131,13 +164,7 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
         .in_flight()
         .filter_map(|m| {
             let party = world.speaker_of(m.id)?.party;
-            let (mark, tone) = match party {
-                Party::Recovery => ("R".to_owned(), "ring-r"),
-                Party::Attempt(a) => (
-                    a.number.to_string(),
-                    ["ring-1", "ring-2", "ring-3", "ring-4"][(a.number as usize + 3) % 4],
-                ),
-            };
+            let (mark, tone) = party_badge(world, party);
             let pill = Pill::new(
                 &packet_label(m, &names, catalog),
                 layout.label_px(),
@@ -169,7 +196,7 @@ mod tests {
     use crate::i18n::Lang;
     use crate::playback::Run;
     use idem_core::message::Payload;
-    use idem_core::Scenario;
+    use idem_core::{Party, Scenario};
 
     /// The worlds after each step of scenario `id`, run to its end.
     fn worlds(id: &str) -> Vec<World> {
@@ -211,6 +238,37 @@ mod tests {
             seen.iter()
                 .any(|(mark, tone)| mark != "1" && *tone != "ring-1"),
             "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_ring_and_its_badge_stay_inside_the_drawing() {
+        let catalog = Lang::Ru.catalog();
+        let runs = ["lease-expiry", "lease-fencing", "cas-race", "concurrent"];
+        let mut drawn_in = 0;
+        for layout in [Layout::Wide, Layout::Tall] {
+            let (width, height) = layout.size();
+            for world in runs.into_iter().flat_map(worlds) {
+                let rings = ring_views(layout, &world, catalog);
+                let now = world.now().ms() as f64;
+                let placed = place_badges(layout, &world, now, false, catalog, &rings);
+                for (v, (at, b)) in rings.iter().zip(placed.iter().flatten()) {
+                    let (x, y, w, h) = ring_box(layout, *at, ring_size(v));
+                    let (x, y) = (at.x + x, at.y + y);
+                    assert!(x >= 0.0 && y >= 0.0, "{layout:?} {v:?}");
+                    assert!(x + w <= width && y + h <= height, "{layout:?} {v:?}");
+                    drawn_in += usize::from((w, h) != ring_size(v));
+                    let (bx, by) = (at.x + b.x, at.y + b.y);
+                    let r = badge_r(v);
+                    assert!(bx >= r && bx <= width - r, "{layout:?} {v:?}");
+                    assert!(by >= r && by <= height - r, "{layout:?} {v:?}");
+                }
+            }
+        }
+        // The phone's lease run puts a ringed pill at the drawing's right edge (step 20).
+        assert!(
+            drawn_in > 0,
+            "no ring met an edge: the test no longer tests the edge"
         );
     }
 

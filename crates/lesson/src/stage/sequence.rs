@@ -13,6 +13,7 @@ use crate::labels::{
     clock_in, msg_tag, node_text, packet_kind, packet_label, protocol, ShortNames,
 };
 use crate::markup::{el, num, void, wrap, SafeHtml};
+use crate::stage::ring_marks::sequence_mark;
 
 /// The lifelines of `world`'s story, as tall as its messages need.
 pub fn lifelines_svg(world: &World, catalog: &Catalog) -> SafeHtml {
@@ -99,9 +100,11 @@ pub fn arrow_view(
     let lost = matches!(m.fate, Fate::Lost(..));
     let flying = m.fate == Fate::InFlight;
     let plain_caption = format!("{} {}", msg_tag(m.id), packet_label(m, names, catalog));
-    // While two requests or more are alive, the arrow's request in a badge (①, ②) before
-    // its caption, named in words for screen readers (issue 42, item 1).
-    let badge = crate::text::speaker::arrow_badge(world, row, catalog);
+    // While two requests or more are alive, the arrow's request in a badge (①, ②; A①, B①
+    // where the phone runs two operations) before its caption, named in words for screen
+    // readers (issue 42, item 1).
+    let badge = crate::text::speaker::arrow_badge(world, row, catalog)
+        .map(|(mark, name)| (sequence_mark(world, m.id, mark), name));
     let caption = match &badge {
         Some((mark, _)) => format!("{mark} {plain_caption}"),
         None => plain_caption.clone(),

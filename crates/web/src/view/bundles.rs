@@ -24,6 +24,7 @@ use crate::view::panels::recap::Recap;
 use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
+use crate::view::stage::ring_legend::RingLegend;
 use crate::view::stage::sequence::Sequence;
 use crate::view::stage::speakers::{NowLine, PacketRings};
 use crate::view::stage::spoken::Spoken;
@@ -124,6 +125,7 @@ split_bundles! {
         // Who is speaking, on the stage: the packets' rings and the phone bar's words.
         Rings => view! { <PacketRings/> };
         NowLine => view! { <NowLine/> };
+        Legend => view! { <RingLegend/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };

@@ -96,11 +96,14 @@ pub enum LaterPart {
     /// The playback bar's words on a phone, with who is speaking (`view/stage/speakers.rs`).
     /// Never asked for, as `Rings`.
     NowLine,
+    /// Under the drawing: the rings' legend, each badge on screen and whose it is, while two
+    /// requests are alive (`view/stage/ring_legend.rs`). Never asked for, as `Rings`.
+    Legend,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 21] = [
+    pub const ALL: [LaterPart; 22] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -122,6 +125,7 @@ impl LaterPart {
         LaterPart::Stream,
         LaterPart::Rings,
         LaterPart::NowLine,
+        LaterPart::Legend,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

@@ -188,7 +188,7 @@ fn items() -> Vec<Item> {
 
 /// What the page draws after its first screen, once the panels part is loaded (the page's
 /// later slices and the compare mode): the first screen never reaches into them.
-const LATER_PARTS: [&str; 21] = [
+const LATER_PARTS: [&str; 22] = [
     "Faults",
     "CheckedClaim",
     "EmbedButton",
@@ -210,6 +210,7 @@ const LATER_PARTS: [&str; 21] = [
     "Stream",
     "NowLine",
     "PacketRings",
+    "RingLegend",
 ];
 
 /// The keys of `Part::Main`, decided from the code: every key that an item reachable from

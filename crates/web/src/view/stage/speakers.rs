@@ -12,7 +12,7 @@ use crate::view::slices::{drawn, FIRST_SCREEN};
 use idem_lesson::geometry::Layout;
 use idem_lesson::geometry::Point;
 use idem_lesson::markup::num;
-use idem_lesson::stage::rings::{place_badges, ring_size, ring_views, RingView, BADGE_R};
+use idem_lesson::stage::rings::{badge_r, place_badges, ring_box, ring_size, ring_views, RingView};
 use idem_lesson::stage::summary::narration_lines;
 use idem_lesson::text::speaker::spoken_text;
 
@@ -56,7 +56,7 @@ pub fn PacketRings() -> impl IntoView {
             {keyed_rows(
                 rings,
                 |(layout, v): &(Layout, RingView)| (*layout, v.id, v.name.clone()),
-                move |(_, v)| ring(places, v),
+                move |(layout, v)| ring(places, layout, v),
             )}
         </g>
     }
@@ -66,7 +66,7 @@ pub fn PacketRings() -> impl IntoView {
 type Places = Memo<Vec<(u32, Option<(Point, Point)>)>>;
 
 /// One packet's ring: round its pill, with its badge where `places` puts it, moving with it.
-fn ring(places: Places, v: RingView) -> impl IntoView {
+fn ring(places: Places, layout: Layout, v: RingView) -> impl IntoView {
     let id = v.id;
     let (w, h) = ring_size(&v);
     let place = move || {
@@ -78,6 +78,11 @@ fn ring(places: Places, v: RingView) -> impl IntoView {
     };
     let at = move || place().map(|(p, _)| format!("translate({} {})", num(p.x), num(p.y)));
     let badge = move || place().map_or((0.0, 0.0), |(_, b)| (b.x, b.y));
+    let frame = move || {
+        place().map_or((-w / 2.0, -h / 2.0, w, h), |(at, _)| {
+            ring_box(layout, at, (w, h))
+        })
+    };
     view! {
         <g
             class=format!("ring {}", v.tone)
@@ -89,17 +94,17 @@ fn ring(places: Places, v: RingView) -> impl IntoView {
         >
             <rect
                 class="ring-line"
-                x=num(-w / 2.0)
-                y=num(-h / 2.0)
-                width=num(w)
-                height=num(h)
+                x=move || num(frame().0)
+                y=move || num(frame().1)
+                width=move || num(frame().2)
+                height=move || num(frame().3)
                 rx=num(h / 2.0)
             />
             <circle
                 class="ring-badge"
                 cx=move || num(badge().0)
                 cy=move || num(badge().1)
-                r=num(BADGE_R)
+                r=num(badge_r(&v))
             />
             <text
                 class="ring-mark"

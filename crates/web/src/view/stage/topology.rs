@@ -110,6 +110,8 @@ pub fn Topology() -> impl IntoView {
                 // Each packet's attempt while two requests are alive (the lesson's bundle).
                 {crate::view::later::later_unasked(crate::view::later::LaterPart::Rings)}
             </svg>
+            // The rings' legend while two requests are alive (the lesson's bundle).
+            {crate::view::later::later_unasked(crate::view::later::LaterPart::Legend)}
             <p class="sr-only" data-testid="topology-text">{described}</p>
             <figcaption class="hint">{prefs.t("ui.tap_packet")}</figcaption>
         </figure>

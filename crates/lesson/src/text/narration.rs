@@ -165,7 +165,7 @@ fn note_key(note: &Note, world: &World) -> &'static str {
 }
 
 /// A statement's description with the core's English asides in the catalog's language.
-fn localized_statement(statement: &str, catalog: &Catalog) -> String {
+pub(crate) fn localized_statement(statement: &str, catalog: &Catalog) -> String {
     statement
         .replace(" (only if inserted)", &catalog.text("sql.only_if_inserted"))
         .replace(" (take over)", &catalog.text("sql.take_over"))

@@ -279,6 +279,10 @@ fn note_args(
         | Note::ClientIgnoredLateAnswer { op, status } => {
             let mut args = op_args(*op, world, names, catalog);
             args.extend(status_args(*status));
+            // A 412 names the version to send next (If-Match: "6"), if the user still wants it.
+            if let Some(account) = world.ledger().accounts.first() {
+                args.push(("version", account.version.to_string()));
+            }
             args
         }
         Note::ClientRetryPressed { op }
@@ -537,11 +541,19 @@ mod tests {
             let race = all_narration("cas-race", c);
             assert!(race.contains(&c.text("client.got_lost_race")), "{race:?}");
             assert!(
-                !race.contains(&c.text("client.got_current_state")),
+                !race.iter().any(|l| l.starts_with(
+                    c.text("client.got_current_state")
+                        .split("{version}")
+                        .next()
+                        .unwrap_or_default()
+                )),
                 "{race:?}"
             );
             let cas = all_narration("cas", c);
-            assert!(cas.contains(&c.text("client.got_current_state")), "{cas:?}");
+            let current = c.fill("client.got_current_state", &[("version", "6".into())]);
+            assert!(cas.contains(&current), "{cas:?}");
+            // Step 10 says what a real app does next, with the version to send.
+            assert!(current.contains("If-Match: \"6\""), "{current}");
             let leak = all_narration("scope-off", c);
             assert!(
                 leak.contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())])),

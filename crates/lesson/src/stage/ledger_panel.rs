@@ -4,13 +4,12 @@
 use idem_core::net::Fate;
 
 use idem_core::http::RequestBody;
-use idem_core::ledger::Statement;
 use idem_core::message::Payload;
 use idem_core::sql::{quote, Schema};
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{record_label, rows_words, usd_in, writes, ShortNames};
+use crate::labels::{record_label, rows_words, writes, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The ledger panel's markup.

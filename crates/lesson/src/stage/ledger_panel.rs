@@ -47,10 +47,17 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
                 row
             })
             .collect();
+        // The long names may break after their underscore (a zero-width space), so the four
+        // columns fit a phone's card (360 px) as the short names did.
         let head: &[&str] = if keyed {
-            &["payment_id", "#user_id", "#amount_cents", "idempotency_key"]
+            &[
+                "payment_id",
+                "#user_id",
+                "#amount_\u{200b}cents",
+                "idempotency_\u{200b}key",
+            ]
         } else {
-            &["payment_id", "#user_id", "#amount_cents"]
+            &["payment_id", "#user_id", "#amount_\u{200b}cents"]
         };
         add("charges", head, rows);
     }

@@ -47,17 +47,22 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
                 row
             })
             .collect();
-        // The long names may break after their underscore (a zero-width space), so the four
-        // columns fit a phone's card (360 px) as the short names did.
+        // The names may break after their underscore (a zero-width space), so the four
+        // columns fit a state panel's card (a quarter of 1280 px, and a phone) as the short
+        // names did (overlap.test.mjs).
         let head: &[&str] = if keyed {
             &[
-                "payment_id",
-                "#user_id",
+                "payment_\u{200b}id",
+                "#user_\u{200b}id",
                 "#amount_\u{200b}cents",
                 "idempotency_\u{200b}key",
             ]
         } else {
-            &["payment_id", "#user_id", "#amount_\u{200b}cents"]
+            &[
+                "payment_\u{200b}id",
+                "#user_\u{200b}id",
+                "#amount_\u{200b}cents",
+            ]
         };
         add("charges", head, rows);
     }

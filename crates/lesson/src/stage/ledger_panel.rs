@@ -50,21 +50,13 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
         // The names may break after their underscore (a zero-width space), so the four
         // columns fit a state panel's card (a quarter of 1280 px, and a phone) as the short
         // names did (overlap.test.mjs).
-        let head: &[&str] = if keyed {
-            &[
-                "payment_\u{200b}id",
-                "#user_\u{200b}id",
-                "#amount_\u{200b}cents",
-                "idempotency_\u{200b}key",
-            ]
-        } else {
-            &[
-                "payment_\u{200b}id",
-                "#user_\u{200b}id",
-                "#amount_\u{200b}cents",
-            ]
-        };
-        add("charges", head, rows);
+        let head = [
+            "payment_\u{200b}id",
+            "#user_\u{200b}id",
+            "#amount_\u{200b}cents",
+            "idempotency_\u{200b}key",
+        ];
+        add("charges", &head[..3 + usize::from(keyed)], rows);
     }
     if charges && (!l.idempotency_keys.is_empty() || world.scenario().protections.key_in_ledger_tx)
     {

@@ -306,6 +306,19 @@ mod tests {
                     "{lang:?}"
                 );
             }
+            // Stop 52: nothing anywhere on the page counts the stories as four beside
+            // "Done: 0 of 5" (the five buttons 1, 2, 3, 4a, 4b).
+            for (key, text) in crate::i18n::check::all_entries(lang) {
+                let text = text.to_lowercase();
+                for words in [
+                    "four stories",
+                    "четыре истории",
+                    "четырёх истори",
+                    "4 stories",
+                ] {
+                    assert!(!text.contains(words), "{lang:?} {key}: {text}");
+                }
+            }
         }
     }
 }

@@ -9,6 +9,8 @@ mod badge;
 mod narration;
 mod refusals;
 pub mod speaker;
+#[cfg(test)]
+mod speaker_words;
 
 pub use badge::{badge, badge_for, badge_text, Badge};
 pub(crate) use badge::{kind_of, OpKind};

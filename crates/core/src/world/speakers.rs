@@ -60,6 +60,12 @@ pub enum Role {
     Handler,
     /// A handler that has stalled (paused past its claim's lease) at or before this step.
     Stalled,
+    /// A backend (Redis, PostgreSQL, the card processor) answering the party's handler: its
+    /// line is the backend's, said for that handler, never the handler's own (issue 42).
+    Backend {
+        /// Whether the handler it answers has stalled (as [`Role::Stalled`]).
+        stalled: bool,
+    },
 }
 
 /// The speaker of a note or a message.
@@ -97,13 +103,30 @@ impl Step {
                         phone = world.attempt_numbered(*op, *attempt).map(Party::Attempt);
                         (phone, Role::Phone)
                     }
+                    // The phone takes an answer for the request it waits on now: once it has
+                    // sent a retry, the retry, whichever earlier request the answer replies to
+                    // (a stalled handler's late 409 to attempt 1 reaches a phone waiting on
+                    // attempt 3: attempt 1 had timed out long before). A double tap's second
+                    // request abandons nothing: each answer stays its own request's.
+                    Note::ClientGotAnswer { op, .. }
+                    | Note::ClientIgnoredLateAnswer { op, .. }
+                    | Note::ClientToldToWait { op }
+                    | Note::ClientGotForeignAnswer { op, .. } => {
+                        let answered = match phone {
+                            Some(Party::Attempt(a)) => a.number,
+                            _ => 0,
+                        };
+                        if let Some(latest) = world
+                            .latest_attempt(*op, self.index)
+                            .filter(|l| l.sent == Sent::Retry && l.number > answered)
+                        {
+                            phone = Some(Party::Attempt(latest));
+                        }
+                        (phone, Role::Phone)
+                    }
                     Note::ClientAsksStatus { .. }
                     | Note::ClientBacksOff { .. }
-                    | Note::ClientGaveUp { .. }
-                    | Note::ClientGotAnswer { .. }
-                    | Note::ClientIgnoredLateAnswer { .. }
-                    | Note::ClientToldToWait { .. }
-                    | Note::ClientGotForeignAnswer { .. } => (phone, Role::Phone),
+                    | Note::ClientGaveUp { .. } => (phone, Role::Phone),
                     // The user's press or new operation: the request this step sends for it.
                     Note::ClientRetryPressed { op } | Note::OperationStarted { op } => (
                         self.sent
@@ -133,10 +156,20 @@ impl Step {
                     Note::ApiRecoverySweep | Note::ApiRecovers { .. } => {
                         (Some(Party::Recovery), Role::Handler)
                     }
+                    Note::StoreOk
+                    | Note::StoreNil
+                    | Note::StoreValue
+                    | Note::LedgerRan { .. }
+                    | Note::ProcessorCharged { .. }
+                    | Note::ProcessorDeduplicated { .. }
+                    | Note::ProcessorFenced => (actor, Role::Backend { stalled: false }),
                     _ => (actor, Role::Handler),
                 };
                 let role = match (role, party) {
                     (Role::Handler, Some(p)) if stalled.contains(&p) => Role::Stalled,
+                    (Role::Backend { .. }, Some(p)) if stalled.contains(&p) => {
+                        Role::Backend { stalled: true }
+                    }
                     _ => role,
                 };
                 party.map(|party| Speaker { party, role })
@@ -268,6 +301,24 @@ impl World {
             }
             _ => None,
         })?;
+        self.attempt_of_request(id)
+    }
+
+    /// The phone's latest own request of operation `op` sent by step `upto` (not the
+    /// network's copy of one): the request the phone waits on after that step.
+    fn latest_attempt(&self, op: OpId, upto: u32) -> Option<RequestAttempt> {
+        let sent_by = |id: MsgId| self.step_that_sent(id).is_some_and(|s| s.index <= upto);
+        let id = self
+            .net
+            .messages()
+            .iter()
+            .filter(|m| m.duplicate_of.is_none() && sent_by(m.id))
+            .filter_map(|m| match &m.payload {
+                Payload::Request(r) if r.op == op => Some((r.attempt, m.id)),
+                _ => None,
+            })
+            .max()?
+            .1;
         self.attempt_of_request(id)
     }
 

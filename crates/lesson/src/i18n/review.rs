@@ -171,8 +171,8 @@ fn a_deduplicated_like_is_not_said_to_be_counted() {
 #[test]
 fn alternative_fixes_are_joined_with_or() {
     let fixes = vec![vec!["forward"], vec!["fencing"]];
-    let en = crate::outcome_text::closed_by(&fixes, Lang::En.catalog());
+    let en = crate::outcome_text::closed_by(&fixes, "", Lang::En.catalog());
     assert!(!en.contains(" / ") && en.contains(" or "), "{en}");
-    let ru = crate::outcome_text::closed_by(&fixes, Lang::Ru.catalog());
+    let ru = crate::outcome_text::closed_by(&fixes, "", Lang::Ru.catalog());
     assert!(!ru.contains(" / ") && ru.contains(" или "), "{ru}");
 }

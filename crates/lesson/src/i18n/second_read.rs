@@ -32,6 +32,16 @@ fn the_quoted_wordings_are_gone() {
         "скорее всего, его собственное",
         "cannot spot a repeat either",
         "и сам шлюз повтор не распознает",
+        // Stop 52's review: the processor's missing key, the fencing note, the 409's
+        // "took it over", the explorer's "its kinds".
+        "gets no key",
+        "Ключа шлюз не получает",
+        "knows nothing of ours",
+        "наших токенов не знает",
+        "took it over from this one",
+        "перехватил его у этой",
+        "of its kinds",
+        "из тех же сбоев",
     ];
     for lang in Lang::ALL {
         for (key, text) in all_entries(lang) {
@@ -71,7 +81,18 @@ fn the_processor_line_stands_on_its_own() {
         .find(|l| l.starts_with("The API asks the card processor to charge."))
         .expect("story 2 calls the processor");
     assert!(!line.contains("either"), "{line}");
-    assert!(line.contains("no key"), "{line}");
+    // Stop 52: "the processor gets no key" needed a second read; it says what the API does
+    // not pass on and what follows, in both languages.
+    assert!(
+        line.contains("passes no Idempotency-Key on") && line.contains("a retry from a new charge"),
+        "{line}"
+    );
+    let ru = narration("key", Lang::Ru);
+    assert!(
+        ru.iter()
+            .any(|l| l.contains("Idempotency-Key шлюзу не передаётся")),
+        "{ru:?}"
+    );
 }
 
 /// Story 1's ending says what happens to the customer in plain words.

@@ -38,17 +38,22 @@ pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> 
 }
 
 /// The protections that close a counter-example, for the explorer's list
-/// ("stops this very schedule (checked on it alone …): Forward key to processor"): the
-/// replay of one schedule, said as such.
-pub fn closed_by(fixes: &[Vec<&str>], catalog: &Catalog) -> String {
+/// ("stops this very schedule (checked on it alone, not on every schedule made of dropped
+/// packets, a lost answer): Forward key to processor"): the replay of one schedule, said as
+/// such, naming the kinds of fault it is made of (`kinds`, in words; issue 42: "its kinds"
+/// was unclear).
+pub fn closed_by(fixes: &[Vec<&str>], kinds: &str, catalog: &Catalog) -> String {
     if fixes.is_empty() {
         return catalog.text("ui.explore_no_fix");
     }
     catalog.fill(
         "ui.explore_fix",
-        &[(
-            "protections",
-            alternatives(fixes, &catalog.text("sum.or"), catalog),
-        )],
+        &[
+            (
+                "protections",
+                alternatives(fixes, &catalog.text("sum.or"), catalog),
+            ),
+            ("kinds", kinds.to_owned()),
+        ],
     )
 }

@@ -50,7 +50,12 @@ pub fn ledger_constraints(world: &World, catalog: &Catalog) -> Vec<String> {
             "panel.no_guard"
         })],
         Story::NaivePost | Story::IdempotencyKey => {
-            let mut out = vec![catalog.text("panel.charges_no_unique")];
+            // A design without keys hears nothing of a key (stop 52, item 8).
+            let mut out = vec![catalog.text(if p.idempotency_key {
+                "panel.charges_no_unique"
+            } else {
+                "panel.charges_pk_only"
+            })];
             if p.idempotency_key && p.key_in_ledger_tx {
                 out.push(catalog.text(if l.keys_scoped {
                     "panel.keys_unique_user"

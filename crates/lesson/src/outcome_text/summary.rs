@@ -250,7 +250,10 @@ pub fn verdict_sentence(world: &World, outcome: &Outcome, catalog: &Catalog) -> 
             && recognised
             && matches!(
                 b.key,
-                "verdict.charged_once" | "verdict.debited_once" | "verdict.liked_once"
+                "verdict.charged_once"
+                    | "verdict.debited_once"
+                    | "verdict.debited_once_412"
+                    | "verdict.liked_once"
             );
         let key = if once { "sum.ok_once" } else { "sum.ok" };
         return catalog.fill(key, &[("verdict", verdict)]);
@@ -439,6 +442,7 @@ mod tests {
             &[
                 "verdict.charged_once",
                 "verdict.debited_once",
+                "verdict.debited_once_412",
                 "verdict.liked_once",
             ]
         } else {

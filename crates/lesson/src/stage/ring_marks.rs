@@ -80,7 +80,7 @@ pub fn ring_legend(world: &World, catalog: &Catalog) -> Vec<LegendEntry> {
         entries.push(LegendEntry {
             mark,
             tone,
-            who: party_name(party, catalog),
+            who: party_name(party, world, catalog),
         });
     }
     entries.sort_by(|a, b| a.mark.cmp(&b.mark));

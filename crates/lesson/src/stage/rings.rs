@@ -180,7 +180,11 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
             Some(RingView {
                 id: m.id.0,
                 mark,
-                name: format!("{} {}", msg_tag(MsgId(m.id.0)), party_name(party, catalog)),
+                name: format!(
+                    "{} {}",
+                    msg_tag(MsgId(m.id.0)),
+                    party_name(party, world, catalog)
+                ),
                 tone,
                 w: pill.w,
                 h: pill.h,

@@ -83,12 +83,25 @@ pub fn badge_for(world: &World, verdict: &idem_core::Verdict) -> Badge {
     match (kind_of(world, first.op), all(1), all(0)) {
         (OpKind::Charge, true, _) => good("verdict.charged_once"),
         (OpKind::Charge, _, true) => good("verdict.not_charged"),
+        // The money is right, but the phone's last answer was a 412 (the retry refused):
+        // the headline says both, so a green badge is not read as "all went well" beside a
+        // 412 (issue 42, stop 52: the app has to ask the user).
+        (OpKind::Debit, true, _) if got_412(world) => good("verdict.debited_once_412"),
         (OpKind::Debit, true, _) => good("verdict.debited_once"),
         (OpKind::Debit, _, true) => good("verdict.not_debited"),
         (OpKind::Like, true, _) => good("verdict.liked_once"),
         (OpKind::Like, _, true) => good("verdict.not_liked"),
         _ => good("verdict.at_most_once"),
     }
+}
+
+/// Whether an operation of the phone's ended on a 412 (its If-Match no longer matched).
+fn got_412(world: &World) -> bool {
+    world
+        .client()
+        .ops()
+        .iter()
+        .any(|o| matches!(&o.view, idem_core::client::UserView::Failed(r) if r.status == 412))
 }
 
 /// The badge as a sentence.
@@ -108,7 +121,7 @@ mod tests {
         let cases = [
             ("naive", "verdict.charged_twice", false),
             ("key", "verdict.charged_once", true),
-            ("cas", "verdict.debited_once", true),
+            ("cas", "verdict.debited_once_412", true),
             ("cas-naive", "verdict.debited_twice", false),
             ("counter-naive", "verdict.likes_twice", false),
             ("counter", "verdict.liked_once", true),
@@ -127,6 +140,15 @@ mod tests {
             badge_text(&badge(&end("key")), catalog),
             "Charged exactly once"
         );
+        // Story 3: the money is right, and the badge says the retry got 412 and the app asks
+        // the user (a bare green "Debited exactly once" beside a 412 confused, stop 52).
+        for (lang, ask) in [
+            (Lang::En, "ask the user"),
+            (Lang::Ru, "спросите пользователя"),
+        ] {
+            let text = badge_text(&badge(&end("cas")), lang.catalog());
+            assert!(text.contains("412") && text.contains(ask), "{text}");
+        }
         // A like counted twice says so, not a count that disagrees with the badge.
         assert_eq!(
             badge_text(&badge(&end("counter-naive")), catalog),

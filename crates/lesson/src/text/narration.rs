@@ -165,7 +165,7 @@ fn note_key(note: &Note, world: &World) -> &'static str {
 }
 
 /// A statement's description with the core's English asides in the catalog's language.
-fn localized_statement(statement: &str, catalog: &Catalog) -> String {
+pub(crate) fn localized_statement(statement: &str, catalog: &Catalog) -> String {
     statement
         .replace(" (only if inserted)", &catalog.text("sql.only_if_inserted"))
         .replace(" (take over)", &catalog.text("sql.take_over"))
@@ -337,7 +337,7 @@ fn note_args(
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use crate::test_support::narrated;
+    use crate::test_support::{end, narrated};
     use idem_core::{Action, Scenario, World};
 
     /// The keys the narration of a whole run uses, step by step, for the notes matching `pick`.
@@ -541,11 +541,24 @@ mod tests {
             let race = all_narration("cas-race", c);
             assert!(race.contains(&c.text("client.got_lost_race")), "{race:?}");
             assert!(
-                !race.contains(&c.text("client.got_current_state")),
+                !race.iter().any(|l| l.starts_with(
+                    c.text("client.got_current_state")
+                        .split(" If-Match: \"")
+                        .next()
+                        .unwrap_or_default()
+                )),
                 "{race:?}"
             );
             let cas = all_narration("cas", c);
-            assert!(cas.contains(&c.text("client.got_current_state")), "{cas:?}");
+            let current = c.text("client.got_current_state");
+            assert!(cas.contains(&current), "{cas:?}");
+            // Step 10 says what a real app does next, with the version to send: the account's
+            // version once the debit went through (the words name it; the run checks it).
+            let version = end("cas").ledger().accounts[0].version;
+            assert!(
+                current.contains(&format!("If-Match: \"{version}\"")),
+                "{current}"
+            );
             let leak = all_narration("scope-off", c);
             assert!(
                 leak.contains(&c.fill("client.got_foreign_answer", &[("status", "201".into())])),

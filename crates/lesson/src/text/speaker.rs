@@ -17,28 +17,73 @@ use crate::text::{fault_mark, narrate_plain};
 /// A run of lines one speaker said (or that no request owns: a fault's mark, keys expiring).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Said {
-    /// The speaker's name ("The stalled handler (attempt 1)"), if a request owns the lines.
+    /// The speaker's name ("The stalled handler (attempt 1)"), if a request owns the lines; for
+    /// a backend's lines, whom it answers ("For the stalled handler (attempt 1)").
     pub who: Option<String>,
+    /// Who acts: the speaker's own name, or for a backend's lines the handler it answers (a
+    /// step where Redis answers a handler has one actor, not two).
+    pub actor: Option<String>,
+    /// Whether the lines are the speaker's own (the phone's, a handler's), so a first line
+    /// that opens with the speaker's subject ("The phone sends …") takes the name in its
+    /// place instead of repeating it (issue 42: "The phone (attempt 2): The phone sends").
+    pub own: bool,
     /// The lines, in order.
     pub lines: Vec<String>,
 }
 
 impl Said {
-    /// The lines as one sentence run, after the speaker's name when there is one.
+    /// The lines as one sentence run, after the speaker's name when there is one; the name
+    /// replaces the subject a first line of the speaker's own opens with.
     pub fn text(&self, catalog: &Catalog) -> String {
         let what = self.lines.join(" ");
-        match &self.who {
-            Some(who) => catalog.fill("speaker.says", &[("who", who.clone()), ("what", what)]),
-            None => what,
+        let Some(who) = &self.who else {
+            return what;
+        };
+        if self.own {
+            let subjects = catalog.text("speaker.subjects");
+            for subject in subjects.split('|') {
+                if let Some(rest) = what.strip_prefix(subject).filter(|r| r.starts_with(' ')) {
+                    return format!("{who}{rest}");
+                }
+            }
         }
+        catalog.fill("speaker.says", &[("who", who.clone()), ("what", what)])
     }
 }
 
-/// The speaker's name, as the narration starts its lines.
+/// The speaker's name in `world`: where the phone runs two operations or more (`cas-race`'s
+/// two debits, each on its attempt 1), the operation's number too, so two first attempts are
+/// told apart ("The handler of operation #2 (attempt 1)"); else [`speaker_name`].
+pub fn speaker_name_in(speaker: Speaker, world: &World, catalog: &Catalog) -> String {
+    let key = match (speaker.party, speaker.role) {
+        _ if world.client().ops().len() < 2 => None,
+        (Party::Attempt(a), _) if a.sent == Sent::Copy => None,
+        (Party::Attempt(a), role) => match role {
+            Role::Phone => Some(("speaker.op_phone", a)),
+            Role::Handler => Some(("speaker.op_handler", a)),
+            Role::Backend { stalled: false } => Some(("speaker.op_for", a)),
+            Role::Stalled | Role::Backend { .. } => None,
+        },
+        (Party::Recovery, _) => None,
+    };
+    match key {
+        Some((key, a)) => catalog.fill(
+            key,
+            &[
+                ("op", (a.op.0 + 1).to_string()),
+                ("n", a.number.to_string()),
+            ],
+        ),
+        None => speaker_name(speaker, catalog),
+    }
+}
+
+/// The speaker's name, as the narration starts its lines (for a backend, whom it answers).
 pub fn speaker_name(speaker: Speaker, catalog: &Catalog) -> String {
-    let attempt = match speaker.party {
-        Party::Recovery => return catalog.text("speaker.recovery"),
-        Party::Attempt(a) => a,
+    let attempt = match (speaker.party, speaker.role) {
+        (Party::Recovery, Role::Backend { .. }) => return catalog.text("speaker.for_recovery"),
+        (Party::Recovery, _) => return catalog.text("speaker.recovery"),
+        (Party::Attempt(a), _) => a,
     };
     let n = [("n", attempt.number.to_string())];
     let key = match (speaker.role, attempt.sent) {
@@ -50,16 +95,43 @@ pub fn speaker_name(speaker: Speaker, catalog: &Catalog) -> String {
         (Role::Handler, Sent::Retry) => "speaker.retry",
         (Role::Handler, Sent::Second) => "speaker.second",
         (Role::Handler, Sent::Copy) => "speaker.copy",
+        (Role::Backend { stalled: true }, _) => "speaker.for_stalled",
+        (Role::Backend { .. }, Sent::First) => "speaker.for_handler",
+        (Role::Backend { .. }, Sent::Retry) => "speaker.for_retry",
+        (Role::Backend { .. }, Sent::Second) => "speaker.for_second",
+        (Role::Backend { .. }, Sent::Copy) => "speaker.for_copy",
     };
     catalog.fill(key, &n)
 }
 
+/// The name of the side that acts for `speaker`: the speaker itself, or for a backend the
+/// handler it answers.
+fn actor_name(speaker: Speaker, world: &World, catalog: &Catalog) -> String {
+    let role = match speaker.role {
+        Role::Backend { stalled: true } => Role::Stalled,
+        Role::Backend { stalled: false } => Role::Handler,
+        role => role,
+    };
+    speaker_name_in(Speaker { role, ..speaker }, world, catalog)
+}
+
 /// The party's short name, for a badge's accessible name ("attempt 2", "second request,
-/// attempt 2", "attempt 1, network copy"): it always says the number the badge shows.
-pub fn party_name(party: Party, catalog: &Catalog) -> String {
+/// attempt 2", "attempt 1, network copy"): it always says the number the badge shows; where
+/// the phone runs two operations or more, the operation's number too ("operation #2,
+/// attempt 1": two badges "1" of two operations are told apart).
+pub fn party_name(party: Party, world: &World, catalog: &Catalog) -> String {
     let Party::Attempt(a) = party else {
         return catalog.text("speaker.badge_recovery");
     };
+    if world.client().ops().len() > 1 && a.sent != Sent::Copy {
+        return catalog.fill(
+            "speaker.op_badge",
+            &[
+                ("op", (a.op.0 + 1).to_string()),
+                ("n", a.number.to_string()),
+            ],
+        );
+    }
     let key = match a.sent {
         Sent::Second => "speaker.badge_second",
         Sent::Copy => "speaker.badge_copy",
@@ -111,15 +183,19 @@ pub fn spoken_text(world: &World, catalog: &Catalog) -> Option<String> {
 /// The step's lines, each run of them with its speaker's name.
 fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
     let mut said: Vec<Said> = Vec::new();
-    let mut push = |who: Option<String>, line: String| match said.last_mut() {
+    let mut push = |who: Option<String>, actor: Option<String>, own: bool, line: String| match said
+        .last_mut()
+    {
         Some(last) if last.who == who => last.lines.push(line),
         _ => said.push(Said {
             who,
+            actor,
+            own,
             lines: vec![line],
         }),
     };
     if let Some(mark) = fault_mark(step, catalog) {
-        push(None, mark);
+        push(None, None, false, mark);
     }
     // As `narrate_plain` tells them: a note that already says what the API answers is not
     // followed by "the API answers …".
@@ -138,24 +214,56 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
             ..step.clone()
         };
         // Keys running out belong to no request: the key store speaks.
-        let who = match (speaker, note) {
-            (Some(s), _) => Some(speaker_name(s, catalog)),
+        let (who, actor, own) = match (speaker, note) {
+            (Some(s), _) => (
+                Some(speaker_name_in(s, world, catalog)),
+                Some(actor_name(s, world, catalog)),
+                !matches!(s.role, Role::Backend { .. }),
+            ),
             (None, Note::ClaimsExpired { .. } | Note::KeysExpired { .. }) => {
-                Some(catalog.text("speaker.keys"))
+                let keys = catalog.text("speaker.keys");
+                (Some(keys.clone()), Some(keys), false)
             }
-            (None, _) => None,
+            (None, _) => (None, None, false),
         };
-        for line in narrate_plain(&alone, world, catalog).0 {
-            push(who.clone(), line);
+        // A step that stands alone with what PostgreSQL ran (an answer between two handlers'
+        // steps) says what the statements did, not only how many there were (issue 42: the
+        // statement count was a line with no new idea).
+        let lines = match note {
+            Note::LedgerRan { statements, rows } => vec![sql_line(statements, rows, catalog)],
+            _ => narrate_plain(&alone, world, catalog).0,
+        };
+        for line in lines {
+            push(who.clone(), actor.clone(), own, line);
         }
     }
     said
 }
 
+/// What PostgreSQL ran, each statement with the rows it added, changed or returned.
+fn sql_line(statements: &[String], rows: &[u64], catalog: &Catalog) -> String {
+    let list: Vec<String> = statements
+        .iter()
+        .zip(rows)
+        .map(|(statement, n)| {
+            let key = if statement.starts_with("SELECT") {
+                "speaker.sql_returned"
+            } else if statement.starts_with("INSERT") {
+                "speaker.sql_added"
+            } else {
+                "speaker.sql_changed"
+            };
+            let statement = crate::text::narration::localized_statement(statement, catalog);
+            catalog.fill(key, &[("statement", statement), ("n", n.to_string())])
+        })
+        .collect();
+    catalog.fill("speaker.sql", &[("list", list.join("; "))])
+}
+
 /// Whether the step names two actors or more (requests' sides, the key store): it is told as
-/// a numbered list, one event an item.
+/// a numbered list, one event an item. A backend answering a handler acts for that handler.
 pub fn packs_several(said: &[Said]) -> bool {
-    let mut names: Vec<&String> = said.iter().filter_map(|s| s.who.as_ref()).collect();
+    let mut names: Vec<&String> = said.iter().filter_map(|s| s.actor.as_ref()).collect();
     names.dedup();
     names.len() > 1
 }
@@ -188,7 +296,8 @@ pub fn plain_line(text: &str) -> SafeHtml {
 pub fn arrow_badge(world: &World, row: usize, catalog: &Catalog) -> Option<(String, String)> {
     let m = world.network().messages().get(row)?;
     let party = world.speaker_of(m.id)?.party;
-    (world.alive_at(m.sent_at).len() > 1).then(|| (party_mark(party), party_name(party, catalog)))
+    (world.alive_at(m.sent_at).len() > 1)
+        .then(|| (party_mark(party), party_name(party, world, catalog)))
 }
 
 #[cfg(test)]
@@ -228,8 +337,8 @@ mod tests {
     #[test]
     fn a_lease_running_out_as_the_retry_goes_is_two_events_with_one_attempt_alive() {
         for (lang, keys, phone) in [
-            (Lang::En, "The key store: ", "The phone (attempt 3): "),
-            (Lang::Ru, "Хранилище ключей: ", "Телефон (попытка 3): "),
+            (Lang::En, "The key store: ", "The phone (attempt 3) "),
+            (Lang::Ru, "Хранилище ключей: ", "Телефон (попытка 3) "),
         ] {
             let catalog = lang.catalog();
             let said = run("crash-window")
@@ -248,12 +357,12 @@ mod tests {
         for (lang, stalled, retry) in [
             (
                 Lang::En,
-                "The stalled handler (attempt 1): ",
+                "The stalled handler (attempt 1) ",
                 "The retry's handler (attempt ",
             ),
             (
                 Lang::Ru,
-                "Зависший обработчик (попытка 1): ",
+                "Зависший обработчик (попытка 1) ",
                 "Обработчик повтора (попытка ",
             ),
         ] {

@@ -296,7 +296,7 @@ mod tests {
             listing(&report.shortest).len().min(LISTED)
         );
         assert!(
-            html.contains("| stops this very schedule (checked on it alone, not on every schedule of its kinds): “Idempotency-Key”"),
+            html.contains("| stops this very schedule (checked on it alone, not on every schedule made of the same kinds of fault: a lost answer): “Idempotency-Key”"),
             "{html}"
         );
         let cx = report.shortest_overall().expect("naive breaks");

@@ -139,6 +139,17 @@ pub fn kinds_text(kinds: &[FaultKind], catalog: &Catalog) -> String {
         .join(", ")
 }
 
+/// The kinds of fault a schedule is made of, each once, in the order they come.
+fn kinds_of(injected: &[(u32, Action)]) -> Vec<FaultKind> {
+    let mut kinds: Vec<FaultKind> = Vec::new();
+    for kind in injected.iter().filter_map(|(_, a)| a.kind()) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
 /// A counter-example's button in words: the invariant it breaks, its faults, its length and
 /// the protections that close it.
 #[derive(Clone, PartialEq, Debug)]
@@ -207,6 +218,7 @@ pub fn schedule_text(
         steps: catalog.fill("ui.explore_steps", &[("n", cx.steps.to_string())]),
         fix: crate::outcome_text::closed_by(
             &idem_core::closing_protections(base, &cx.injected),
+            &kinds_text(&kinds_of(&cx.injected), catalog),
             catalog,
         ),
     }

@@ -522,6 +522,32 @@ mod tests {
         }
     }
 
+    /// A duplicated or delayed packet is named by its number, with its copy's number or how
+    /// long it is held up.
+    #[test]
+    fn a_duplicate_and_a_delay_name_their_packets() {
+        use idem_core::Action;
+        let en = Lang::En.catalog();
+        let said = |action: Action| {
+            let mut world = World::new(
+                &Scenario::by_id("key")
+                    .expect("key")
+                    .without_scripted_faults(),
+            );
+            world.run(1);
+            let step = world.apply(action).expect("applies").clone();
+            narrated(&step, &world, en).join(" ")
+        };
+        let first = idem_core::MsgId(0);
+        let dup = said(Action::Duplicate(first));
+        assert!(
+            dup.contains("A second copy of #1 arrives (copy #2)"),
+            "{dup}"
+        );
+        let held = said(Action::Delay(first, 2_000));
+        assert!(held.contains("Message #1 is held up by 2.0 s"), "{held}");
+    }
+
     /// A like says its op_id as it travels, by the short name the ledger panel shows
     /// (#42 item 2: the same value everywhere).
     #[test]

@@ -97,5 +97,13 @@ mod tests {
         ] {
             assert!(!link_error(&error, catalog).contains('{'));
         }
+        // A chaos seed beside a comparison or a challenge cannot be used; without the faults
+        // it drew, the link lacks what it needs: two different reasons.
+        for with in ["compare", "challenge"] {
+            let text = link_error(&LinkError::ChaosWith(with.into()), catalog);
+            assert!(text.contains("cannot be used with"), "{text}");
+        }
+        let text = link_error(&LinkError::ChaosWith("faults".into()), catalog);
+        assert!(text.contains("is given only with base=1"), "{text}");
     }
 }

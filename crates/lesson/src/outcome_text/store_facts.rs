@@ -100,5 +100,25 @@ mod tests {
         assert!(ledger_constraints(&end("cas-naive"), c)[0].starts_with("No guard"));
         let lines = ledger_constraints(&end("counter-no-index"), c).join(" ");
         assert!(lines.contains("off"), "{lines}");
+        // Where the key is checked decides the second line: Redis, the ledger's own table,
+        // or nowhere (no key at all).
+        let second = |id: &str| ledger_constraints(&end(id), c)[1].clone();
+        assert!(second("key").starts_with("Deduplication happens in Redis"));
+        assert!(second("fully-protected").starts_with("idempotency_keys: UNIQUE"));
+        assert!(second("naive").starts_with("Nothing deduplicates"));
+    }
+
+    /// The processor's totals: one line per customer charged, and the first customer's line
+    /// even before anything was charged ($0.00), never twice.
+    #[test]
+    fn the_totals_name_each_customer_once() {
+        let c = Lang::En.catalog();
+        let totals = |world: &World| processor_totals_html(world, c).to_string();
+        let start = totals(&crate::test_support::played("naive", 0));
+        assert_eq!(start.matches("Total, user 1").count(), 1, "{start}");
+        assert!(start.contains("$0.00"), "{start}");
+        let end_of_run = totals(&end("naive"));
+        assert_eq!(end_of_run.matches("Total, user").count(), 1, "{end_of_run}");
+        assert!(end_of_run.contains("$200.00"), "{end_of_run}");
     }
 }

@@ -404,10 +404,36 @@ mod tests {
         assert!(en.contains("2 attempts"), "{en}");
         assert!(en.contains("2 charges, $200.00"), "{en}");
         assert!(en.contains("2 rows"), "{en}");
+        // Operations are numbered from 1, each with how it ended on the phone.
+        assert!(
+            en.contains("Operation #1 (user 1): 2 attempts; the phone showed 201"),
+            "{en}"
+        );
         let ru = composed(&w, Lang::Ru.catalog()).join(" ");
         assert!(ru.contains("2 попытки"), "{ru}");
         assert!(ru.contains("2 списания"), "{ru}");
         assert!(ru.contains("2 строки"), "{ru}");
+    }
+
+    /// A fault that hit twice is named once with its count; one that hit once, without.
+    #[test]
+    fn the_faults_sentence_counts_repeats() {
+        let c = Lang::En.catalog();
+        let story = Story::NaivePost;
+        let lost = c.text("fact.answer_lost");
+        let dropped = c.text("fact.dropped");
+        assert_eq!(
+            faults_sentence(
+                &[Fault::AnswerLost, Fault::Dropped, Fault::AnswerLost],
+                story,
+                c
+            ),
+            format!("What hit this run: {lost} (×2), {dropped}.")
+        );
+        assert_eq!(
+            faults_sentence(&[Fault::Dropped], story, c),
+            format!("What hit this run: {dropped}.")
+        );
     }
 
     #[test]

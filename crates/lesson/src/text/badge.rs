@@ -116,6 +116,52 @@ mod tests {
     use crate::test_support::end;
     use idem_core::{Scenario, World};
 
+    /// Each broken rule has its own headline, and a quiet run in which nothing took effect
+    /// says so for debits and likes too: verdicts built from a real run's, with one rule's
+    /// status or the effects set by hand (no scripted run breaks these rules first).
+    #[test]
+    fn each_broken_rule_and_each_nothing_done_has_its_headline() {
+        use idem_core::Status;
+        let broken = |id: &str, invariant: Invariant, violation: Violation| {
+            let world = end(id);
+            let mut verdict = world.verdict();
+            verdict.checks = vec![(invariant, Status::Violated(violation))];
+            badge_for(&world, &verdict).key
+        };
+        let off = Violation::WrongTotal {
+            expected: 1,
+            actual: 2,
+        };
+        assert_eq!(
+            broken("counter", Invariant::LikesMatchOperations, off.clone()),
+            "verdict.likes_wrong"
+        );
+        assert_eq!(
+            broken("cas", Invariant::BalanceMatchesDebits, off),
+            "verdict.balance_wrong"
+        );
+        let mismatch = Violation::Mismatch {
+            unrecorded: vec!["pay_abc".to_owned()],
+            phantom: vec![],
+        };
+        assert_eq!(
+            broken("key", Invariant::LedgerMatchesProcessor, mismatch),
+            "verdict.mismatch"
+        );
+        let nothing = |id: &str| {
+            let world = end(id);
+            let mut verdict = world.verdict();
+            assert!(verdict.ok() && verdict.quiescent, "{id}");
+            for (_, effects) in &mut verdict.effects {
+                *effects = 0;
+            }
+            badge_for(&world, &verdict).key
+        };
+        assert_eq!(nothing("cas"), "verdict.not_debited");
+        assert_eq!(nothing("counter"), "verdict.not_liked");
+        assert_eq!(nothing("key"), "verdict.not_charged");
+    }
+
     #[test]
     fn badges_follow_the_core_verdict() {
         let cases = [

@@ -522,6 +522,16 @@ mod tests {
         }
     }
 
+    /// A like says its op_id as it travels, by the short name the ledger panel shows
+    /// (#42 item 2: the same value everywhere).
+    #[test]
+    fn the_like_names_its_op_id_as_it_travels() {
+        let en = all_narration("counter", Lang::En.catalog()).join(" ");
+        assert!(en.contains("with op_id op1 in its body"), "{en}");
+        let naive = all_narration("counter-naive", Lang::En.catalog()).join(" ");
+        assert!(!naive.contains("op_id"), "{naive}");
+    }
+
     /// Defect 5: the final narration names the right cause.
     #[test]
     fn the_last_answer_is_explained_by_what_happened() {

@@ -194,7 +194,8 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     };
     let committed = at(&["INSERT INTO charges"]);
     let crashed = at(&["crashes", "record the key"]);
-    let lease = at(&["lease"]);
+    // The claim's lease running out (a 409 before it also speaks of the lease, as held).
+    let lease = at(&["claim", "lease"]);
     let charged_again = at(&["pay_abd"]);
     assert!(
         committed < crashed && crashed < lease && lease < charged_again,

@@ -11,6 +11,13 @@ pub fn played(id: &str, steps: usize) -> World {
     world
 }
 
+/// The worlds after each step of scenario `id`, run to its end (as the player keeps them).
+pub fn worlds(id: &str) -> Vec<World> {
+    let mut run = crate::playback::Run::new(Scenario::by_id(id).expect("scenario"));
+    run.run_to_end();
+    run.snapshots().collect()
+}
+
 /// The world of scenario `id` run to its end (at most 1,000 steps).
 pub fn end(id: &str) -> World {
     played(id, 1_000)

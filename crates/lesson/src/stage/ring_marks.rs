@@ -92,15 +92,8 @@ mod tests {
     use super::*;
     use crate::geometry::Layout;
     use crate::i18n::Lang;
-    use crate::playback::Run;
     use crate::stage::rings::ring_views;
-    use idem_core::Scenario;
-
-    fn worlds(id: &str) -> Vec<World> {
-        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
-        run.run_to_end();
-        run.snapshots().collect()
-    }
+    use crate::test_support::worlds;
 
     /// `cas-race`'s two debits are each on their attempt 1: their badges read A1 and B1, in two
     /// colours, on the rings and in the legend (both read "1" at the stop-52 review).

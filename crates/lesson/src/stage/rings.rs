@@ -198,16 +198,9 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
 mod tests {
     use super::*;
     use crate::i18n::Lang;
-    use crate::playback::Run;
+    use crate::test_support::worlds;
     use idem_core::message::Payload;
-    use idem_core::{Party, Scenario};
-
-    /// The worlds after each step of scenario `id`, run to its end.
-    fn worlds(id: &str) -> Vec<World> {
-        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
-        run.run_to_end();
-        run.snapshots().collect()
-    }
+    use idem_core::Party;
 
     #[test]
     fn the_lease_run_rings_its_packets_by_attempt_while_two_are_alive() {

@@ -158,6 +158,14 @@ mod tests {
             badge_for(&world, &verdict).key
         };
         assert_eq!(nothing("cas"), "verdict.not_debited");
+        // A debit that went through at once, with no 412 on the phone, is plainly green.
+        let mut quiet = World::new(
+            &Scenario::by_id("cas")
+                .expect("cas")
+                .without_scripted_faults(),
+        );
+        quiet.run(1_000);
+        assert_eq!(badge(&quiet).key, "verdict.debited_once");
         assert_eq!(nothing("counter"), "verdict.not_liked");
         assert_eq!(nothing("key"), "verdict.not_charged");
     }

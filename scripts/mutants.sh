@@ -26,7 +26,8 @@
 # binary, tests/it): the score is then a lower bound (the tests left out might have caught more).
 # MUTANTS_SRC tests another source tree (e.g. an older commit, exported), MUTANTS_OUT says
 # where results go (default mutants.out/, gitignored), MUTANTS_TARGET_DIR where mutants build
-# (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs). Prints,
+# (default $CARGO_TARGET_DIR/mutants; the dependencies stay compiled between runs; two runs at
+# once need two: sharing one, each builds over the other's mutant). Prints,
 # per module, caught / missed / timeouts / unviable and the caught share of the viable
 # mutants; the missed ones are listed in $MUTANTS_OUT/mutants.out/missed.txt. MUTANTS_ARGS
 # passes more options to cargo-mutants, e.g. `MUTANTS_ARGS=--iterate` after writing tests:

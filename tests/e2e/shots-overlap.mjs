@@ -1,8 +1,8 @@
-// Screenshots of the drawing defects issue #42 listed, and of who is speaking (its item 1),
-// at 1280 px and 360 px, in English and Russian, into
-// docs/screenshots/<when>-<defect>-<width>-<lang>.png (`when` is the first argument: "before"
-// was taken on the build before the fix, "after" on the one after). Each is the part of the
-// page the defect is in, not the whole page, so the files stay small.
+// Screenshots of the drawing defects issue #42 listed, of who is speaking (its item 1) and of
+// the words its stop-52 review tripped on (`words-*`), at 1280 px and 360 px, in English and
+// Russian, into docs/screenshots/<when>-<defect>-<width>-<lang>.png (`when` is the first
+// argument: "before" was taken on the build before the fix, "after" on the one after). Each is
+// the part of the page the defect is in, not the whole page, so the files stay small.
 //   node tests/e2e/shots-overlap.mjs after   (dist/ built; OUT= writes elsewhere, ONLY=a,b some)
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
@@ -49,6 +49,28 @@ const DEFECTS = {
   'op-badges': ['scenario=cas-race&step=4', '.topology-frame'],
   // ...and in the sequence diagram, both ①.
   'op-badges-sequence': ['scenario=cas-race&step=9', '[data-testid="sequence"]'],
+  // The words the stop-52 review tripped on (#42 items 1-13), each where the words are.
+  // Items 1, 11: "The phone (attempt 2): The phone …" and the 409's "took it over from this one".
+  'words-speaker-409': ['scenario=lease-expiry&step=13', '#player'],
+  // Item 2: Redis's answer under the retry's handler's name.
+  'words-speaker-backend': ['scenario=lease-expiry&step=9', '#player'],
+  // Item 1: "The stalled handler (attempt 1): The stalled handler carries on"; item 9 (the
+  // processor's missing key) in the same step.
+  'words-speaker-stalled': ['scenario=lease-expiry&step=19', '#player'],
+  // Item 4: "PostgreSQL runs this step's SQL: 1 statement" standing alone.
+  'words-speaker-sql': ['scenario=lease-expiry&step=27', '#player'],
+  // Item 10: the note about real processors (lease-fencing step 17 as the counter shows it).
+  'words-fenced': ['scenario=lease-fencing&step=20', '#player'],
+  // Item 3: lease-fencing's late 409, once "The phone (attempt 1)".
+  'words-late-409': ['scenario=lease-fencing&step=25', '#player'],
+  // Item 13: cas-race's two operations, each on its attempt 1.
+  'words-cas-race': ['scenario=cas-race&step=6', '#player'],
+  // Item 6: story 3's 412 (its step 10) and its verdict.
+  'words-cas-412': ['scenario=cas&step=12', '#player'],
+  // Item 8: story 1's ledger panel (columns, no key).
+  'words-naive-ledger': ['scenario=naive&step=16', '[data-testid="panel-ledger"]'],
+  // Item 5: "Surprise me" with seed 3 on story 2: 4 drawn, 5 listed.
+  'words-chaos-count': ['scenario=key&base=1&chaos=3&faults=2.clock.90000000_4.pause.write-ledger_5.crash.claim-key_8.evict&step=33', '#player'],
 };
 
 await mkdir(out, { recursive: true });

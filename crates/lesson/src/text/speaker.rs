@@ -305,19 +305,13 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use crate::playback::Run;
+    use crate::test_support::worlds;
     use idem_core::message::Payload;
     use idem_core::{Action, Scenario};
 
-    /// The worlds after each step of scenario `id`, run to its end.
-    fn run(id: &str) -> Vec<World> {
-        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
-        run.run_to_end();
-        run.snapshots().collect()
-    }
-
     /// Every line with a speaker said in the scenario `id`, in order.
     fn lines(id: &str, catalog: &Catalog) -> Vec<String> {
-        run(id)
+        worlds(id)
             .iter()
             .filter_map(|w| spoken(w, catalog))
             .flatten()
@@ -328,7 +322,7 @@ mod tests {
     #[test]
     fn the_seed_stories_name_no_speaker_their_attempts_never_overlap() {
         for id in Scenario::seed_ids() {
-            for world in run(id) {
+            for world in worlds(id) {
                 assert_eq!(spoken(&world, Lang::En.catalog()), None, "{id}");
             }
         }
@@ -341,7 +335,7 @@ mod tests {
             (Lang::Ru, "Хранилище ключей: ", "Телефон (попытка 3) "),
         ] {
             let catalog = lang.catalog();
-            let said = run("crash-window")
+            let said = worlds("crash-window")
                 .iter()
                 .find_map(|w| spoken(w, catalog))
                 .expect("the crash window's packed step");
@@ -387,7 +381,7 @@ mod tests {
     #[test]
     fn a_step_with_two_actors_is_a_numbered_list() {
         let catalog = Lang::En.catalog();
-        let packed = run("lease-expiry")
+        let packed = worlds("lease-expiry")
             .iter()
             .find_map(|w| spoken(w, catalog).filter(|s| packs_several(s)))
             .expect("a lease step with two actors");
@@ -395,7 +389,7 @@ mod tests {
             packed.iter().filter(|s| s.who.is_some()).count() >= 2,
             "{packed:#?}"
         );
-        let world = run("lease-expiry")
+        let world = worlds("lease-expiry")
             .into_iter()
             .find(|w| spoken(w, catalog).is_some_and(|s| packs_several(&s)))
             .expect("found above");
@@ -405,7 +399,7 @@ mod tests {
 
     #[test]
     fn arrows_sent_while_two_attempts_live_carry_a_named_badge() {
-        let world = run("lease-expiry").pop().expect("an end");
+        let world = worlds("lease-expiry").pop().expect("an end");
         let rows = world.network().messages().len();
         let badges: Vec<(String, String)> = (0..rows)
             .filter_map(|row| arrow_badge(&world, row, Lang::En.catalog()))
@@ -422,7 +416,7 @@ mod tests {
             None,
             "the first request is alone"
         );
-        let naive = run("naive").pop().expect("an end");
+        let naive = worlds("naive").pop().expect("an end");
         assert!((0..naive.network().messages().len()).all(|row| arrow_badge(
             &naive,
             row,
@@ -525,7 +519,7 @@ mod tests {
             ("lease-expiry", 14),
             ("lease-fencing", 12),
         ] {
-            let world = run(id).swap_remove(step);
+            let world = worlds(id).swap_remove(step);
             let said = spoken(&world, catalog).expect("named");
             assert!(packs_several(&said), "{id} {step}: {said:#?}");
             let names: Vec<&String> = said.iter().filter_map(|s| s.who.as_ref()).collect();

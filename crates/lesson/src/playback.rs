@@ -146,7 +146,7 @@ impl Run {
 
     /// Every known world (the left one in compare mode), from the start to the last known
     /// step: copies, as [`Run::snapshot`] gives them.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-support"))]
     pub(crate) fn snapshots(&self) -> impl Iterator<Item = World> + '_ {
         (0..=self.known_steps()).filter_map(|i| self.snapshot(i))
     }

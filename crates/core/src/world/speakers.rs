@@ -103,24 +103,21 @@ impl Step {
                         phone = world.attempt_numbered(*op, *attempt).map(Party::Attempt);
                         (phone, Role::Phone)
                     }
-                    // The phone takes an answer for the request it waits on now: once it has
-                    // sent a retry, the retry, whichever earlier request the answer replies to
-                    // (a stalled handler's late 409 to attempt 1 reaches a phone waiting on
-                    // attempt 3: attempt 1 had timed out long before). A double tap's second
-                    // request abandons nothing: each answer stays its own request's.
+                    // An HTTP response answers exactly one request: the phone's reaction to it
+                    // (and its back-off after a 409) belongs to the attempt that request was,
+                    // even when the phone has sent a later one since (a stalled handler's late
+                    // 409 to attempt 1 reaches a phone that sent attempt 3: attempt 1's answer,
+                    // [`Step::answered_late`] says so).
                     Note::ClientGotAnswer { op, .. }
                     | Note::ClientIgnoredLateAnswer { op, .. }
                     | Note::ClientToldToWait { op }
                     | Note::ClientGotForeignAnswer { op, .. } => {
-                        let answered = match phone {
-                            Some(Party::Attempt(a)) => a.number,
-                            _ => 0,
-                        };
-                        if let Some(latest) = world
-                            .latest_attempt(*op, self.index)
-                            .filter(|l| l.sent == Sent::Retry && l.number > answered)
+                        if let Some(answered) = world
+                            .answered_by(self)
+                            .filter(|a| a.op == *op)
+                            .map(Party::Attempt)
                         {
-                            phone = Some(Party::Attempt(latest));
+                            phone = Some(answered);
                         }
                         (phone, Role::Phone)
                     }
@@ -175,6 +172,20 @@ impl Step {
                 party.map(|party| Speaker { party, role })
             })
             .collect()
+    }
+
+    /// Whether this step's answer reaches the phone late: the request it answers is an
+    /// earlier attempt than the retry the phone has sent since (the stalled handler's 409 to
+    /// attempt 1 after the phone sent attempt 3). Returns (the attempt answered, the phone's
+    /// latest retry); `None` for a step that delivers no answer, or the answer to the phone's
+    /// latest request, or where the later request is no retry (a double tap's second request
+    /// leaves the first one waiting too).
+    pub fn answered_late(&self, world: &World) -> Option<(RequestAttempt, RequestAttempt)> {
+        let answered = world.answered_by(self)?;
+        let latest = world
+            .latest_attempt(answered.op, self.index)
+            .filter(|l| l.sent == Sent::Retry && l.number > answered.number)?;
+        Some((answered, latest))
     }
 
     /// The parties alive at this step ([`World::alive_at`] its time), with those this step's
@@ -256,6 +267,18 @@ impl World {
             Payload::Request(_) => self.attempt_of_request(msg).map(Party::Attempt),
             Payload::Response(r) => self.attempt_of_request(r.in_reply_to).map(Party::Attempt),
             other => self.handler_party(other.handler()?),
+        }
+    }
+
+    /// The request whose answer `step` delivered to the phone (`None` for a step that
+    /// delivers no HTTP response).
+    fn answered_by(&self, step: &Step) -> Option<RequestAttempt> {
+        let Cause::Deliver(id) = step.cause else {
+            return None;
+        };
+        match &self.net.get(id)?.payload {
+            Payload::Response(r) => self.attempt_of_request(r.in_reply_to),
+            _ => None,
         }
     }
 

@@ -204,3 +204,182 @@ fn the_network_s_copy_is_the_attempt_it_copies_with_its_number() {
         .count();
     assert!(of_copy >= 3, "{of_copy}");
 }
+
+/// Scenario `id`'s steps, each with the world right after it, where the user presses Retry
+/// as soon as the first request is on the wire (an early Retry, before any answer).
+fn steps_with_early_retry(id: &str) -> Vec<(Step, World)> {
+    let mut world = World::new(&scenario(id));
+    let mut out = Vec::new();
+    while world.network().in_flight().next().is_none() {
+        let step = world.step().cloned().expect("a request goes out");
+        out.push((step, world.clone()));
+    }
+    world
+        .apply(idem_core::Action::RetryNow)
+        .expect("an early Retry");
+    out.push((
+        world.steps().last().expect("the press").clone(),
+        world.clone(),
+    ));
+    while let Some(step) = world.step().cloned() {
+        out.push((step, world.clone()));
+    }
+    out
+}
+
+/// The runs issue 42's last review read (stop 53): the lease runs, story 2 with an early
+/// Retry, and the double tap without a lock.
+fn reviewed_runs() -> Vec<(&'static str, Vec<(Step, World)>)> {
+    vec![
+        ("lease-fencing", steps("lease-fencing")),
+        ("lease-expiry", steps("lease-expiry")),
+        ("key+early-retry", steps_with_early_retry("key")),
+        ("concurrent-no-lock", steps("concurrent-no-lock")),
+    ]
+}
+
+/// Each response line of a run, as `step kind attempt`: the API answering, the phone taking
+/// an answer, and the phone's reaction to it (its back-off after a 409).
+fn response_lines(all: &[(Step, World)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (step, world) in all {
+        for (note, speaker) in step.notes.iter().zip(step.speakers(world)) {
+            let kind = match note {
+                Note::ApiResponds { .. } => "ApiResponds",
+                Note::ClientGotAnswer { .. } => "ClientGotAnswer",
+                Note::ClientIgnoredLateAnswer { .. } => "ClientIgnoredLateAnswer",
+                Note::ClientToldToWait { .. } => "ClientToldToWait",
+                Note::ClientGotForeignAnswer { .. } => "ClientGotForeignAnswer",
+                Note::ClientBacksOff { .. } => "ClientBacksOff",
+                _ => continue,
+            };
+            let number = numbers(&[speaker.expect("a response line has a speaker").party]);
+            out.push(format!("{} {kind} {}", step.index, number[0]));
+        }
+    }
+    out
+}
+
+/// Issue 42, item 1 (stop 53's review): the phone's reaction to an answer was labelled with
+/// the phone's latest attempt ("attempt 3" for attempt 1's 409 in `lease-fencing`); an HTTP
+/// response answers exactly one request, and every line about it names that request's
+/// attempt. Pinned for every step of the four runs the review read.
+#[test]
+fn each_response_line_names_the_attempt_whose_request_it_answers() {
+    let expected: [(&str, &[&str]); 4] = [
+        (
+            "lease-fencing",
+            &[
+                "5 ClientBacksOff 1",
+                "9 ApiResponds 2",
+                "10 ClientToldToWait 2",
+                "10 ClientBacksOff 2",
+                "22 ApiResponds 1",
+                "23 ApiResponds 3",
+                "24 ClientToldToWait 1",
+                "24 ClientBacksOff 1",
+                "25 ClientGotAnswer 3",
+            ],
+        ),
+        (
+            "lease-expiry",
+            &[
+                "5 ClientBacksOff 1",
+                "11 ApiResponds 2",
+                "12 ClientToldToWait 2",
+                "12 ClientBacksOff 2",
+                "25 ApiResponds 3",
+                "28 ClientGotAnswer 3",
+                "30 ApiResponds 1",
+                "31 ClientIgnoredLateAnswer 1",
+            ],
+        ),
+        (
+            "key+early-retry",
+            &[
+                "11 ApiResponds 2",
+                "17 ApiResponds 1",
+                "18 ClientGotAnswer 1",
+            ],
+        ),
+        (
+            "concurrent-no-lock",
+            &[
+                "18 ApiResponds 1",
+                "19 ApiResponds 2",
+                "20 ClientGotAnswer 1",
+                "21 ClientIgnoredLateAnswer 2",
+            ],
+        ),
+    ];
+    for ((id, all), (expected_id, lines)) in reviewed_runs().iter().zip(expected) {
+        assert_eq!(*id, expected_id);
+        assert_eq!(response_lines(all), lines, "{id}");
+    }
+}
+
+/// The same rule in every scenario (and with an early Retry): a step that delivers an HTTP
+/// response to the phone says each of its phone's lines for the request that response answers.
+#[test]
+fn in_every_run_the_phone_s_lines_on_an_answer_are_that_request_s() {
+    let mut answers = 0;
+    let early = ["key", "lease-expiry", "concurrent"].map(steps_with_early_retry);
+    let all = Scenario::all();
+    let runs = all.iter().map(|s| steps(&s.id)).chain(early);
+    for run in runs {
+        for (step, world) in run {
+            let idem_core::Cause::Deliver(id) = step.cause else {
+                continue;
+            };
+            let Some(m) = world.network().get(id) else {
+                continue;
+            };
+            let idem_core::message::Payload::Response(r) = &m.payload else {
+                continue;
+            };
+            for (note, speaker) in step.notes.iter().zip(step.speakers(&world)) {
+                let Some(Speaker {
+                    party: Party::Attempt(a),
+                    role: Role::Phone,
+                }) = speaker
+                else {
+                    continue;
+                };
+                answers += 1;
+                assert_eq!(a.request, r.in_reply_to, "step {}: {note:?}", step.index);
+            }
+        }
+    }
+    assert!(answers > 40, "{answers} lines on an answer");
+}
+
+/// The phone gets an answer late when it answers an earlier attempt than the retry the phone
+/// sent since; the narration says so ("attempt 1's answer, after it sent attempt 3").
+#[test]
+fn a_late_answer_names_both_attempts() {
+    // Per run: (step, attempt answered, the phone's latest retry) for each late answer.
+    type Late = Vec<(u32, u32, u32)>;
+    let late: Vec<(&str, Late)> = reviewed_runs()
+        .into_iter()
+        .map(|(id, all)| {
+            let found = all
+                .iter()
+                .filter_map(|(step, world)| {
+                    let (answered, latest) = step.answered_late(world)?;
+                    Some((step.index, answered.number, latest.number))
+                })
+                .collect();
+            (id, found)
+        })
+        .collect();
+    assert_eq!(
+        late,
+        [
+            ("lease-fencing", vec![(24, 1, 3)]),
+            ("lease-expiry", vec![(31, 1, 3)]),
+            ("key+early-retry", vec![(18, 1, 2)]),
+            // A double tap's second request is no retry: the first still waits.
+            ("concurrent-no-lock", vec![]),
+        ]
+    );
+}

@@ -59,20 +59,30 @@ pub struct LegendEntry {
     pub who: String,
 }
 
-/// The legend of the rings on screen: one entry a party with a packet in flight, in the order
-/// of their badges; empty where no ring is drawn (one request alive).
+/// The legend of who is speaking at the visible step `world` ends in: one entry a party that
+/// is alive at it, speaks in it (the phone taking attempt 1's late answer: issue 42, stop 53)
+/// or has a packet in flight, in the order of their badges; empty while one request is alive
+/// (no ring, no badge is drawn then).
 pub fn ring_legend(world: &World, catalog: &Catalog) -> Vec<LegendEntry> {
     if !several_alive(world) {
         return Vec::new();
     }
-    let mut parties: Vec<Party> = world
+    let tail = crate::fold::visible_tail(world.steps());
+    let alive = tail
+        .first()
+        .map(|step| step.alive(world))
+        .unwrap_or_default();
+    let speaking = tail
+        .iter()
+        .flat_map(|step| step.speakers(world))
+        .flatten()
+        .map(|s| s.party);
+    let in_flight = world
         .network()
         .in_flight()
-        .filter_map(|m| Some(world.speaker_of(m.id)?.party))
-        .collect();
-    parties.dedup();
+        .filter_map(|m| Some(world.speaker_of(m.id)?.party));
     let mut entries: Vec<LegendEntry> = Vec::new();
-    for party in parties {
+    for party in alive.into_iter().chain(speaking).chain(in_flight) {
         let (mark, tone) = party_badge(world, party);
         if entries.iter().any(|e| e.mark == mark) {
             continue;
@@ -118,31 +128,64 @@ mod tests {
         assert!(both > 3, "A1 and B1 in flight together at {both} steps");
     }
 
-    /// One operation: badges are the attempt's number, the legend names each attempt with a
-    /// packet in flight once, and it is empty while one request is alive.
+    /// One operation: badges are the attempt's number; the legend names each attempt with a
+    /// packet in flight, and every attempt alive or speaking at the step (stop 53's review:
+    /// the phone taking attempt 1's 409 had only "③ attempt 3" under the drawing); it is
+    /// empty while one request is alive.
     #[test]
-    fn the_lease_run_legend_names_each_attempt_in_flight() {
+    fn the_legend_names_every_attempt_alive_speaking_or_in_flight() {
         for lang in [Lang::En, Lang::Ru] {
             let catalog = lang.catalog();
             let mut seen = 0;
-            for world in worlds("lease-expiry") {
-                let legend = ring_legend(&world, catalog);
-                let rings = ring_views(Layout::Tall, &world, catalog);
-                if rings.is_empty() {
-                    assert!(legend.is_empty(), "{legend:?}");
-                    continue;
+            for id in ["lease-expiry", "lease-fencing", "concurrent-no-lock"] {
+                for world in worlds(id) {
+                    let legend = ring_legend(&world, catalog);
+                    let rings = ring_views(Layout::Tall, &world, catalog);
+                    if !several_alive(&world) {
+                        assert!(legend.is_empty() && rings.is_empty(), "{legend:?}");
+                        continue;
+                    }
+                    seen += 1;
+                    for ring in &rings {
+                        let entry = legend.iter().find(|e| e.mark == ring.mark);
+                        let entry = entry.unwrap_or_else(|| panic!("{ring:?} not in {legend:?}"));
+                        assert_eq!(entry.tone, ring.tone);
+                        assert!(ring.name.ends_with(&entry.who), "{ring:?} {entry:?}");
+                        assert!(entry.mark.parse::<u32>().is_ok(), "{entry:?}");
+                    }
+                    let tail = crate::fold::visible_tail(world.steps());
+                    let speaking = tail.iter().flat_map(|s| s.speakers(&world)).flatten();
+                    let parties = tail[0].alive(&world).into_iter();
+                    for party in parties.chain(speaking.map(|s| s.party)) {
+                        let (mark, _) = party_badge(&world, party);
+                        assert!(
+                            legend.iter().any(|e| e.mark == mark),
+                            "{id} {}: {mark} not in {legend:?}",
+                            world.steps().len()
+                        );
+                    }
                 }
-                seen += 1;
-                for ring in &rings {
-                    let entry = legend.iter().find(|e| e.mark == ring.mark);
-                    let entry = entry.unwrap_or_else(|| panic!("{ring:?} not in {legend:?}"));
-                    assert_eq!(entry.tone, ring.tone);
-                    assert!(ring.name.ends_with(&entry.who), "{ring:?} {entry:?}");
-                    assert!(entry.mark.parse::<u32>().is_ok(), "{entry:?}");
-                }
-                assert!(legend.len() <= rings.len());
             }
-            assert!(seen > 0);
+            assert!(seen > 40, "{seen}");
+        }
+    }
+
+    /// The steps the review read, pinned: the legend under the drawing (core step number).
+    #[test]
+    fn the_reviewed_steps_legends() {
+        let catalog = Lang::En.catalog();
+        for (id, step, want) in [
+            // The phone takes the 409 to attempt 2 while attempt 1's handler stalls.
+            ("lease-fencing", 11, &["1", "2"][..]),
+            // The phone takes attempt 1's 409 after it sent attempt 3.
+            ("lease-fencing", 25, &["1", "3"][..]),
+            // The phone takes attempt 1's 201 while the second request's is on its way.
+            ("concurrent-no-lock", 21, &["1", "2"][..]),
+        ] {
+            let world = worlds(id).swap_remove(step);
+            let legend = ring_legend(&world, catalog);
+            let marks: Vec<&str> = legend.iter().map(|e| e.mark.as_str()).collect();
+            assert_eq!(marks, want, "{id} {step}");
         }
     }
 }

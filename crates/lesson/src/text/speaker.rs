@@ -27,6 +27,10 @@ pub struct Said {
     /// that opens with the speaker's subject ("The phone sends …") takes the name in its
     /// place instead of repeating it (issue 42: "The phone (attempt 2): The phone sends").
     pub own: bool,
+    /// The mark of the fault that is this run's event ("Fault: early retry."), said before
+    /// the speaker's name: the press and the request it sends are one event (issue 42, stop
+    /// 53: `lease-expiry` step 13 told the fault apart from the press it is).
+    pub mark: Option<String>,
     /// The lines, in order.
     pub lines: Vec<String>,
 }
@@ -35,6 +39,15 @@ impl Said {
     /// The lines as one sentence run, after the speaker's name when there is one; the name
     /// replaces the subject a first line of the speaker's own opens with.
     pub fn text(&self, catalog: &Catalog) -> String {
+        let said = self.said(catalog);
+        match &self.mark {
+            Some(mark) => format!("{mark} {said}"),
+            None => said,
+        }
+    }
+
+    /// [`Said::text`] without the fault's mark.
+    fn said(&self, catalog: &Catalog) -> String {
         let what = self.lines.join(" ");
         let Some(who) = &self.who else {
             return what;
@@ -154,14 +167,27 @@ pub fn party_mark(party: Party) -> String {
 }
 
 /// The narration of the visible step `world` ends in, each line with its speaker, when two or
-/// more parties are alive in it, or when the step packs several actors' events (a lease running
-/// out as a retry goes, [`packs_several`]); `None` otherwise (the plain narration stands,
-/// unchanged). A folded acknowledgement adds nothing to the plain lines (see
-/// `narration_parts`).
+/// more parties are alive in it, when the step packs several actors' events (a lease running
+/// out as a retry goes, [`packs_several`]), or when the phone gets an answer out of turn (an
+/// earlier attempt's, after it sent a retry, or a second answer it ignores: [`out_of_turn`]);
+/// `None` otherwise (the plain narration stands, unchanged). A folded acknowledgement adds
+/// nothing to the plain lines (see `narration_parts`).
 pub fn spoken(world: &World, catalog: &Catalog) -> Option<Vec<Said>> {
     let step = crate::fold::visible_tail(world.steps()).first()?;
     let said = attributed(step, world, catalog);
-    (step.alive(world).len() > 1 || packs_several(&said)).then_some(said)
+    (step.alive(world).len() > 1 || packs_several(&said) || out_of_turn(step, world))
+        .then_some(said)
+}
+
+/// Whether `step` hands the phone an answer out of turn: one to an earlier attempt than the
+/// retry it sent since (`Step::answered_late`), or one it ignores because another answer
+/// settled the operation first. Such an answer is always told with the attempt it answers
+/// (issue 42, stop 53: attempt 1's late 201 was "the phone (attempt 3)"'s, or nobody's).
+fn out_of_turn(step: &Step, world: &World) -> bool {
+    step.notes
+        .iter()
+        .any(|n| matches!(n, Note::ClientIgnoredLateAnswer { .. }))
+        || step.answered_late(world).is_some()
 }
 
 /// Whether two parties or more are alive in the visible step `world` ends in (then packets
@@ -173,30 +199,46 @@ pub fn several_alive(world: &World) -> bool {
 }
 
 /// [`spoken`] as one run of text, each speaker's name before their lines (the phone's bar,
-/// where the words are one paragraph); `None` where the plain narration stands.
+/// where the words are one paragraph), each event numbered where the step packs several (as
+/// the numbered list of [`spoken_html`]); `None` where the plain narration stands.
 pub fn spoken_text(world: &World, catalog: &Catalog) -> Option<String> {
     let said = spoken(world, catalog)?;
-    let texts: Vec<String> = said.iter().map(|s| s.text(catalog)).collect();
+    let numbered = packs_several(&said);
+    let texts: Vec<String> = said
+        .iter()
+        .enumerate()
+        .map(|(i, s)| match numbered {
+            true => catalog.fill(
+                "speaker.item",
+                &[("n", (i + 1).to_string()), ("what", s.text(catalog))],
+            ),
+            false => s.text(catalog),
+        })
+        .collect();
     Some(texts.join(" "))
 }
 
 /// The step's lines, each run of them with its speaker's name.
 fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
     let mut said: Vec<Said> = Vec::new();
-    let mut push = |who: Option<String>, actor: Option<String>, own: bool, line: String| match said
-        .last_mut()
-    {
-        Some(last) if last.who == who => last.lines.push(line),
-        _ => said.push(Said {
-            who,
-            actor,
-            own,
-            lines: vec![line],
-        }),
-    };
-    if let Some(mark) = fault_mark(step, catalog) {
-        push(None, None, false, mark);
-    }
+    // The fault's mark leads the first event the fault caused: after a lease or a key running
+    // out in the same step, which no fault made.
+    let mut mark = fault_mark(step, catalog);
+    let mut push =
+        |who: Option<String>, actor: Option<String>, own: bool, expiry: bool, line: String| {
+            let mark = if expiry { None } else { mark.take() };
+            match said.last_mut() {
+                Some(last) if last.who == who && mark.is_none() => last.lines.push(line),
+                _ => said.push(Said {
+                    who,
+                    actor,
+                    own,
+                    mark,
+                    lines: vec![line],
+                }),
+            }
+        };
+    let late = step.answered_late(world);
     // As `narrate_plain` tells them: a note that already says what the API answers is not
     // followed by "the API answers …".
     let answered = step
@@ -233,9 +275,42 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
             Note::LedgerRan { statements, rows } => vec![sql_line(statements, rows, catalog)],
             _ => narrate_plain(&alone, world, catalog).0,
         };
-        for line in lines {
-            push(who.clone(), actor.clone(), own, line);
+        let expiry = matches!(note, Note::ClaimsExpired { .. } | Note::KeysExpired { .. });
+        // An answer to an earlier attempt than the phone's latest retry says so first ("the
+        // phone gets attempt 1's answer after it already sent attempt 3").
+        let answer = matches!(
+            note,
+            Note::ClientGotAnswer { .. }
+                | Note::ClientIgnoredLateAnswer { .. }
+                | Note::ClientToldToWait { .. }
+                | Note::ClientGotForeignAnswer { .. }
+        );
+        if let (true, Some((answered, latest))) = (answer, late) {
+            let lead = catalog.fill(
+                "speaker.late_answer",
+                &[
+                    ("n", answered.number.to_string()),
+                    ("latest", latest.number.to_string()),
+                ],
+            );
+            push(who.clone(), actor.clone(), own, expiry, lead);
         }
+        for line in lines {
+            push(who.clone(), actor.clone(), own, expiry, line);
+        }
+    }
+    // A mark no event followed (an armed fault no request owns) is the step's only event.
+    if let Some(mark) = mark {
+        said.insert(
+            0,
+            Said {
+                who: None,
+                actor: None,
+                own: false,
+                mark: None,
+                lines: vec![mark],
+            },
+        );
     }
     said
 }

@@ -105,33 +105,51 @@ fn a_backend_s_line_never_carries_a_handler_s_name() {
     }
 }
 
-/// Item 3: the phone takes an answer for the request it waits on. In `lease-fencing` the
-/// stalled handler's 409 to attempt 1 reaches a phone that gave attempt 1 up long before and
-/// waits on attempt 3: "The phone (attempt 3)", never "(attempt 1)". Every answer the phone
-/// takes in both lease runs, pinned (core step number, speaker).
+/// Item 3, as stop 53's review corrected it: an HTTP response answers exactly one request, so
+/// the phone's reaction to it names that request's attempt, even when the phone has sent a
+/// later one since. In `lease-fencing` the stalled handler's 409 to attempt 1 reached a phone
+/// that had sent attempt 3, and was told as "The phone (attempt 3)"; it is attempt 1's, and the
+/// words say it came after attempt 3 ("Attempt 1's answer arrives after the phone already sent
+/// attempt 3."), in both languages. Every answer the phone takes in the four runs the review
+/// read, pinned (core step number, speaker, and whether it came late).
 #[test]
-fn every_answer_in_the_lease_runs_is_the_waiting_attempt_s() {
-    let c = Lang::En.catalog();
-    for (id, want) in [
+fn every_answer_names_the_attempt_whose_request_it_answers() {
+    // Each answer the phone takes: (core step, the phone's name, the retry it had sent since).
+    type Answers<'a> = &'a [(usize, &'a str, Option<u32>)];
+    let runs: [(&str, Run, Answers); 4] = [
         (
             "lease-fencing",
+            run_to_end("lease-fencing"),
             &[
-                (11, "The phone (attempt 2)"),
-                (25, "The phone (attempt 3)"),
-                (26, "The phone (attempt 3)"),
-            ][..],
+                (11, "The phone (attempt 2)", None),
+                (25, "The phone (attempt 1)", Some(3)),
+                (26, "The phone (attempt 3)", None),
+            ],
         ),
         (
             "lease-expiry",
+            run_to_end("lease-expiry"),
             &[
-                (13, "The phone (attempt 2)"),
-                (29, "The phone (attempt 3)"),
-                (32, "The phone (attempt 3)"),
-            ][..],
+                (13, "The phone (attempt 2)", None),
+                (29, "The phone (attempt 3)", None),
+                (32, "The phone (attempt 1)", Some(3)),
+            ],
         ),
-    ] {
-        let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
-        run.run_to_end();
+        (
+            "key+early-retry",
+            early_retry("key"),
+            &[(19, "The phone (attempt 1)", Some(2))],
+        ),
+        (
+            "concurrent-no-lock",
+            run_to_end("concurrent-no-lock"),
+            &[
+                (21, "The phone (attempt 1)", None),
+                (22, "The phone (second request, attempt 2)", None),
+            ],
+        ),
+    ];
+    for (id, run, want) in runs {
         let world: &World = run.end();
         let mut got = Vec::new();
         for (i, step) in world.steps().iter().enumerate() {
@@ -143,14 +161,82 @@ fn every_answer_in_the_lease_runs_is_the_waiting_attempt_s() {
                         | Note::ClientIgnoredLateAnswer { .. }
                         | Note::ClientGotForeignAnswer { .. }
                 ) {
+                    let c = Lang::En.catalog();
                     let name = speaker_name_in(speaker.expect("the phone's"), world, c);
-                    got.push((i + 1, name));
+                    let late = step.answered_late(world).map(|(_, latest)| latest.number);
+                    got.push((i + 1, name, late));
                 }
             }
         }
-        let want: Vec<(usize, String)> = want.iter().map(|(i, n)| (*i, n.to_string())).collect();
+        let want: Vec<(usize, String, Option<u32>)> = want
+            .iter()
+            .map(|(i, n, late)| (*i, n.to_string(), *late))
+            .collect();
         assert_eq!(got, want, "{id}");
+        // The words at each of those steps: the answered attempt's name leads the phone's
+        // lines, and a late answer says which attempt the phone had sent since.
+        for lang in Lang::ALL {
+            let c = lang.catalog();
+            for (i, _, late) in &got {
+                let shown = run.snapshot(*i).expect("known");
+                let step = shown.steps().last().expect("a step");
+                let speaker = step
+                    .speakers(&shown)
+                    .into_iter()
+                    .flatten()
+                    .find(|s| s.role == idem_core::Role::Phone)
+                    .expect("the phone speaks");
+                let name = speaker_name_in(speaker, &shown, c);
+                let text = spoken(&shown, c)
+                    .expect("an answer in a run of two requests is named")
+                    .iter()
+                    .map(|s| s.text(c))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                assert!(text.contains(&name), "{id} {i} {lang:?}: {text}");
+                let idem_core::Party::Attempt(answered) = speaker.party else {
+                    panic!("{id} {i}: the phone answers an attempt");
+                };
+                let lead = late.map(|latest| {
+                    c.fill(
+                        "speaker.late_answer",
+                        &[
+                            ("n", answered.number.to_string()),
+                            ("latest", latest.to_string()),
+                        ],
+                    )
+                });
+                match lead {
+                    Some(lead) => assert!(text.contains(&lead), "{id} {i} {lang:?}: {text}"),
+                    None => {
+                        let stem = c.text("speaker.late_answer");
+                        let stem = stem.split('{').next().unwrap_or_default();
+                        assert!(!text.contains(stem), "{id} {i} {lang:?}: {text}");
+                    }
+                }
+            }
+        }
     }
+}
+
+/// Scenario `id` run to its end.
+fn run_to_end(id: &str) -> Run {
+    let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
+    run.run_to_end();
+    run
+}
+
+/// Scenario `id` with the user pressing Retry as soon as the first request is on the wire
+/// (before any answer came back), run to its end.
+fn early_retry(id: &str) -> Run {
+    let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
+    while run.world().network().in_flight().next().is_none() {
+        assert!(run.step_forward(), "{id}: no request goes out");
+    }
+    run.apply(idem_core::Action::RetryNow)
+        .expect("an early Retry");
+    run.run_to_end();
+    run
 }
 
 /// Item 4: "PostgreSQL runs this step's SQL: 1 statement" was a line with no new idea where

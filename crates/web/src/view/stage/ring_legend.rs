@@ -1,6 +1,7 @@
-//! The rings' legend (issue 42, item 1; the stop-52 review): under the drawing, while two
-//! requests or more are alive, each badge on screen with whose it is in words ("③ attempt 3"),
-//! as `idem_lesson::stage::ring_marks::ring_legend` lists them. Hidden otherwise. Only the
+//! The rings' legend (issue 42, item 1; the stop-52 and stop-53 reviews): under the drawing,
+//! while two requests or more are alive, the badge of every attempt alive, speaking or in
+//! flight at the step with whose it is in words ("③ attempt 3"), as
+//! `idem_lesson::stage::ring_marks::ring_legend` lists them. Hidden otherwise. Only the
 //! lesson's bundle draws it (`LaterPart::Legend`): the first screen keeps its place only.
 
 use leptos::prelude::*;

@@ -63,6 +63,18 @@ const DEFECTS = {
   'words-fenced': ['scenario=lease-fencing&step=20', '#player'],
   // Item 3: lease-fencing's late 409, once "The phone (attempt 1)".
   'words-late-409': ['scenario=lease-fencing&step=25', '#player'],
+  // Stop 53's review (item 1): an answer and the phone's reaction to it name the attempt whose
+  // request it answers, not the phone's latest ("attempt 3" for attempt 1's 409), and the
+  // legend lists every attempt alive or speaking. Named by the visible step the review read
+  // (`step=` counts the core's steps).
+  'speaker-lease-fencing-21': ['scenario=lease-fencing&step=25', '#player'],
+  'speaker-lease-fencing-10': ['scenario=lease-fencing&step=11', '#player'],
+  'speaker-lease-expiry-28': ['scenario=lease-expiry&step=32', '#player'],
+  // Item 3: the lease running out and the Retry press, one event an item.
+  'speaker-lease-expiry-13': ['scenario=lease-expiry&step=14', '#player'],
+  // Story 2 with Retry pressed before the first answer came back: attempt 1's 201.
+  'speaker-key-early-18': ['scenario=key&faults=2.retry&step=19', '#player'],
+  'speaker-concurrent-no-lock-21': ['scenario=concurrent-no-lock&step=21', '#player'],
   // Item 13: cas-race's two operations, each on its attempt 1.
   'words-cas-race': ['scenario=cas-race&step=6', '#player'],
   // Item 6: story 3's 412 (its step 10) and its verdict.

@@ -188,6 +188,24 @@ impl Step {
         Some((answered, latest))
     }
 
+    /// Whether this step sends an answer late: the response it puts on the wire answers an
+    /// earlier attempt than the retry the phone has sent since (the stalled handler's 201 to
+    /// attempt 1 after the phone sent attempt 3). As [`Step::answered_late`], for the handler
+    /// that answers rather than the phone that gets it.
+    pub fn replies_late(&self, world: &World) -> Option<(RequestAttempt, RequestAttempt)> {
+        let answered = self
+            .sent
+            .iter()
+            .find_map(|id| match &world.net.get(*id)?.payload {
+                Payload::Response(r) => world.attempt_of_request(r.in_reply_to),
+                _ => None,
+            })?;
+        let latest = world
+            .latest_attempt(answered.op, self.index)
+            .filter(|l| l.sent == Sent::Retry && l.number > answered.number)?;
+        Some((answered, latest))
+    }
+
     /// The parties alive at this step ([`World::alive_at`] its time), with those this step's
     /// notes speak for, except an attempt the phone just stopped waiting for. Each party once.
     pub fn alive(&self, world: &World) -> Vec<Party> {

@@ -354,12 +354,13 @@ fn in_every_run_the_phone_s_lines_on_an_answer_are_that_request_s() {
 }
 
 /// The phone gets an answer late when it answers an earlier attempt than the retry the phone
-/// sent since; the narration says so ("attempt 1's answer, after it sent attempt 3").
+/// sent since; the narration says so ("attempt 1's answer, after it sent attempt 3"), and
+/// names the handler that sends it ("The stalled handler (attempt 1) answers 201 Created").
 #[test]
 fn a_late_answer_names_both_attempts() {
     // Per run: (step, attempt answered, the phone's latest retry) for each late answer.
     type Late = Vec<(u32, u32, u32)>;
-    let late: Vec<(&str, Late)> = reviewed_runs()
+    let late: Vec<(&str, Late, Late)> = reviewed_runs()
         .into_iter()
         .map(|(id, all)| {
             let found = all
@@ -369,17 +370,25 @@ fn a_late_answer_names_both_attempts() {
                     Some((step.index, answered.number, latest.number))
                 })
                 .collect();
-            (id, found)
+            let sent = all
+                .iter()
+                .filter_map(|(step, world)| {
+                    let (answered, latest) = step.replies_late(world)?;
+                    Some((step.index, answered.number, latest.number))
+                })
+                .collect();
+            (id, found, sent)
         })
         .collect();
     assert_eq!(
         late,
         [
-            ("lease-fencing", vec![(24, 1, 3)]),
-            ("lease-expiry", vec![(31, 1, 3)]),
-            ("key+early-retry", vec![(18, 1, 2)]),
+            // (the phone gets it, the handler sends it)
+            ("lease-fencing", vec![(24, 1, 3)], vec![(22, 1, 3)]),
+            ("lease-expiry", vec![(31, 1, 3)], vec![(30, 1, 3)]),
+            ("key+early-retry", vec![(18, 1, 2)], vec![(17, 1, 2)]),
             // A double tap's second request is no retry: the first still waits.
-            ("concurrent-no-lock", vec![]),
+            ("concurrent-no-lock", vec![], vec![]),
         ]
     );
 }

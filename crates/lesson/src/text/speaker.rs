@@ -179,15 +179,17 @@ pub fn spoken(world: &World, catalog: &Catalog) -> Option<Vec<Said>> {
         .then_some(said)
 }
 
-/// Whether `step` hands the phone an answer out of turn: one to an earlier attempt than the
-/// retry it sent since (`Step::answered_late`), or one it ignores because another answer
-/// settled the operation first. Such an answer is always told with the attempt it answers
-/// (issue 42, stop 53: attempt 1's late 201 was "the phone (attempt 3)"'s, or nobody's).
+/// Whether `step` sends or hands the phone an answer out of turn: one to an earlier attempt
+/// than the retry the phone sent since (`Step::replies_late`, `Step::answered_late`), or one
+/// the phone ignores because another answer settled the operation first. Such an answer is
+/// always told with the attempt it answers (issue 42, stop 53: attempt 1's late 201 was "the
+/// phone (attempt 3)"'s, or nobody's: "The API answers 201 Created").
 fn out_of_turn(step: &Step, world: &World) -> bool {
     step.notes
         .iter()
         .any(|n| matches!(n, Note::ClientIgnoredLateAnswer { .. }))
         || step.answered_late(world).is_some()
+        || step.replies_late(world).is_some()
 }
 
 /// Whether two parties or more are alive in the visible step `world` ends in (then packets

@@ -219,6 +219,34 @@ fn every_answer_names_the_attempt_whose_request_it_answers() {
     }
 }
 
+/// A handler's answer to an earlier attempt than the phone's latest retry names that attempt
+/// even when the phone is done and one request is alive (stop 53's review: `lease-expiry`'s
+/// stalled handler's late 201 was "The API answers 201 Created"), in both languages.
+#[test]
+fn a_late_reply_names_the_handler_that_sends_it() {
+    for (run, step, en, ru) in [
+        (
+            run_to_end("lease-expiry"),
+            31,
+            "The stalled handler (attempt 1) answers 201 Created.",
+            "Зависший обработчик (попытка 1)",
+        ),
+        (
+            early_retry("key"),
+            18,
+            "The handler of attempt 1 answers 201 Created.",
+            "Обработчик попытки 1",
+        ),
+    ] {
+        let world = run.snapshot(step).expect("known");
+        for (lang, want) in [(Lang::En, en), (Lang::Ru, ru)] {
+            let c = lang.catalog();
+            let text = super::speaker::spoken_text(&world, c).expect("named");
+            assert!(text.starts_with(want), "{step} {lang:?}: {text}");
+        }
+    }
+}
+
 /// Scenario `id` run to its end.
 fn run_to_end(id: &str) -> Run {
     let mut run = Run::new(Scenario::by_id(id).expect("scenario"));

@@ -55,6 +55,17 @@ pub fn summary(world: &World, catalog: &Catalog) -> Vec<String> {
     composed(world, catalog)
 }
 
+/// [`summary`] where the sentence of why stands just before it (after a guess): a story
+/// whose written summary opens with that same mechanism says only the rest
+/// (`scenario.<id>.after_why`; #42: stories 1, 3 and 4b said their reason twice).
+pub fn summary_after_why(world: &World, catalog: &Catalog) -> Vec<String> {
+    let id = world.scenario().id.as_str();
+    match catalog.panel_text(&format!("scenario.{id}.after_why")) {
+        Some(rest) if is_the_scripted_run(world) => vec![rest],
+        _ => summary(world, catalog),
+    }
+}
+
 /// The run told from its facts: faults, each operation, the figures and the verdict (what
 /// would have closed a broken run follows, checked: [`crate::prevention_text`]).
 pub fn composed(world: &World, catalog: &Catalog) -> Vec<String> {

@@ -57,7 +57,7 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         if answered && matches!(note, Note::ApiResponds { .. }) {
             continue;
         }
-        let text = note_line(note, step, world, &names, catalog);
+        let text = plain_line(note, step, world, &names, catalog);
         if let Note::LedgerRan { statements, .. } = note {
             plain.push(catalog.fill("ledger.ran_plain", &[("n", statements.len().to_string())]));
             detail.push(text);
@@ -71,11 +71,10 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
     (plain, detail)
 }
 
-/// One note of `step` in words, as the narration says it (for a statement batch, its
-/// statements with their row counts): the words follow what the run shows where the note
-/// alone cannot tell (which Redis command a (nil) or an OK answers, the first request with a
-/// key, a second request while the first is still running).
-pub(crate) fn note_line(
+/// One note of `step` in words where one request is alive (for a statement batch, its
+/// statements with their row counts): which Redis command a (nil) answers, the first
+/// request with a key.
+fn plain_line(
     note: &Note,
     step: &Step,
     world: &World,
@@ -89,9 +88,6 @@ pub(crate) fn note_line(
             return catalog.fill("api.key_new_first", &[("key", key)]);
         }
     }
-    if let Some(text) = meant(note, step, world, names, catalog) {
-        return text;
-    }
     catalog.fill(
         if found_no_key(note, step, world) {
             "store.nil_get"
@@ -100,6 +96,21 @@ pub(crate) fn note_line(
         },
         &note_args(note, step, world, names, catalog),
     )
+}
+
+/// One note of `step` in words where two requests are alive ([`super::speaker`], the lesson's
+/// bundle: the first screen carries none of this): [`plain_line`], but an OK between two
+/// handlers' steps says what it did and a "no record" while the first request is still running
+/// says why ([`meant`]).
+pub(crate) fn note_line(
+    note: &Note,
+    step: &Step,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> String {
+    meant(note, step, world, names, catalog)
+        .unwrap_or_else(|| plain_line(note, step, world, names, catalog))
 }
 
 /// What a note means where the run shows more than its words say (#42: a bare "Redis answers

@@ -57,7 +57,7 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         if answered && matches!(note, Note::ApiResponds { .. }) {
             continue;
         }
-        let text = plain_line(note, step, world, &names, catalog);
+        let text = one_note(note, step, world, &names, catalog);
         if let Note::LedgerRan { statements, .. } = note {
             plain.push(catalog.fill("ledger.ran_plain", &[("n", statements.len().to_string())]));
             detail.push(text);
@@ -74,7 +74,7 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
 /// One note of `step` in words where one request is alive (for a statement batch, its
 /// statements with their row counts): which Redis command a (nil) answers, the first
 /// request with a key.
-fn plain_line(
+fn one_note(
     note: &Note,
     step: &Step,
     world: &World,
@@ -99,7 +99,7 @@ fn plain_line(
 }
 
 /// One note of `step` in words where two requests are alive ([`super::speaker`], the lesson's
-/// bundle: the first screen carries none of this): [`plain_line`], but an OK between two
+/// bundle: the first screen carries none of this): [`one_note`], but an OK between two
 /// handlers' steps says what it did and a "no record" while the first request is still running
 /// says why ([`meant`]).
 pub(crate) fn note_line(
@@ -110,7 +110,7 @@ pub(crate) fn note_line(
     catalog: &Catalog,
 ) -> String {
     meant(note, step, world, names, catalog)
-        .unwrap_or_else(|| plain_line(note, step, world, names, catalog))
+        .unwrap_or_else(|| one_note(note, step, world, names, catalog))
 }
 
 /// What a note means where the run shows more than its words say (#42: a bare "Redis answers

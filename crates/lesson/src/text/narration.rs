@@ -94,7 +94,7 @@ fn one_note(
         } else {
             note_key(note, world)
         },
-        &note_args(note, step, world, names, catalog),
+        &note_args(note, world, names, catalog),
     )
 }
 
@@ -305,6 +305,9 @@ pub(crate) fn localized_statement(statement: &str, catalog: &Catalog) -> String 
             &catalog.text("sql.only_newer_token"),
         )
         .replace(" (recording op_id)", &catalog.text("sql.recording_op_id"))
+        // Not a placeholder shown by mistake (#42): the version the request's If-Match
+        // carries (the speaker's words put the number in first, `with_expected_version`).
+        .replace("$expected", &catalog.text("sql.expected"))
 }
 
 fn op_args(
@@ -388,7 +391,6 @@ fn msg_args(
 
 fn note_args(
     note: &Note,
-    step: &Step,
     world: &World,
     names: &ShortNames,
     catalog: &Catalog,
@@ -434,10 +436,7 @@ fn note_args(
             statements
                 .iter()
                 .zip(rows)
-                .map(|(statement, n)| {
-                    let statement = localized_statement(statement, catalog);
-                    format!("{} → {n}", with_expected_version(statement, step, world))
-                })
+                .map(|(statement, n)| format!("{} → {n}", localized_statement(statement, catalog)))
                 .collect::<Vec<_>>()
                 .join("; "),
         )],

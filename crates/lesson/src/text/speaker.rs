@@ -227,11 +227,13 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
         // steps) says what the statements did, not only how many there were (issue 42: the
         // statement count was a line with no new idea).
         let lines = match note {
-            Note::LedgerRan { statements, rows } => vec![with_expected_version(
-                sql_line(statements, rows, catalog),
-                step,
-                world,
-            )],
+            Note::LedgerRan { statements, rows } => {
+                let statements: Vec<String> = statements
+                    .iter()
+                    .map(|s| with_expected_version(s.clone(), step, world))
+                    .collect();
+                vec![sql_line(&statements, rows, catalog)]
+            }
             // The note told alone, as the plain narration tells it (no fault mark again), in
             // its own step: what Redis answers depends on the command that step delivered.
             _ => vec![note_line(note, step, world, &names, catalog)],

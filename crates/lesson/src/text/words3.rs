@@ -128,7 +128,8 @@ fn every_visible_step_is_filled_in_both_languages() {
             detail.extend(crate::stage::summary::narration_parts(run.world(), c).1);
         }
         let detail = detail.join(" ");
-        assert!(detail.contains("WHERE version = 5"), "{detail}");
+        let named = format!("WHERE version = {}", c.text("sql.expected"));
+        assert!(detail.contains(&named), "{detail}");
         assert!(!detail.contains("$expected"), "{detail}");
     }
 }

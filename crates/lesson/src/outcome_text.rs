@@ -18,4 +18,4 @@ pub(crate) use fixes::alternatives;
 pub use fixes::{closed_by, fix_sentence};
 pub use intro::intro;
 pub use store_facts::{ledger_constraints, processor_totals_html};
-pub use summary::{composed, faults_sentence, summary, verdict_sentence};
+pub use summary::{composed, faults_sentence, summary, summary_after_why, verdict_sentence};

@@ -11,6 +11,8 @@ mod refusals;
 pub mod speaker;
 #[cfg(test)]
 mod speaker_words;
+#[cfg(test)]
+mod words3;
 
 pub use badge::{badge, badge_for, badge_text, Badge};
 pub(crate) use badge::{kind_of, OpKind};

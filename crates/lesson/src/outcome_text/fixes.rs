@@ -38,10 +38,9 @@ pub(crate) fn alternatives(fixes: &[Vec<&str>], or: &str, catalog: &Catalog) -> 
 }
 
 /// The protections that close a counter-example, for the explorer's list
-/// ("stops this very schedule (checked on it alone, not on every schedule made of dropped
-/// packets, a lost answer): Forward key to processor"): the replay of one schedule, said as
-/// such, naming the kinds of fault it is made of (`kinds`, in words; issue 42: "its kinds"
-/// was unclear).
+/// ("stopped by “Forward key to processor”"): the replay of one schedule; that it is checked on
+/// that schedule alone is said once, above the list (#42 item 4: the parenthetical was
+/// repeated on every line). `kinds` (in words) is there for a catalog that names them.
 pub fn closed_by(fixes: &[Vec<&str>], kinds: &str, catalog: &Catalog) -> String {
     if fixes.is_empty() {
         return catalog.text("ui.explore_no_fix");

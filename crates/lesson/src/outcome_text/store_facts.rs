@@ -39,6 +39,8 @@ pub fn ledger_constraints(world: &World, catalog: &Catalog) -> Vec<String> {
     let l = world.ledger();
     let p = world.scenario().protections;
     match world.scenario().story {
+        // Likes without an op_id run only the increment: no ON CONFLICT to speak of.
+        Story::Counter if !p.op_dedup => vec![catalog.text("panel.no_op_id")],
         Story::Counter => vec![catalog.text(if l.like_ops_unique {
             "panel.unique_on"
         } else {

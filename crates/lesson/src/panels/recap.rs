@@ -176,14 +176,24 @@ pub fn why_html(world: &World, catalog: &Catalog) -> SafeHtml {
 /// (issue 42: story 3 said what the app does next before what had happened).
 pub fn end_html(world: &World, guess: Option<&Choice>, catalog: &Catalog) -> SafeHtml {
     let mut html = el("h2", "", &catalog.text("ui.recap"));
-    if let Some(guess) = guess {
+    let said = if let Some(guess) = guess {
         html.push_str(&result_html(guess, &outcome(world, catalog), catalog));
-        html.push_str(&why_html(world, catalog));
-    }
+        let why = why_html(world, catalog);
+        let after = if why.as_str().is_empty() {
+            crate::outcome_text::summary(world, catalog)
+        } else {
+            // The reason was just said: the story's summary does not say it again.
+            crate::outcome_text::summary_after_why(world, catalog)
+        };
+        html.push_str(&why);
+        after
+    } else {
+        crate::outcome_text::summary(world, catalog)
+    };
     html.push_str(&el(
         "p",
         "class=\"recap-text\" data-testid=\"recap\"",
-        &crate::outcome_text::summary(world, catalog).join(" "),
+        &said.join(" "),
     ));
     html.push_str(&after_412_html(world, catalog));
     html
@@ -353,7 +363,7 @@ mod tests {
             let why = crate::panels::why::why(&end, c).expect("native builds hold every part");
             let next = crate::panels::why::after_412(&end, c).expect("a 412");
             assert!(next.contains("If-Match: 6"), "{lang:?}: {next}");
-            let summary = crate::outcome_text::summary(&end, c).join(" ");
+            let summary = crate::outcome_text::summary_after_why(&end, c).join(" ");
             for guess in options(&start, &end, c) {
                 let html = end_html(&end, Some(&guess), c);
                 // Where each text starts (up to the first character markup escapes).

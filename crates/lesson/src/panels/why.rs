@@ -18,6 +18,14 @@ use crate::i18n::Catalog;
 pub enum Reason {
     /// Another user's request found this user's stored answer (keys not scoped by user).
     Leak,
+    /// The same user reused a key for another payment, and no fingerprint told the bodies
+    /// apart: the stored answer of the first payment was replayed to the second.
+    Reused {
+        /// The first payment's amount, in cents.
+        first: u64,
+        /// The second payment's amount (the one that never happened), in cents.
+        second: u64,
+    },
     /// Another user sent the same key, and the keys are scoped by user: no match.
     Scoped,
     /// A request without a key was refused with 400 before anything was charged.
@@ -54,8 +62,16 @@ pub enum Reason {
         /// The stored status.
         status: u16,
     },
-    /// A copy arrived while the key was claimed: 409, it never reached the processor.
-    InProgress,
+    /// Copies arrived while the key was claimed: 409, they never reached the processor.
+    InProgress {
+        /// Requests the phone sent for the operation (every attempt and copy).
+        requests: u32,
+        /// How many of them got 409.
+        refused: usize,
+    },
+    /// A handler lost its key while it stalled; the retry took the key over with a newer
+    /// fencing token, and the stalled handler's late call with its older token was refused.
+    Fenced,
     /// The forwarded key let the processor recognise the repeat.
     ProcessorDeduplicated,
     /// Every answer arrived: there was no retry to repeat anything.
@@ -143,8 +159,8 @@ pub fn reason(world: &World) -> Reason {
 }
 
 fn payment_reason(world: &World, times: usize, retried: bool) -> Reason {
-    if any(world, |n| matches!(n, Note::ClientGotForeignAnswer { .. })) {
-        return Reason::Leak;
+    if let Some(reason) = foreign_answer(world) {
+        return reason;
     }
     if times > 1 {
         return if any(world, |n| matches!(n, Note::KeysExpired { .. })) {
@@ -185,17 +201,61 @@ fn payment_reason(world: &World, times: usize, retried: bool) -> Reason {
             Note::ApiReplays { status } => Some(*status),
             _ => None,
         });
+    // What stopped the repeat that reached furthest decides: a late call refused for its old
+    // token, the processor recognising a forwarded key, and only then the 409s on the way
+    // (#42: `crash-one-tx` and `lease-fencing` were told as "the second got 409").
+    let refused = world
+        .steps()
+        .iter()
+        .flat_map(|s| s.notes.iter())
+        .filter(|n| matches!(n, Note::ApiKeyInProgress))
+        .count();
     if let Some(status) = replayed {
         Reason::Replayed { status }
-    } else if any(world, |n| matches!(n, Note::ApiKeyInProgress)) {
-        Reason::InProgress
+    } else if any(world, |n| {
+        matches!(n, Note::ProcessorFenced | Note::ApiFenced)
+    }) {
+        Reason::Fenced
     } else if any(world, |n| matches!(n, Note::ProcessorDeduplicated { .. })) {
         Reason::ProcessorDeduplicated
+    } else if refused > 0 {
+        Reason::InProgress {
+            requests: world.client().ops().iter().map(|op| op.attempts).sum(),
+            refused,
+        }
     } else if !retried {
         Reason::NoRetry
     } else {
         Reason::Recognised
     }
+}
+
+/// A success shown for a payment that is not the one asked for: another user's (keys not
+/// scoped by user), or the same user's earlier payment under a reused key (no fingerprint).
+fn foreign_answer(world: &World) -> Option<Reason> {
+    let op = world
+        .steps()
+        .iter()
+        .flat_map(|s| s.notes.iter())
+        .find_map(|n| match n {
+            Note::ClientGotForeignAnswer { op, .. } => Some(*op),
+            _ => None,
+        })?;
+    let asked = world.client().op(op)?;
+    let first = world.client().ops().first()?;
+    let cents = |body: &idem_core::http::RequestBody| match body {
+        idem_core::http::RequestBody::Charge { amount_cents, .. } => *amount_cents,
+        _ => 0,
+    };
+    // The answer shown is the first operation's stored one: whose it was tells the two apart.
+    Some(if first.user == asked.user {
+        Reason::Reused {
+            first: cents(&first.body),
+            second: cents(&asked.body),
+        }
+    } else {
+        Reason::Leak
+    })
 }
 
 /// The sentence of why for `world`'s ending, in `catalog`'s language; `None` until the panels'
@@ -205,6 +265,13 @@ pub fn why(world: &World, catalog: &Catalog) -> Option<String> {
     let n = |v: usize| v.to_string();
     match reason(world) {
         Reason::Leak => catalog.panel_text("why.leak"),
+        Reason::Reused { first, second } => catalog.panel_fill(
+            "why.reused",
+            &[
+                ("first", crate::labels::usd_in(first, catalog)),
+                ("second", crate::labels::usd_in(second, catalog)),
+            ],
+        ),
         Reason::Scoped => catalog.panel_text("why.scoped"),
         Reason::MissingKey => catalog.panel_text("why.missing_key"),
         Reason::NothingCharged => catalog.panel_text("why.nothing_charged"),
@@ -216,7 +283,14 @@ pub fn why(world: &World, catalog: &Catalog) -> Option<String> {
         Reason::Replayed { status } => {
             catalog.panel_fill("why.replayed", &[("status", status.to_string())])
         }
-        Reason::InProgress => catalog.panel_text("why.in_progress"),
+        Reason::InProgress { requests, refused } => catalog.panel_fill(
+            "why.in_progress",
+            &[
+                ("n", requests.to_string()),
+                ("refused", refused.to_string()),
+            ],
+        ),
+        Reason::Fenced => catalog.panel_text("why.fenced"),
         Reason::ProcessorDeduplicated => catalog.panel_text("why.processor_dedup"),
         Reason::NoRetry => catalog.panel_text("why.no_retry"),
         Reason::Recognised => catalog.panel_text("why.recognised"),
@@ -296,7 +370,13 @@ mod tests {
     fn each_story_gets_the_mechanism_that_decided_it() {
         assert_eq!(reason(&end("naive")), Reason::NoKey { times: 2 });
         assert_eq!(reason(&end("key")), Reason::Replayed { status: 201 });
-        assert_eq!(reason(&end("concurrent")), Reason::InProgress);
+        assert_eq!(
+            reason(&end("concurrent")),
+            Reason::InProgress {
+                requests: 2,
+                refused: 1
+            }
+        );
         assert_eq!(reason(&end("ttl")), Reason::Expired { times: 2 });
         assert_eq!(reason(&end("missing-key")), Reason::MissingKey);
         assert_eq!(reason(&end("scope-off")), Reason::Leak);

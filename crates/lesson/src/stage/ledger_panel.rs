@@ -94,6 +94,10 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
             .map(|p| vec![p.id.to_string(), format!("#{}", p.likes)])
             .collect();
         add("posts", &["id", "#likes"], rows);
+    }
+    // A design whose likes carry no op_id has no like_ops to show (#42: story 4a's panel
+    // showed an op_id table it never writes).
+    if story == Story::Counter && world.scenario().protections.op_dedup {
         let rows = l
             .like_ops
             .iter()

@@ -57,22 +57,7 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         if answered && matches!(note, Note::ApiResponds { .. }) {
             continue;
         }
-        // The very first request with a key says what happens, not what the API cannot
-        // tell (issue 42); a later "no record" keeps the careful words.
-        let first_key = matches!(note, Note::ApiKeyIsNew)
-            .then(|| first_key_use(step, world, &names))
-            .flatten();
-        let text = match first_key {
-            Some(key) => catalog.fill("api.key_new_first", &[("key", key)]),
-            None => catalog.fill(
-                if found_no_key(note, step, world) {
-                    "store.nil_get"
-                } else {
-                    note_key(note, world)
-                },
-                &note_args(note, world, &names, catalog),
-            ),
-        };
+        let text = one_note(note, step, world, &names, catalog);
         if let Note::LedgerRan { statements, .. } = note {
             plain.push(catalog.fill("ledger.ran_plain", &[("n", statements.len().to_string())]));
             detail.push(text);
@@ -84,6 +69,148 @@ pub fn narrate_plain(step: &Step, world: &World, catalog: &Catalog) -> (Vec<Stri
         detail.push(catalog.text("ledger.legend"));
     }
     (plain, detail)
+}
+
+/// One note of `step` in words where one request is alive (for a statement batch, its
+/// statements with their row counts): which Redis command a (nil) answers, the first
+/// request with a key.
+fn one_note(
+    note: &Note,
+    step: &Step,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> String {
+    // The very first request with a key says what happens, not what the API cannot
+    // tell (issue 42); a later "no record" keeps the careful words.
+    if matches!(note, Note::ApiKeyIsNew) {
+        if let Some(key) = first_key_use(step, world, names) {
+            return catalog.fill("api.key_new_first", &[("key", key)]);
+        }
+    }
+    catalog.fill(
+        if found_no_key(note, step, world) {
+            "store.nil_get"
+        } else {
+            note_key(note, world)
+        },
+        &note_args(note, world, names, catalog),
+    )
+}
+
+/// One note of `step` in words where two requests are alive ([`super::speaker`], the lesson's
+/// bundle: the first screen carries none of this): [`one_note`], but an OK between two
+/// handlers' steps says what it did and a "no record" while the first request is still running
+/// says why ([`meant`]).
+pub(crate) fn note_line(
+    note: &Note,
+    step: &Step,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> String {
+    meant(note, step, world, names, catalog)
+        .unwrap_or_else(|| one_note(note, step, world, names, catalog))
+}
+
+/// What a note means where the run shows more than its words say (#42: a bare "Redis answers
+/// OK" between two handlers' steps, "no record of this key" on a double tap): an OK to the
+/// claim says the key is this handler's, an OK to a plain SET that the answer is stored; a
+/// "no record" while the request that found none before is still running says so. The
+/// words live with the panels' texts (the first screen's catalog does not grow): until they
+/// are here, `None`, and the plain words stand.
+fn meant(
+    note: &Note,
+    step: &Step,
+    world: &World,
+    names: &ShortNames,
+    catalog: &Catalog,
+) -> Option<String> {
+    use idem_core::store::RedisCommand;
+    match note {
+        Note::StoreOk => match redis_command(step, world)? {
+            RedisCommand::Set { nx: true, .. } => catalog.panel_text("store.ok_claimed"),
+            RedisCommand::Set { nx: false, .. } | RedisCommand::SetIfToken { .. } => {
+                catalog.panel_text("store.ok_stored")
+            }
+            _ => None,
+        },
+        Note::ApiKeyIsNew if first_still_running(step, world) => {
+            let key = world.client().ops().first()?.key.as_deref()?;
+            let key = names.get(key).map_or_else(|| key.to_owned(), str::to_owned);
+            catalog.panel_fill("api.key_new_inflight", &[("key", key)])
+        }
+        _ => None,
+    }
+}
+
+/// The command `step` delivered to Redis, if it delivered one.
+fn redis_command<'a>(step: &Step, world: &'a World) -> Option<&'a idem_core::store::RedisCommand> {
+    let Cause::Deliver(msg) = step.cause else {
+        return None;
+    };
+    match &world.network().get(msg)?.payload {
+        idem_core::message::Payload::Redis(_, command) => Some(command),
+        _ => None,
+    }
+}
+
+/// Whether an earlier request found no record of its key and is still running at `step`
+/// (it has not answered, crashed, nor lost its key or claim since): a double tap's second
+/// request that finds no record finds none because the first has not written one yet.
+fn first_still_running(step: &Step, world: &World) -> bool {
+    let earlier: Vec<&Step> = world
+        .steps()
+        .iter()
+        .take_while(|s| s.index < step.index)
+        .collect();
+    let Some(found) = earlier
+        .iter()
+        .rposition(|s| s.notes.iter().any(|n| matches!(n, Note::ApiKeyIsNew)))
+    else {
+        return false;
+    };
+    !earlier[found + 1..].iter().any(|s| {
+        s.notes.iter().any(|n| {
+            matches!(
+                n,
+                Note::ApiResponds { .. }
+                    | Note::ApiCrashed { .. }
+                    | Note::KeysExpired { .. }
+                    | Note::KeysEvicted { .. }
+                    | Note::ClaimsExpired { .. }
+            )
+        })
+    })
+}
+
+/// The version a step's compare-and-set UPDATE expects (the If-Match it carries), when the
+/// step delivered such a batch to PostgreSQL.
+fn expected_version(step: &Step, world: &World) -> Option<u64> {
+    let Cause::Deliver(msg) = step.cause else {
+        return None;
+    };
+    match &world.network().get(msg)?.payload {
+        idem_core::message::Payload::Sql(_, batch) => {
+            batch.statements.iter().find_map(|s| match s {
+                idem_core::ledger::Statement::Debit {
+                    expected_version, ..
+                } => *expected_version,
+                _ => None,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// `line` (statements as the ledger describes them) with the compare-and-set's `$expected`
+/// replaced by the version the step's UPDATE expects (#42: "WHERE version = $expected" read
+/// as a placeholder shown by mistake).
+pub(crate) fn with_expected_version(line: String, step: &Step, world: &World) -> String {
+    match expected_version(step, world) {
+        Some(v) if line.contains("$expected") => line.replace("$expected", &v.to_string()),
+        _ => line,
+    }
 }
 
 /// The short name of the first operation's key when `step` holds the run's first "no record
@@ -110,10 +237,10 @@ fn first_key_use(step: &Step, world: &World, names: &ShortNames) -> Option<Strin
 /// `store.nil` says (issue 42: a bare "(nil)" needed a second read).
 fn found_no_key(note: &Note, step: &Step, world: &World) -> bool {
     matches!(note, Note::StoreNil)
-        && matches!(step.cause, Cause::Deliver(msg) if world.network().get(msg).is_some_and(|m| matches!(
-            m.payload,
-            idem_core::message::Payload::Redis(_, idem_core::store::RedisCommand::Get { .. })
-        )))
+        && matches!(
+            redis_command(step, world),
+            Some(idem_core::store::RedisCommand::Get { .. })
+        )
 }
 
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
@@ -178,6 +305,9 @@ pub(crate) fn localized_statement(statement: &str, catalog: &Catalog) -> String 
             &catalog.text("sql.only_newer_token"),
         )
         .replace(" (recording op_id)", &catalog.text("sql.recording_op_id"))
+        // Not a placeholder shown by mistake (#42): the version the request's If-Match
+        // carries (the speaker's words put the number in first, `with_expected_version`).
+        .replace("$expected", &catalog.text("sql.expected"))
 }
 
 fn op_args(

@@ -8,11 +8,13 @@
 //! `Step::alive`, `World::alive_at`), and only the lesson's bundle asks: the first screen
 //! carries none of it.
 
-use idem_core::{Cause, Note, Party, Role, Sent, Speaker, Step, World};
+use idem_core::{Note, Party, Role, Sent, Speaker, Step, World};
 
 use crate::i18n::Catalog;
+use crate::labels::ShortNames;
 use crate::markup::{el, wrap, SafeHtml};
-use crate::text::{fault_mark, narrate_plain};
+use crate::text::fault_mark;
+use crate::text::narration::{note_line, with_expected_version};
 
 /// A run of lines one speaker said (or that no request owns: a fault's mark, keys expiring).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -222,6 +224,7 @@ pub fn spoken_text(world: &World, catalog: &Catalog) -> Option<String> {
 
 /// The step's lines, each run of them with its speaker's name.
 fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
+    let names = ShortNames::of(world);
     let mut said: Vec<Said> = Vec::new();
     // The fault's mark leads the first event the fault caused: after a lease or a key running
     // out in the same step, which no fault made.
@@ -251,12 +254,6 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
         if answered && matches!(note, Note::ApiResponds { .. }) {
             continue;
         }
-        // The note told alone, as the plain narration tells it (no fault mark again).
-        let alone = Step {
-            notes: vec![note.clone()],
-            cause: Cause::ApiRestart,
-            ..step.clone()
-        };
         // Keys running out belong to no request: the key store speaks.
         let (who, actor, own) = match (speaker, note) {
             (Some(s), _) => (
@@ -274,8 +271,16 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
         // steps) says what the statements did, not only how many there were (issue 42: the
         // statement count was a line with no new idea).
         let lines = match note {
-            Note::LedgerRan { statements, rows } => vec![sql_line(statements, rows, catalog)],
-            _ => narrate_plain(&alone, world, catalog).0,
+            Note::LedgerRan { statements, rows } => {
+                let statements: Vec<String> = statements
+                    .iter()
+                    .map(|s| with_expected_version(s.clone(), step, world))
+                    .collect();
+                vec![sql_line(&statements, rows, catalog)]
+            }
+            // The note told alone, as the plain narration tells it (no fault mark again), in
+            // its own step: what Redis answers depends on the command that step delivered.
+            _ => vec![note_line(note, step, world, &names, catalog)],
         };
         let expiry = matches!(note, Note::ClaimsExpired { .. } | Note::KeysExpired { .. });
         // An answer to an earlier attempt than the phone's latest retry says so first ("the

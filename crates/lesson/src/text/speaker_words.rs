@@ -286,11 +286,14 @@ fn a_standalone_sql_answer_says_what_it_did() {
         let inserted = rows("speaker.sql_added", "INSERT INTO charges", 1);
         assert!(all.iter().any(|t| t.contains(&inserted)), "{lang:?}");
         let race = said("cas-race", c);
+        // The version the UPDATE expects is the If-Match it carries, never a placeholder
+        // (#42: "$expected" read as a bug).
         let lost = rows(
             "speaker.sql_changed",
-            "UPDATE accounts … WHERE version = $expected",
+            "UPDATE accounts … WHERE version = 5",
             0,
         );
+        assert!(race.iter().all(|s| !s.text(c).contains("$expected")));
         assert!(race.iter().any(|s| s.text(c).contains(&lost)), "{lang:?}");
     }
 }

@@ -56,8 +56,15 @@ pub fn lead_text(
         ("runs", n(report.runs_represented())),
         ("examples", examples(report, base, catalog)),
     ];
+    // The example's fault alone does not say what goes wrong ("phone offline 25 h"): the
+    // sentence of why of its own run does (#42 item 4: the key's record expired, so the retry
+    // was a new charge).
+    let with_why = |lead: String| match example_why(report, base, catalog) {
+        Some(why) => format!("{lead} {why}"),
+        None => lead,
+    };
     match (report.violating_runs > 0, partial) {
-        (true, false) => Some(catalog.fill("ui.explore_lead_broken", &args)),
+        (true, false) => Some(with_why(catalog.fill("ui.explore_lead_broken", &args))),
         (true, true) => Some(catalog.fill("ui.explore_lead_so_far", &args)),
         // "No run breaks it" is a claim about runs: a search that played none proves nothing.
         (false, false) if report.runs_represented() > 0 => {
@@ -92,6 +99,15 @@ fn examples(report: &Report, base: &Scenario, catalog: &Catalog) -> String {
         }
     }
     said.join(&catalog.text("ui.explore_or"))
+}
+
+/// Why the lead's example went wrong: the first counter-example replayed to its end, told
+/// by its run's sentence of why ([`crate::panels::why::why`]).
+fn example_why(report: &Report, base: &Scenario, catalog: &Catalog) -> Option<String> {
+    let cx = report.shortest.first()?;
+    let mut world = idem_core::World::replay(base, &cx.injected, cx.steps).ok()?;
+    world.run(2_000);
+    crate::panels::why::why(&world, catalog)
 }
 
 /// `text` with its first letter in lower case ("Crash the API…" inside a sentence).
@@ -295,10 +311,7 @@ mod tests {
             html.matches("\n[cx] ").count(),
             listing(&report.shortest).len().min(LISTED)
         );
-        assert!(
-            html.contains("| stops this very schedule (checked on it alone, not on every schedule made of the same kinds of fault: a lost answer): “Idempotency-Key”"),
-            "{html}"
-        );
+        assert!(html.contains("| stopped by “Idempotency-Key”"), "{html}");
         let cx = report.shortest_overall().expect("naive breaks");
         let (at, action) = cx.injected[0];
         let world = World::replay(&base, &cx.injected, at + 1).expect("replays");
@@ -413,7 +426,8 @@ mod tests {
                         ),
                         ("examples", examples(&report, &base, c)),
                     ]
-                )
+                ) + " "
+                    + &example_why(&report, &base, c).expect("the example's reason")
             );
             // The lead is one plain sentence with one example of what breaks the story (the
             // key story: the phone comes back after its key expired, or the API crashes

@@ -162,7 +162,7 @@ pub struct CxText {
     pub faults: String,
     /// "12 steps".
     pub steps: String,
-    /// "stops this very schedule (checked on it alone …): …": a replay of this one schedule, not
+    /// "stopped by …": a replay of this one schedule (said once above the list), not
     /// the search that backs "would have prevented it" at a run's end.
     pub fix: String,
 }

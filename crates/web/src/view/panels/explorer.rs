@@ -405,7 +405,7 @@ pub fn TryEveryFailure() -> impl IntoView {
                 </button>
                 <p class="hint">{prefs.t("ui.explore_slow")}</p>
             </div>
-            // Where the search runs: in background workers, or (slower) on the page itself.
+            // Where the search runs, said only when it is slower: on the page itself.
             {move || {
                 let text = match (failed.get(), mode.get()) {
                     (Some(why), _) => prefs.catalog().fill("ui.explore_failed", &[("why", why)]),
@@ -414,15 +414,9 @@ pub fn TryEveryFailure() -> impl IntoView {
                         prefs.t("ui.explore_main_thread")
                     }
                     (None, Some(Mode::MainThread)) => prefs.t("ui.explore_main_thread_done"),
-                    (None, Some(Mode::Workers(n))) => prefs.catalog().fill(
-                        if running() {
-                            "ui.explore_workers"
-                        } else {
-                            "ui.explore_workers_done"
-                        },
-                        &[("n", n.to_string())],
-                    ),
-                    (None, None) => return None,
+                    // Workers are how it should be: nothing for a student to know (#42 item
+                    // 4); the count stays in `data-workers`.
+                    (None, Some(Mode::Workers(_)) | None) => return None,
                 };
                 Some(view! { <p class="hint explore-where" data-testid="explore-where">{text}</p> })
             }}

@@ -54,6 +54,20 @@ for (const lang of ['en', 'ru']) {
           `${id} step ${at}: the step's words at ${Math.round(now.top)}–${Math.round(now.bottom)}, the window ${PHONE.height}`,
         );
         assert.ok((await page.getByTestId('now-line').innerText()).trim().length > 10, `${id} step ${at}: words`);
+        // The bar, stuck to the window's bottom, covers none of the drawing's cards while the
+        // words take up to seven lines (story 3's 412 advice in Russian takes eight).
+        const { lines, barTop, cards } = await page.evaluate(() => {
+          const now = document.querySelector('[data-testid="now-line"]');
+          const line = parseFloat(getComputedStyle(now).lineHeight);
+          return {
+            lines: Math.round(now.getBoundingClientRect().height / line),
+            barTop: document.querySelector('#player .playback').getBoundingClientRect().top,
+            cards: Math.max(...[...document.querySelectorAll('#player [data-testid^="node-"] rect.card')].map((c) => c.getBoundingClientRect().bottom)),
+          };
+        });
+        if (lines <= 7) {
+          assert.ok(barTop >= cards - 0.5, `${id} step ${at}: the bar (top ${Math.round(barTop)}) covers a card (bottom ${Math.round(cards)}), ${lines} lines`);
+        }
         // No jumping page: the step moves the bar's words, not the page.
         const y = await page.evaluate(() => window.scrollY);
         scrolled ??= y;

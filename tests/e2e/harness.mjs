@@ -317,10 +317,10 @@ export async function installLabelProblems(page) {
           }
         }
       }
-      // No text of the drawing (the stage, its cards, the sequence diagram) renders below 12 CSS
-      // px (issue #42 item 7): a text's computed font-size, times the scale of the svg it is
-      // drawn in (its screen matrix), for every visible text node.
-      const drawing = [...document.querySelectorAll('.topology-frame, section.sequence, section.panels .panel')];
+      // No text of the drawing (the stage, its cards, the sequence diagram, the cost chart)
+      // renders below 12 CSS px (issue #42 item 7): a text's computed font-size, times the scale
+      // of the svg it is drawn in (its screen matrix), for every visible text node.
+      const drawing = [...document.querySelectorAll('.topology-frame, section.sequence, section.panels .panel, [data-testid="calc-plot"]')];
       for (const part of drawing) {
         const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
         const small = new Set();

@@ -115,7 +115,7 @@ for (const lang of ['en', 'ru']) {
     // Packets in flight, a two-line status (an armed crash), a broken packet's words.
     for (const query of ['scenario=key&step=6', 'scenario=crash-window&step=3', 'scenario=naive&step=13']) {
       const page = await lab.open(`${query}&lang=${lang}`, PHONE);
-      assert.equal(await page.locator('svg.topology[viewBox="0 0 320 540"]').count(), 1, `${query}: the tall drawing`);
+      assert.equal(await page.locator('svg.topology[viewBox="0 0 320 488"]').count(), 1, `${query}: the tall drawing`);
       const { drawingMinPx } = await phoneFacts(page);
       assert.ok(drawingMinPx.px >= 12, `${query}: ${JSON.stringify(drawingMinPx)}`);
       await page.context().close();
@@ -138,10 +138,10 @@ test('a widget is drawn for its own width: tall in a 360 px column of a wide pag
       return { el, handle: window.idemLab.mount(el, { scenario: 'key' }) };
     });
   });
-  await page.waitForFunction(() => window.__widgets[1].el.querySelector('svg.topology[viewBox="0 0 320 540"]'));
+  await page.waitForFunction(() => window.__widgets[1].el.querySelector('svg.topology[viewBox="0 0 320 488"]'));
   const drawn = await page.evaluate(() =>
     window.__widgets.map(({ el }) => el.querySelector('svg.topology').getAttribute('viewBox')),
   );
-  assert.deepEqual(drawn, ['0 0 900 392', '0 0 320 540']);
+  assert.deepEqual(drawn, ['0 0 900 392', '0 0 320 488']);
   await context.close();
 });

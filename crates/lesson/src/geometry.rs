@@ -30,8 +30,9 @@ pub enum Layout {
     /// Two cards a row, the API alone between the rows: the client and the idempotency store
     /// above it, the ledger and the processor below (phones, and each side of a comparison).
     /// 320 units wide, so a 360 px phone (a drawing about 322 px wide) shows its 12-unit text
-    /// at 12.1 px; every link runs down a band of its own, where a long packet has room; 540
-    /// tall, so the drawing and the playback bar stuck under it fit a 740 px screen.
+    /// at 12.1 px; every link runs down a band of its own, where a long packet has room; 488
+    /// tall (the bands over and under the API 114 units each), so the drawing and the playback
+    /// bar stuck under it, with a step's words of up to seven lines, fit a 740 px screen.
     Tall,
 }
 
@@ -51,7 +52,7 @@ impl Layout {
     pub fn size(self) -> (f64, f64) {
         match self {
             Layout::Wide => (900.0, 392.0),
-            Layout::Tall => (320.0, 540.0),
+            Layout::Tall => (320.0, 488.0),
         }
     }
 
@@ -86,10 +87,10 @@ impl Layout {
             (Layout::Wide, Node::Ledger) => (808.0, 196.0),
             (Layout::Wide, Node::Processor) => (808.0, 340.0),
             (Layout::Tall, Node::Client) => (80.0, 46.0),
-            (Layout::Tall, Node::Api) => (160.0, 256.0),
+            (Layout::Tall, Node::Api) => (160.0, 244.0),
             (Layout::Tall, Node::Store) => (240.0, 46.0),
-            (Layout::Tall, Node::Ledger) => (80.0, 494.0),
-            (Layout::Tall, Node::Processor) => (240.0, 494.0),
+            (Layout::Tall, Node::Ledger) => (80.0, 442.0),
+            (Layout::Tall, Node::Processor) => (240.0, 442.0),
         };
         Point { x, y }
     }

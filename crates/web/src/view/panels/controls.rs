@@ -271,7 +271,6 @@ pub fn Controls() -> impl IntoView {
             class="playback"
             role="toolbar"
             aria-label=prefs.t("ui.playback")
-            data-paused-key=move || clock.paused_at_key.get().to_string()
         >
             <div class="controls">
                 <div class="buttons">

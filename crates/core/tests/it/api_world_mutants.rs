@@ -1,15 +1,21 @@
 //! The payment API and the world, pinned against the survivors of the full
-//! `bash scripts/mutants.sh api world` run (docs/notes-mutants.md). Every test runs in milliseconds.
+//! `bash scripts/mutants.sh api world` run and of the 2026-12-07 `api` run
+//! (docs/notes-mutants.md). Every test runs in milliseconds.
 
 use crate::support;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use idem_core::api::RESTART_MS;
-use idem_core::http::{HttpResponse, ResponseBody};
+use idem_core::api::{Api, ApiInput, ApiOutput, RESTART_MS};
+use idem_core::http::{HttpRequest, HttpResponse, RequestBody, ResponseBody};
+use idem_core::ledger::{Returned, SqlBatch, Statement, StatementResult};
 use idem_core::message::{DropReason, Payload};
-use idem_core::{Action, ActionError, Cause, MsgId, Note, RunEnd, World};
+use idem_core::sql::Schema;
+use idem_core::{
+    Action, ActionError, Cause, HandlerRef, MsgId, Node, Note, OpId, Protections, RunEnd, Scenario,
+    SimTime, Text, UserId, World,
+};
 use support::*;
 
 fn hash_of(value: &impl Hash) -> u64 {
@@ -263,4 +269,263 @@ fn a_like_without_op_id_that_changes_nothing_is_not_called_a_duplicate() {
     assert!(!note_keys(&world).contains(&"api.like_skipped"));
     assert_eq!(responses(&world).len(), 2);
     assert!(responses(&world).iter().all(|r| r.status == 200));
+}
+
+// Written against the survivors of the 2026-12-07 `api` run (docs/notes-mutants.md).
+
+/// Every batch the API sent the ledger that writes a charge row, as the page's ledger panel
+/// shows it and the conformance tests send it to PostgreSQL (`BEGIN` … `COMMIT` around a
+/// transaction).
+fn charge_writes(world: &World) -> Vec<Vec<String>> {
+    let schema = Schema::of(world.ledger());
+    world
+        .network()
+        .messages()
+        .iter()
+        .filter_map(|m| match &m.payload {
+            Payload::Sql(_, batch)
+                if batch
+                    .statements
+                    .iter()
+                    .any(|s| matches!(s, Statement::InsertCharge { .. })) =>
+            {
+                let rendered = schema.render_batch(batch, m.sent_at).expect("it renders");
+                Some(rendered.statements())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_ledger_write_is_one_transaction_exactly_when_it_writes_more_than_the_charge() {
+    // The charge row alone is one INSERT, with nothing to commit together. With the key in
+    // the ledger's transaction, the charge and the key's completion commit together or not at
+    // all; with fencing, the token's check and the charge do.
+    for id in ["naive", "key"] {
+        let writes = charge_writes(&run(id));
+        assert!(!writes.is_empty(), "{id}: the charge is written");
+        for write in writes {
+            assert_eq!(write.len(), 1, "{id}: {write:?}");
+            assert!(
+                write[0].starts_with("INSERT INTO charges"),
+                "{id}: {write:?}"
+            );
+        }
+    }
+    let together = [
+        ("fully-protected", "UPDATE idempotency_keys"),
+        ("lease-fencing", "INSERT INTO fences"),
+    ];
+    for (id, beside) in together {
+        let writes = charge_writes(&run(id));
+        assert!(!writes.is_empty(), "{id}: the charge is written");
+        for write in writes {
+            assert_eq!(write.first().map(String::as_str), Some("BEGIN"), "{id}");
+            assert_eq!(write.last().map(String::as_str), Some("COMMIT"), "{id}");
+            assert!(
+                write.iter().any(|s| s.starts_with("INSERT INTO charges")),
+                "{id}: {write:?}"
+            );
+            assert!(
+                write.iter().any(|s| s.starts_with(beside)),
+                "{id}: {beside} in {write:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn reconciling_needs_the_compare_and_set_and_records_nothing_without_it() {
+    // Reconciling answers a compare-and-set that failed because this very debit was applied
+    // before. Without the compare-and-set nothing fails, so the API sends the plain debit,
+    // records no operation id and reads none back, though the phone sends one.
+    let debits = |p: Protections| {
+        let world = run_scenario(&scenario("cas-naive").with_protections(p));
+        let sent_op_id = requests(&world)
+            .iter()
+            .any(|r| matches!(&r.body, RequestBody::Debit { op_id: Some(_), .. }));
+        assert!(sent_op_id, "the phone tags its debit: {p:?}");
+        let batches: Vec<Vec<Statement>> = world
+            .network()
+            .messages()
+            .iter()
+            .filter_map(|m| match &m.payload {
+                Payload::Sql(_, batch) => Some(batch.statements.clone()),
+                _ => None,
+            })
+            .collect();
+        (batches, world.ledger().account_ops.len())
+    };
+    let reads_op = |batch: &Vec<Statement>| {
+        batch
+            .iter()
+            .any(|s| matches!(s, Statement::SelectAccountOp { .. }))
+    };
+    let (batches, recorded) = debits(Protections {
+        reconcile: true,
+        ..Protections::NONE
+    });
+    assert!(!batches.is_empty(), "the debits reach the ledger");
+    for batch in &batches {
+        assert!(
+            batch.iter().all(|s| matches!(
+                s,
+                Statement::Debit {
+                    expected_version: None,
+                    op_id: None,
+                    ..
+                } | Statement::SelectAccount { .. }
+            )),
+            "a plain debit and the account read back: {batch:?}"
+        );
+    }
+    assert_eq!(
+        recorded, 0,
+        "no operation recorded without the compare-and-set"
+    );
+    // With it, each debit records its id and reads whether it is applied.
+    let (batches, recorded) = debits(Protections {
+        reconcile: true,
+        cas: true,
+        ..Protections::NONE
+    });
+    assert!(batches.iter().all(reads_op), "{batches:?}");
+    assert_eq!(recorded, 1, "the debit applied once, with its id");
+}
+
+/// A client request (attempt 1, no status check).
+fn request(key: Option<&str>, body: RequestBody) -> HttpRequest {
+    HttpRequest {
+        user: UserId::ALICE,
+        idempotency_key: key.map(Text::from),
+        body,
+        attempt: 1,
+        op: OpId(0),
+        status_query: false,
+    }
+}
+
+/// Everything the API wants done, drained.
+fn drain(api: &mut Api) -> Vec<ApiOutput> {
+    std::iter::from_fn(|| api.poll()).collect()
+}
+
+/// The ledger batches in `out`, with the handler that sent each.
+fn sql(out: &[ApiOutput]) -> Vec<(HandlerRef, &SqlBatch)> {
+    out.iter()
+        .filter_map(|o| match o {
+            ApiOutput::Send(Node::Ledger, Payload::Sql(h, batch)) => Some((*h, batch)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_likes_op_id_is_used_only_with_deduplication_on() {
+    // The op_id is worth something only with the server's `like_ops` table: without the
+    // protection the like is a plain increment, whatever the request carries; with it, a like
+    // without an op_id has nothing to deduplicate by. (The world's phone sends an op_id
+    // exactly when the protection is on; these are the API's answers to any client.)
+    let like = |op_dedup: bool, op_id: Option<&str>| {
+        let p = Protections {
+            op_dedup,
+            unique_index: op_dedup,
+            ..Protections::NONE
+        };
+        let mut api = Api::default();
+        let body = RequestBody::Like {
+            post: Scenario::POST,
+            op_id: op_id.map(Text::from),
+        };
+        api.handle(
+            SimTime::ZERO,
+            ApiInput::Request(MsgId(1), request(None, body)),
+            &p,
+        );
+        let out = drain(&mut api);
+        let narrated = out.iter().find_map(|o| match o {
+            ApiOutput::Note(Note::ApiLikes { dedup }) => Some(*dedup),
+            _ => None,
+        });
+        let batches = sql(&out);
+        assert_eq!(batches.len(), 1, "one batch: {out:?}");
+        let first = batches[0].1.statements.first().cloned();
+        (narrated, first)
+    };
+    let plain = Some(Statement::IncrementLikes {
+        post: Scenario::POST,
+        only_if_inserted: false,
+    });
+    assert_eq!(like(false, Some("op-1")), (Some(false), plain.clone()));
+    assert_eq!(like(true, None), (Some(false), plain));
+    assert_eq!(
+        like(true, Some("op-1")),
+        (
+            Some(true),
+            Some(Statement::InsertLikeOp {
+                op_id: Text::from("op-1")
+            })
+        )
+    );
+}
+
+#[test]
+fn a_request_during_the_recovery_sweep_is_answered_as_itself() {
+    // The recovery job asks the ledger for stale claims; meanwhile a charge arrives and claims
+    // its key. The network may bring the claim's answer back first (a delay fault on the
+    // other): it is the charge's, which goes on to the processor, and the sweep's answer,
+    // when it comes, is the sweep's.
+    let p = Protections::ALL;
+    let mut api = Api::default();
+    api.restart(SimTime::ZERO, &p);
+    let due = api.sweep_at().expect("the recovery job is scheduled");
+    drain(&mut api);
+    api.sweep(due);
+    let swept = drain(&mut api);
+    let [(sweeper, _)] = sql(&swept)[..] else {
+        panic!("the sweep asks the ledger once: {swept:?}");
+    };
+    let charge = RequestBody::Charge {
+        amount_cents: 10_000,
+        currency: Text::from("usd"),
+    };
+    let arrived = ApiInput::Request(MsgId(1), request(Some("k-1"), charge));
+    api.handle(due, arrived, &p);
+    let claimed = drain(&mut api);
+    let [(claimant, _)] = sql(&claimed)[..] else {
+        panic!("the charge claims its key in the ledger: {claimed:?}");
+    };
+    assert_ne!(claimant, sweeper, "two handlers, two names");
+    let won = StatementResult {
+        rows: 1,
+        returned: Returned::Nothing,
+    };
+    api.handle(
+        due,
+        ApiInput::Reply(Payload::SqlResults(claimant, vec![won])),
+        &p,
+    );
+    let out = drain(&mut api);
+    assert!(
+        out.contains(&ApiOutput::Note(Note::ApiKeyIsNew)),
+        "the charge won its claim: {out:?}"
+    );
+    assert!(
+        out.iter()
+            .any(|o| matches!(o, ApiOutput::Send(Node::Processor, Payload::Charge(h, _)) if *h == claimant)),
+        "and calls the processor: {out:?}"
+    );
+    let none_stale = StatementResult {
+        rows: 0,
+        returned: Returned::Keys(Vec::new()),
+    };
+    let answer = Payload::SqlResults(sweeper, vec![none_stale]);
+    api.handle(due, ApiInput::Reply(answer), &p);
+    assert_eq!(
+        drain(&mut api),
+        [ApiOutput::Note(Note::ApiRecovers { count: 0 })],
+        "the sweep found nothing stale"
+    );
+    assert_eq!(api.handlers().count(), 1, "the charge goes on");
 }

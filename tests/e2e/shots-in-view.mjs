@@ -6,14 +6,9 @@
 //   node tests/e2e/shots-in-view.mjs after   (dist/ built; DIST= another build, OUT= another
 //   folder)
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
-import { serve } from './server.mjs';
-import { ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { DESKTOP, PHONE } from './harness.mjs';
+import { WHEN, OUT, withBrowser } from './shots.mjs';
 
-const when = process.argv[2] ?? 'after';
-const out = process.env.OUT ?? join(ROOT, 'docs', 'screenshots');
-const dist = process.env.DIST ?? join(ROOT, 'dist');
 /** name → the link, the steps pressed with the drawing's top at the window's top (a student
  * watching it), and what to photograph (`null`: the window). */
 const FINDINGS = {
@@ -28,13 +23,7 @@ const FINDINGS = {
   'ledger-heads': { query: 'scenario=key&step=999', steps: 0, part: '[data-testid="panel-ledger"]', widths: [PHONE] },
 };
 
-await mkdir(out, { recursive: true });
-const site = await serve(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
-try {
+await withBrowser(async ({ browser, site }) => {
   for (const [name, f] of Object.entries(FINDINGS)) {
     for (const viewport of f.widths) {
       for (const lang of viewport === PHONE ? ['en', 'ru'] : ['en']) {
@@ -52,7 +41,7 @@ try {
             i,
           );
         }
-        const path = join(out, `${when}-phone3-${name}-${viewport.width}-${lang}.png`);
+        const path = join(OUT, `${WHEN}-phone3-${name}-${viewport.width}-${lang}.png`);
         if (f.part) {
           const part = page.locator(f.part).first();
           await part.scrollIntoViewIfNeeded();
@@ -65,7 +54,4 @@ try {
       }
     }
   }
-} finally {
-  await browser.close();
-  await site.close();
-}
+});

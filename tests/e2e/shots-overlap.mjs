@@ -6,10 +6,9 @@
 //   node tests/e2e/shots-overlap.mjs after   (dist/ built; OUT= writes elsewhere, ONLY=a,b some)
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { start, ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { start } from './harness.mjs';
+import { WHEN, OUT, WIDTHS, LANGS, wanted, settle } from './shots.mjs';
 
-const when = process.argv[2] ?? 'after';
-const out = process.env.OUT ?? join(ROOT, 'docs', 'screenshots');
 /** name → [deep link, what to photograph, the widths it is a defect at (both when left out)]. */
 const DEFECTS = {
   // "will crash before: …" spilled out of the Payment API's card.
@@ -85,19 +84,16 @@ const DEFECTS = {
   'words-chaos-count': ['scenario=key&base=1&chaos=3&faults=2.clock.90000000_4.pause.write-ledger_5.crash.claim-key_8.evict&step=33', '#player'],
 };
 
-await mkdir(out, { recursive: true });
+await mkdir(OUT, { recursive: true });
 const lab = await start();
-for (const [size, viewport] of [
-  ['1280', DESKTOP],
-  ['360', PHONE],
-]) {
-  for (const lang of ['en', 'ru']) {
+for (const [size, viewport] of WIDTHS) {
+  for (const lang of LANGS) {
     for (const [name, [query, part, widths]] of Object.entries(DEFECTS)) {
-      if (process.env.ONLY && !process.env.ONLY.split(',').includes(name)) continue;
+      if (!wanted(name)) continue;
       if (widths && !widths.includes(size)) continue;
       const page = await lab.open(`${query}&lang=${lang}`, viewport);
-      await page.evaluate(() => document.getAnimations().forEach((a) => Number.isFinite(a.effect?.getTiming().iterations) && a.finish()));
-      await page.locator(part).first().screenshot({ path: join(out, `${when}-${name}-${size}-${lang}.png`), animations: 'disabled' });
+      await settle(page);
+      await page.locator(part).first().screenshot({ path: join(OUT, `${WHEN}-${name}-${size}-${lang}.png`), animations: 'disabled' });
       await page.context().close();
     }
   }

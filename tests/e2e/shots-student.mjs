@@ -6,14 +6,8 @@
 //   node tests/e2e/shots-student.mjs after   (dist/ built; DIST= another build, OUT= another
 //   folder, ONLY=a,b some findings)
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
-import { serve } from './server.mjs';
-import { ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { WHEN, OUT, WIDTHS, LANGS, wanted, settle, withBrowser } from './shots.mjs';
 
-const when = process.argv[2] ?? 'after';
-const out = process.env.OUT ?? join(ROOT, 'docs', 'screenshots');
-const dist = process.env.DIST ?? join(ROOT, 'dist');
 /** name → how to reach it: the link, the marks stored, steps pressed, a guess, the run's end,
  * the lesson's code held back until some steps are taken, and what to photograph (`null`:
  * the window). */
@@ -41,51 +35,40 @@ const FINDINGS = {
   'start-here-after': { query: '', done: 'cas', part: '.welcome' },
 };
 
-await mkdir(out, { recursive: true });
-const site = await serve(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
 const stepJs = () => document.querySelector('[data-testid=step-forward]').click();
-for (const [size, viewport] of [
-  ['1280', DESKTOP],
-  ['360', PHONE],
-]) {
-  for (const lang of ['en', 'ru']) {
-    for (const [name, f] of Object.entries(FINDINGS)) {
-      if (process.env.ONLY && !process.env.ONLY.split(',').includes(name)) continue;
-      const context = await browser.newContext({ viewport });
-      if (f.done) await context.addInitScript((done) => localStorage.setItem('idem-lab.done', done), f.done);
-      const page = await context.newPage();
-      let release = () => {};
-      if (f.late) {
-        const held = new Promise((resolve) => (release = resolve));
-        await page.route(/split_lesson-.*\.wasm|-panels\.txt/, async (route) => {
-          await held;
-          await route.continue();
-        });
+await withBrowser(async ({ browser, site }) => {
+  for (const [size, viewport] of WIDTHS) {
+    for (const lang of LANGS) {
+      for (const [name, f] of Object.entries(FINDINGS)) {
+        if (!wanted(name)) continue;
+        const context = await browser.newContext({ viewport });
+        if (f.done) await context.addInitScript((done) => localStorage.setItem('idem-lab.done', done), f.done);
+        const page = await context.newPage();
+        let release = () => {};
+        if (f.late) {
+          const held = new Promise((resolve) => (release = resolve));
+          await page.route(/split_lesson-.*\.wasm|-panels\.txt/, async (route) => {
+            await held;
+            await route.continue();
+          });
+        }
+        await page.goto(`${site.url}?${f.query}${f.query ? '&' : ''}lang=${lang}`);
+        await page.getByTestId('step-forward').waitFor();
+        if (f.late) {
+          for (let i = 0; i < f.late; i++) await page.evaluate(stepJs);
+          release();
+        }
+        await page.locator('.idem-lab[data-ready="true"]').waitFor();
+        if (f.guess) await page.getByTestId('predict-option').first().click();
+        for (let i = f.late ?? 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
+        for (let i = 0; i < (f.press ?? 0); i++) await page.getByTestId('step-forward').click();
+        if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
+        await settle(page);
+        const path = join(OUT, `${WHEN}-${name}-${size}-${lang}.png`);
+        if (f.part) await page.locator(f.part).first().screenshot({ path, animations: 'disabled' });
+        else await page.screenshot({ path, animations: 'disabled' });
+        await context.close();
       }
-      await page.goto(`${site.url}?${f.query}${f.query ? '&' : ''}lang=${lang}`);
-      await page.getByTestId('step-forward').waitFor();
-      if (f.late) {
-        for (let i = 0; i < f.late; i++) await page.evaluate(stepJs);
-        release();
-      }
-      await page.locator('.idem-lab[data-ready="true"]').waitFor();
-      if (f.guess) await page.getByTestId('predict-option').first().click();
-      for (let i = f.late ?? 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
-      for (let i = 0; i < (f.press ?? 0); i++) await page.getByTestId('step-forward').click();
-      if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
-      await page.evaluate(() =>
-        document.getAnimations().forEach((a) => Number.isFinite(a.effect?.getTiming().iterations) && a.finish()),
-      );
-      const path = join(out, `${when}-${name}-${size}-${lang}.png`);
-      if (f.part) await page.locator(f.part).first().screenshot({ path, animations: 'disabled' });
-      else await page.screenshot({ path, animations: 'disabled' });
-      await context.close();
     }
   }
-}
-await browser.close();
-await site.close();
+});

@@ -5,14 +5,8 @@
 //   node tests/e2e/shots-words3.mjs after   (dist/ built; DIST= another build, OUT= another
 //   folder, ONLY=a,b some spots)
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
-import { serve } from './server.mjs';
-import { ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { WHEN, OUT, WIDTHS, LANGS, wanted, settle, withBrowser } from './shots.mjs';
 
-const when = process.argv[2] ?? 'after';
-const out = process.env.OUT ?? join(ROOT, 'docs', 'screenshots');
-const dist = process.env.DIST ?? join(ROOT, 'dist');
 const NOW = '.narration-box';
 const END = '[data-testid="predict"]';
 const LEDGER = '[data-testid="panel-ledger"]';
@@ -46,43 +40,32 @@ const SPOTS = {
   'no-record': { query: 'scenario=ttl', steps: 15, part: NOW },
 };
 
-await mkdir(out, { recursive: true });
-const site = await serve(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
 const stepJs = () => document.querySelector('[data-testid=step-forward]').click();
-for (const [size, viewport] of [
-  ['1280', DESKTOP],
-  ['360', PHONE],
-]) {
-  for (const lang of ['en', 'ru']) {
-    for (const [name, f] of Object.entries(SPOTS)) {
-      if (process.env.ONLY && !process.env.ONLY.split(',').includes(name)) continue;
-      const context = await browser.newContext({ viewport });
-      const page = await context.newPage();
-      await page.goto(`${site.url}?${f.query}&lang=${lang}`);
-      await page.locator('.idem-lab[data-ready="true"]').waitFor();
-      if (f.guess) await page.getByTestId('predict-option').first().click();
-      for (let i = 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
-      if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
-      if (f.search) {
-        await page.getByTestId('explore-k').selectOption(String(f.search));
-        await page.getByTestId('explore-run').click();
-        await page.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 300_000 });
+await withBrowser(async ({ browser, site }) => {
+  for (const [size, viewport] of WIDTHS) {
+    for (const lang of LANGS) {
+      for (const [name, f] of Object.entries(SPOTS)) {
+        if (!wanted(name)) continue;
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.goto(`${site.url}?${f.query}&lang=${lang}`);
+        await page.locator('.idem-lab[data-ready="true"]').waitFor();
+        if (f.guess) await page.getByTestId('predict-option').first().click();
+        for (let i = 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
+        if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
+        if (f.search) {
+          await page.getByTestId('explore-k').selectOption(String(f.search));
+          await page.getByTestId('explore-run').click();
+          await page.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 300_000 });
+        }
+        await settle(page);
+        const path = join(OUT, `${WHEN}-words3-${name}-${size}-${lang}.png`);
+        // On a phone a step's words are in the playback bar (the narration box is folded away
+        // once a step is taken).
+        const part = size === '360' && f.part === NOW && f.steps ? '[data-testid="now-line"]' : f.part;
+        await page.locator(part).first().screenshot({ path, animations: 'disabled' });
+        await context.close();
       }
-      await page.evaluate(() =>
-        document.getAnimations().forEach((a) => Number.isFinite(a.effect?.getTiming().iterations) && a.finish()),
-      );
-      const path = join(out, `${when}-words3-${name}-${size}-${lang}.png`);
-      // On a phone a step's words are in the playback bar (the narration box is folded away
-      // once a step is taken).
-      const part = size === '360' && f.part === NOW && f.steps ? '[data-testid="now-line"]' : f.part;
-      await page.locator(part).first().screenshot({ path, animations: 'disabled' });
-      await context.close();
     }
   }
-}
-await browser.close();
-await site.close();
+});

@@ -56,22 +56,23 @@ export function watchErrors(page, { ignore = null } = {}) {
   return errors;
 }
 
+/** Debian's Chromium (or `CHROMIUM`), headless, as root in a container can run it, with
+ * `extra` flags after the common ones. */
+export const launchChromium = (extra = []) =>
+  chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', ...extra],
+  });
+
 /** Starts the server and the browser; returns { site, browser, open, close }. */
 export async function start() {
   const site = await serve(join(ROOT, 'dist'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium([
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ]);
   await mkdir(SCREENSHOTS, { recursive: true });
   /** The pages `open` gave out since `errorsSince` last looked, with their errors. */
   let opened = [];

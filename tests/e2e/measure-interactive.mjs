@@ -14,9 +14,8 @@
 // RAFTSCOPE=<folder> (a checkout of github.com/ongardie/raftscope with its two submodules) also
 // measures RaftScope the same way, in the same run, until its five servers are drawn (from
 // then on it answers), for #29's comparison.
-import { chromium } from 'playwright-core';
 import { join } from 'node:path';
-import { ROOT } from './harness.mjs';
+import { ROOT, launchChromium } from './harness.mjs';
 import { serve } from './server.mjs';
 
 const rounds = Number(process.argv[2] ?? 3);
@@ -78,10 +77,7 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
 
 const site = await serve(join(ROOT, process.env.DIST ?? 'dist'), '/course/lab/', { gzip: true });
 const raftScope = process.env.RAFTSCOPE ? await serve(process.env.RAFTSCOPE, '/raftscope/', { gzip: true, csp: "default-src * 'unsafe-inline' 'unsafe-eval'" }) : null;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launchChromium();
 try {
   for (const lang of [...langs, ...(raftScope ? ['raftscope'] : [])]) {
     const raft = lang === 'raftscope' ? raftScope : null;

@@ -13,9 +13,8 @@
 // DIST=<folder> measures another build. Function names: copy dist/ and put the wasm that
 // wasm-bindgen wrote before wasm-opt in it ($CARGO_TARGET_DIR/wasm-bindgen/release/
 // idem-web_bg.wasm, same bindings), then DIST=<copy> PROFILE=1 node tests/e2e/measure-load.mjs.
-import { chromium } from 'playwright-core';
 import { join } from 'node:path';
-import { ROOT } from './harness.mjs';
+import { ROOT, launchChromium } from './harness.mjs';
 import { serve } from './server.mjs';
 
 const rounds = Number(process.argv[2] ?? 3);
@@ -141,10 +140,7 @@ const top = (map, n, filter = () => true) =>
     .join('; ');
 
 const site = await serve(process.env.DIST ?? join(ROOT, 'dist'));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-});
+const browser = await launchChromium(['--no-first-run']);
 const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'loading', 'v8.execute'];
 if (profile) categories.push('disabled-by-default-v8.cpu_profiler', 'disabled-by-default-v8.cpu_profiler.hires');
 try {

@@ -8,11 +8,10 @@
 // screenshots go (default tests/screenshots), `TAG` prefixes their names.
 //
 //   node tests/e2e/measure-phone.mjs            # after `trunk build --release --offline`
-import { chromium } from 'playwright-core';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serve } from './server.mjs';
-import { ROOT, DESKTOP, PHONE, SCREENSHOTS } from './harness.mjs';
+import { ROOT, DESKTOP, PHONE, SCREENSHOTS, launchChromium } from './harness.mjs';
 import { phoneFacts } from './phone-facts.mjs';
 
 const dist = process.env.DIST ?? join(ROOT, 'dist');
@@ -20,10 +19,7 @@ const shots = process.env.SHOTS ?? SCREENSHOTS;
 const tag = process.env.TAG ?? 'now';
 await mkdir(shots, { recursive: true });
 const site = await serve(dist);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-});
+const browser = await launchChromium();
 try {
   for (const lang of ['en', 'ru']) {
     for (const [size, viewport] of [

@@ -6,7 +6,7 @@
 //   node tests/e2e/shots-student.mjs after   (dist/ built; DIST= another build, OUT= another
 //   folder, ONLY=a,b some findings)
 import { join } from 'node:path';
-import { WHEN, OUT, WIDTHS, LANGS, wanted, settle, withBrowser } from './shots.mjs';
+import { WHEN, OUT, settle, eachSpot, stepForward } from './shots.mjs';
 
 /** name → how to reach it: the link, the marks stored, steps pressed, a guess, the run's end,
  * the lesson's code held back until some steps are taken, and what to photograph (`null`:
@@ -35,40 +35,30 @@ const FINDINGS = {
   'start-here-after': { query: '', done: 'cas', part: '.welcome' },
 };
 
-const stepJs = () => document.querySelector('[data-testid=step-forward]').click();
-await withBrowser(async ({ browser, site }) => {
-  for (const [size, viewport] of WIDTHS) {
-    for (const lang of LANGS) {
-      for (const [name, f] of Object.entries(FINDINGS)) {
-        if (!wanted(name)) continue;
-        const context = await browser.newContext({ viewport });
-        if (f.done) await context.addInitScript((done) => localStorage.setItem('idem-lab.done', done), f.done);
-        const page = await context.newPage();
-        let release = () => {};
-        if (f.late) {
-          const held = new Promise((resolve) => (release = resolve));
-          await page.route(/split_lesson-.*\.wasm|-panels\.txt/, async (route) => {
-            await held;
-            await route.continue();
-          });
-        }
-        await page.goto(`${site.url}?${f.query}${f.query ? '&' : ''}lang=${lang}`);
-        await page.getByTestId('step-forward').waitFor();
-        if (f.late) {
-          for (let i = 0; i < f.late; i++) await page.evaluate(stepJs);
-          release();
-        }
-        await page.locator('.idem-lab[data-ready="true"]').waitFor();
-        if (f.guess) await page.getByTestId('predict-option').first().click();
-        for (let i = f.late ?? 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
-        for (let i = 0; i < (f.press ?? 0); i++) await page.getByTestId('step-forward').click();
-        if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
-        await settle(page);
-        const path = join(OUT, `${WHEN}-${name}-${size}-${lang}.png`);
-        if (f.part) await page.locator(f.part).first().screenshot({ path, animations: 'disabled' });
-        else await page.screenshot({ path, animations: 'disabled' });
-        await context.close();
-      }
-    }
+await eachSpot(FINDINGS, async ({ context, site, name, spot: f, size, lang }) => {
+  if (f.done) await context.addInitScript((done) => localStorage.setItem('idem-lab.done', done), f.done);
+  const page = await context.newPage();
+  let release = () => {};
+  if (f.late) {
+    const held = new Promise((resolve) => (release = resolve));
+    await page.route(/split_lesson-.*\.wasm|-panels\.txt/, async (route) => {
+      await held;
+      await route.continue();
+    });
   }
+  await page.goto(`${site.url}?${f.query}${f.query ? '&' : ''}lang=${lang}`);
+  await page.getByTestId('step-forward').waitFor();
+  if (f.late) {
+    for (let i = 0; i < f.late; i++) await page.evaluate(stepForward);
+    release();
+  }
+  await page.locator('.idem-lab[data-ready="true"]').waitFor();
+  if (f.guess) await page.getByTestId('predict-option').first().click();
+  for (let i = f.late ?? 0; i < (f.steps ?? 0); i++) await page.evaluate(stepForward);
+  for (let i = 0; i < (f.press ?? 0); i++) await page.getByTestId('step-forward').click();
+  if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
+  await settle(page);
+  const path = join(OUT, `${WHEN}-${name}-${size}-${lang}.png`);
+  if (f.part) await page.locator(f.part).first().screenshot({ path, animations: 'disabled' });
+  else await page.screenshot({ path, animations: 'disabled' });
 });

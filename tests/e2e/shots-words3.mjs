@@ -5,7 +5,7 @@
 //   node tests/e2e/shots-words3.mjs after   (dist/ built; DIST= another build, OUT= another
 //   folder, ONLY=a,b some spots)
 import { join } from 'node:path';
-import { WHEN, OUT, WIDTHS, LANGS, wanted, settle, withBrowser } from './shots.mjs';
+import { WHEN, OUT, settle, eachSpot, stepForward } from './shots.mjs';
 
 const NOW = '.narration-box';
 const END = '[data-testid="predict"]';
@@ -40,32 +40,22 @@ const SPOTS = {
   'no-record': { query: 'scenario=ttl', steps: 15, part: NOW },
 };
 
-const stepJs = () => document.querySelector('[data-testid=step-forward]').click();
-await withBrowser(async ({ browser, site }) => {
-  for (const [size, viewport] of WIDTHS) {
-    for (const lang of LANGS) {
-      for (const [name, f] of Object.entries(SPOTS)) {
-        if (!wanted(name)) continue;
-        const context = await browser.newContext({ viewport });
-        const page = await context.newPage();
-        await page.goto(`${site.url}?${f.query}&lang=${lang}`);
-        await page.locator('.idem-lab[data-ready="true"]').waitFor();
-        if (f.guess) await page.getByTestId('predict-option').first().click();
-        for (let i = 0; i < (f.steps ?? 0); i++) await page.evaluate(stepJs);
-        if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
-        if (f.search) {
-          await page.getByTestId('explore-k').selectOption(String(f.search));
-          await page.getByTestId('explore-run').click();
-          await page.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 300_000 });
-        }
-        await settle(page);
-        const path = join(OUT, `${WHEN}-words3-${name}-${size}-${lang}.png`);
-        // On a phone a step's words are in the playback bar (the narration box is folded away
-        // once a step is taken).
-        const part = size === '360' && f.part === NOW && f.steps ? '[data-testid="now-line"]' : f.part;
-        await page.locator(part).first().screenshot({ path, animations: 'disabled' });
-        await context.close();
-      }
-    }
+await eachSpot(SPOTS, async ({ context, site, name, spot: f, size, lang }) => {
+  const page = await context.newPage();
+  await page.goto(`${site.url}?${f.query}&lang=${lang}`);
+  await page.locator('.idem-lab[data-ready="true"]').waitFor();
+  if (f.guess) await page.getByTestId('predict-option').first().click();
+  for (let i = 0; i < (f.steps ?? 0); i++) await page.evaluate(stepForward);
+  if (f.end) await page.evaluate(() => document.querySelector('[data-testid=run-to-end]').click());
+  if (f.search) {
+    await page.getByTestId('explore-k').selectOption(String(f.search));
+    await page.getByTestId('explore-run').click();
+    await page.locator('[data-testid=explore-result][data-state=done]').waitFor({ timeout: 300_000 });
   }
+  await settle(page);
+  const path = join(OUT, `${WHEN}-words3-${name}-${size}-${lang}.png`);
+  // On a phone a step's words are in the playback bar (the narration box is folded away once a
+  // step is taken).
+  const part = size === '360' && f.part === NOW && f.steps ? '[data-testid="now-line"]' : f.part;
+  await page.locator(part).first().screenshot({ path, animations: 'disabled' });
 });

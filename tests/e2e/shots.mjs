@@ -5,9 +5,8 @@
 //   another folder, ONLY=a,b some spots)
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
 import { serve } from './server.mjs';
-import { ROOT, DESKTOP, PHONE } from './harness.mjs';
+import { ROOT, DESKTOP, PHONE, launchChromium } from './harness.mjs';
 
 /** "before" on the build before a fix, "after" on the one after (the first argument). */
 export const WHEN = process.argv[2] ?? 'after';
@@ -37,10 +36,7 @@ export const settle = (page) =>
 export async function withBrowser(take) {
   await mkdir(OUT, { recursive: true });
   const site = await serve(DIST);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  const browser = await launchChromium();
   try {
     await take({ browser, site });
   } finally {
@@ -48,3 +44,26 @@ export async function withBrowser(take) {
     await site.close();
   }
 }
+
+/** Takes each wanted spot of `spots` (name → what the script needs) at each width and language:
+ * `take({ context, site, name, spot, size, lang })` in a fresh browser context of that viewport,
+ * closed after it. */
+export const eachSpot = (spots, take) =>
+  withBrowser(async ({ browser, site }) => {
+    for (const [size, viewport] of WIDTHS) {
+      for (const lang of LANGS) {
+        for (const [name, spot] of Object.entries(spots)) {
+          if (!wanted(name)) continue;
+          const context = await browser.newContext({ viewport });
+          try {
+            await take({ context, site, name, spot, size, lang });
+          } finally {
+            await context.close();
+          }
+        }
+      }
+    }
+  });
+
+/** Presses the Step button in the page (passed to `page.evaluate`: a click, not a scroll). */
+export const stepForward = () => document.querySelector('[data-testid=step-forward]').click();

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, symlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { ROOT, DESKTOP, watchErrors } from './harness.mjs';
+import { ROOT, DESKTOP, watchErrors, launchChromium } from './harness.mjs';
 import { serve } from './server.mjs';
 
 let site;
@@ -60,10 +59,7 @@ before(async () => {
     await writeFile(join(dir, folder, 'index.html'), page(lang, body));
   }
   site = await serve(dir, '/course/');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -2,7 +2,7 @@
 //! its request (attempt and how it was sent) and side, computed from the run on demand.
 
 use crate::support::scenario;
-use idem_core::{Note, Party, Role, Scenario, Sent, Speaker, Step, World};
+use idem_core::{Note, Party, RequestAttempt, Role, Scenario, Sent, Speaker, Step, World};
 
 /// Each step of scenario `id` run to its end, with the world right after it.
 fn steps(id: &str) -> Vec<(Step, World)> {
@@ -363,21 +363,19 @@ fn a_late_answer_names_both_attempts() {
     let late: Vec<(&str, Late, Late)> = reviewed_runs()
         .into_iter()
         .map(|(id, all)| {
-            let found = all
-                .iter()
-                .filter_map(|(step, world)| {
-                    let (answered, latest) = step.answered_late(world)?;
-                    Some((step.index, answered.number, latest.number))
-                })
-                .collect();
-            let sent = all
-                .iter()
-                .filter_map(|(step, world)| {
-                    let (answered, latest) = step.replies_late(world)?;
-                    Some((step.index, answered.number, latest.number))
-                })
-                .collect();
-            (id, found, sent)
+            let late_by = |late: fn(&Step, &World) -> Option<(RequestAttempt, RequestAttempt)>| {
+                all.iter()
+                    .filter_map(|(step, world)| {
+                        let (answered, latest) = late(step, world)?;
+                        Some((step.index, answered.number, latest.number))
+                    })
+                    .collect()
+            };
+            (
+                id,
+                late_by(Step::answered_late),
+                late_by(Step::replies_late),
+            )
         })
         .collect();
     assert_eq!(

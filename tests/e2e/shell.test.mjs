@@ -21,7 +21,16 @@ const observe = () => {
   window.shifts = [];
   window.lcp = [];
   const take = (entries) => {
-    for (const e of entries) if (!e.hadRecentInput) window.shifts.push(e.value);
+    for (const e of entries) {
+      if (e.hadRecentInput) continue;
+      // What moved, for the failure message: each source's element, by tag, test id and class.
+      const what = (e.sources || []).map((s) => {
+        const n = s.node;
+        if (!n || n.nodeType !== 1) return n ? n.nodeName : '?';
+        return [n.tagName.toLowerCase(), n.dataset.testid, n.className].filter(Boolean).join('.');
+      });
+      window.shifts.push({ value: e.value, what: what.join(' + ') });
+    }
   };
   const shifts = new PerformanceObserver((list) => take(list.getEntries()));
   shifts.observe({ type: 'layout-shift', buffered: true });
@@ -67,6 +76,12 @@ async function openHeld(query, viewport, options = {}, fail = false, holdPlayer 
 }
 
 /** The layout shifts recorded so far, two frames after now. */
+/** Fails when the shifts add up to 0.01 or more, naming what moved. */
+function assertStill(shifts) {
+  const total = shifts.reduce((a, s) => a + s.value, 0);
+  assert.ok(total < 0.01, `layout shift ${total} (${shifts.map((s) => `${s.value} of ${s.what}`).join(', ')})`);
+}
+
 async function shiftsSoFar(page) {
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   return page.evaluate(() => {
@@ -153,9 +168,7 @@ for (const [name, viewport] of [
     await ready(page);
     // Two frames painted after the last slice (a shift it caused is recorded with the frame
     // that paints it), then the observer's pending entries.
-    const shifts = await shiftsSoFar(page);
-    const total = shifts.reduce((a, b) => a + b, 0);
-    assert.ok(total < 0.01, `layout shift ${total} (${shifts.join(', ')})`);
+    assertStill(await shiftsSoFar(page));
     const lcp = await page.evaluate(() => window.lcp);
     assert.ok(lcp.at(-1).inShell, `the largest paint is the first screen's (${JSON.stringify(lcp)})`);
     await page.context().close();
@@ -196,6 +209,10 @@ for (const [name, viewport, lang] of [
       });
     const held = await place();
     assert.ok(held.stories > 100, `the box has the stories' height (${held.stories} px)`);
+    // The shifts the Play step made are painted by now (two frames); on a loaded machine they can
+    // come later than 0.5 s after the click and count as the page's own. This test is about the
+    // stories' coming, so only what is painted from here on counts.
+    const painted = (await shiftsSoFar(page)).length;
     releasePlayer();
     await page.getByTestId('scenario-naive').waitFor();
     assert.equal(await box.count(), 0, 'the box gave way to the stories');
@@ -203,9 +220,7 @@ for (const [name, viewport, lang] of [
     const drawn = await place();
     assert.ok(Math.abs(drawn.stage - held.stage) <= 2, `the stage moved from ${held.stage} to ${drawn.stage} px`);
     assert.ok(Math.abs(drawn.stories - held.stories) <= 2, `the box was ${held.stories} px, the stories are ${drawn.stories} px`);
-    const shifts = await shiftsSoFar(page);
-    const total = shifts.reduce((a, b) => a + b, 0);
-    assert.ok(total < 0.01, `layout shift ${total} (${shifts.join(', ')})`);
+    assertStill((await shiftsSoFar(page)).slice(painted));
     assert.deepEqual(page.errors, []);
     await page.context().close();
   });

@@ -38,7 +38,6 @@ pub fn only_acknowledges(step: &Step) -> bool {
 /// and early-Retry runs) it folds too, into the other handler's step, with one exception: an
 /// answer to a claim sent by an earlier step than the one just before stays a step of its own,
 /// since there it says whose claim went through.
-#[inline(never)]
 pub fn folds(steps: &[Step], i: usize) -> bool {
     let Some(step) = steps.get(i).filter(|_| i > 0) else {
         return false;

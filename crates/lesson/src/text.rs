@@ -8,6 +8,8 @@
 mod badge;
 mod narration;
 mod refusals;
+#[cfg(test)]
+mod speak4;
 pub mod speaker;
 #[cfg(test)]
 mod speaker_words;

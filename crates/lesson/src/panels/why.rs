@@ -283,13 +283,18 @@ pub fn why(world: &World, catalog: &Catalog) -> Option<String> {
         Reason::Replayed { status } => {
             catalog.panel_fill("why.replayed", &[("status", status.to_string())])
         }
-        Reason::InProgress { requests, refused } => catalog.panel_fill(
-            "why.in_progress",
-            &[
+        // "and 1 was refused" read as "the first" (issue 42): one refusal is said in words.
+        Reason::InProgress { requests, refused } => {
+            let args = [
                 ("n", requests.to_string()),
                 ("refused", refused.to_string()),
-            ],
-        ),
+            ];
+            if refused == 1 {
+                catalog.panel_fill("why.in_progress_one", &args)
+            } else {
+                catalog.panel_fill("why.in_progress", &args)
+            }
+        }
         Reason::Fenced => catalog.panel_text("why.fenced"),
         Reason::ProcessorDeduplicated => catalog.panel_text("why.processor_dedup"),
         Reason::NoRetry => catalog.panel_text("why.no_retry"),

@@ -135,6 +135,18 @@ fn meant(
             }
             _ => None,
         },
+        // What a real processor would do with the stale call depends on whether this run's
+        // API forwards the key (issue 42: "the forwarded Idempotency-Key stops a second
+        // charge" was said where the API passes no key on).
+        Note::ProcessorFenced => {
+            let real = if world.scenario().protections.forward_key {
+                "processor.fenced_forwarded"
+            } else {
+                "processor.fenced_not_forwarded"
+            };
+            let real = catalog.panel_text(real)?;
+            Some(format!("{} {real}", catalog.text(note.key())))
+        }
         Note::ApiKeyIsNew if first_still_running(step, world) => {
             let key = world.client().ops().first()?.key.as_deref()?;
             let key = names.get(key).map_or_else(|| key.to_owned(), str::to_owned);

@@ -250,8 +250,17 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
         .notes
         .iter()
         .any(|n| matches!(n, Note::ApiCasRejected | Note::ApiReconciled));
+    // A 409 to an attempt whose handler ran and was fenced is told as that (issue 42:
+    // lease-fencing's step 20 said the request "did not run" and that the phone would retry).
+    let fenced = fenced_refusal(step, world);
     for (note, speaker) in step.notes.iter().zip(step.speakers(world)) {
         if answered && matches!(note, Note::ApiResponds { .. }) {
+            continue;
+        }
+        // The later attempt's answer is on its way: the phone's backoff never fires.
+        if matches!(note, Note::ClientBacksOff { .. })
+            && fenced.is_some_and(|(_, latest)| latest.is_some())
+        {
             continue;
         }
         // Keys running out belong to no request: the key store speaks.
@@ -277,6 +286,19 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
                     .map(|s| with_expected_version(s.clone(), step, world))
                     .collect();
                 vec![sql_line(&statements, rows, catalog)]
+            }
+            Note::ClientToldToWait { .. } if fenced.is_some() => {
+                let (n, latest) = fenced.unwrap_or_default();
+                let n = [("n", n.to_string())];
+                let mut lines: Vec<String> = catalog
+                    .panel_fill("speaker.fenced_refusal", &n)
+                    .into_iter()
+                    .collect();
+                if let Some(latest) = latest {
+                    let latest = [("latest", latest.to_string())];
+                    lines.extend(catalog.panel_fill("speaker.fenced_no_retry", &latest));
+                }
+                lines
             }
             // The note told alone, as the plain narration tells it (no fault mark again), in
             // its own step: what Redis answers depends on the command that step delivered.
@@ -320,6 +342,57 @@ fn attributed(step: &Step, world: &World, catalog: &Catalog) -> Vec<Said> {
         );
     }
     said
+}
+
+/// When `step` hands the phone a 409 to an attempt whose handler ran and was fenced (an
+/// earlier step holds that attempt's `Note::ApiFenced`): the attempt's number, and the number
+/// of a later attempt of the same operation whose answer is already on the wire (the phone
+/// takes that one, and its backoff never fires).
+fn fenced_refusal(step: &Step, world: &World) -> Option<(u32, Option<u32>)> {
+    use idem_core::message::Payload;
+    let told = step
+        .notes
+        .iter()
+        .zip(step.speakers(world))
+        .find_map(|(note, speaker)| match (note, speaker?.party) {
+            (Note::ClientToldToWait { .. }, Party::Attempt(a)) => Some(a),
+            _ => None,
+        })?;
+    let same = |party: Party, later: bool| match party {
+        Party::Attempt(a) => {
+            a.op == told.op
+                && if later {
+                    a.number > told.number
+                } else {
+                    a.number == told.number
+                }
+        }
+        Party::Recovery => false,
+    };
+    let was_fenced = world
+        .steps()
+        .iter()
+        .take_while(|s| s.index < step.index)
+        .any(|s| {
+            s.notes
+                .iter()
+                .zip(s.speakers(world))
+                .any(|(note, speaker)| {
+                    matches!(note, Note::ApiFenced)
+                        && speaker.is_some_and(|sp| same(sp.party, false))
+                })
+        });
+    if !was_fenced {
+        return None;
+    }
+    let on_its_way = world.network().in_flight().find_map(|m| {
+        let party = world.speaker_of(m.id)?.party;
+        match (&m.payload, party) {
+            (Payload::Response(_), Party::Attempt(a)) if same(party, true) => Some(a.number),
+            _ => None,
+        }
+    });
+    Some((told.number, on_its_way))
 }
 
 /// What PostgreSQL ran, each statement with the rows it added, changed or returned.

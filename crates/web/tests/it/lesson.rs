@@ -194,7 +194,7 @@ async fn the_fault_menu_duplicates_and_arms_a_crash() {
     };
     let committed = at(&["INSERT INTO charges"]);
     let crashed = at(&["crashes", "record the key"]);
-    // The claim's lease running out (a 409 before it also speaks of the lease, as held).
+    // The claim's lease running out (the key store's note: no 409 speaks of a lease).
     let lease = at(&["claim", "lease"]);
     let charged_again = at(&["pay_abd"]);
     assert!(

@@ -11,7 +11,7 @@ use crate::geometry::{Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, packet_label, ShortNames};
 use crate::stage::ring_marks::party_badge;
-use crate::stage::topology::packet_at;
+use crate::stage::topology::{lost_here, packet_at};
 use crate::text::speaker::{party_name, several_alive};
 
 /// A packet's ring: what the page draws over the packet, centred on it.
@@ -72,8 +72,9 @@ pub fn ring_box(layout: Layout, at: Point, size: (f64, f64)) -> (f64, f64, f64, 
 /// Where each ring is (its pill's centre) and where its badge goes from there, at `now`, in
 /// the order of `rings` (`None` for a packet no longer in flight). A badge goes to the end
 /// [`RingView::end`] names, else to the other end, else above the ring, else below it: the
-/// first place clear of every card, of the other rings and of the badges placed before it
-/// (a badge never covers a node's card, a packet or another badge).
+/// first place clear of every card, of the other rings, of the badges placed before it and of
+/// the packets lost at the step ([`lost_here`]): a badge never covers a node's card, a packet,
+/// a broken one or another badge.
 pub fn place_badges(
     layout: Layout,
     world: &World,
@@ -98,6 +99,7 @@ pub fn place_badges(
         .iter()
         .map(|v| packet_at(layout, world, MsgId(v.id), now, reduced_motion, catalog))
         .collect();
+    let lost = lost_here(layout, world, reduced_motion, catalog);
     let mut placed: Vec<Point> = Vec::new();
     rings
         .iter()
@@ -123,6 +125,9 @@ pub fn place_badges(
                     && placed
                         .iter()
                         .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
+                    && lost.iter().all(|(_, q, g)| {
+                        (x - q.x).abs() > g.w / 2.0 + margin || (y - q.y).abs() > g.h / 2.0 + margin
+                    })
             };
             let ends = [
                 Point {
@@ -198,9 +203,66 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::stage::topology::lost_here;
     use crate::test_support::worlds;
     use idem_core::message::Payload;
     use idem_core::Party;
+
+    /// Retry pressed early in story 2: attempt 2's 409 is lost on the phone's link while
+    /// attempt 1's 201 comes down it (#42, the review of stop 54: the 201 and its badge lay on
+    /// the lost 409). At every step with a lost packet, at both layouts, no pill in flight and
+    /// no badge meets a lost packet as drawn (its shards, its words under it, its cross).
+    #[test]
+    fn packets_and_badges_keep_off_a_lost_packet() {
+        let catalog = Lang::En.catalog();
+        let (mut run, errors) = crate::playback::run_from_query("scenario=key&faults=5.retry");
+        assert!(errors.is_empty(), "{errors:?}");
+        run.run_to_end();
+        let mut checked = 0;
+        for world in run.snapshots() {
+            for layout in [Layout::Wide, Layout::Tall] {
+                let lost = lost_here(layout, &world, false, catalog);
+                if lost.is_empty() || world.network().in_flight().next().is_none() {
+                    continue;
+                }
+                let now = world.now().ms() as f64;
+                let meets = |p: Point, w: f64, h: f64| {
+                    lost.iter().any(|(_, q, g)| {
+                        (p.x - q.x).abs() < (w + g.w) / 2.0 && (p.y - q.y).abs() < (h + g.h) / 2.0
+                    })
+                };
+                for m in world.network().in_flight() {
+                    let at = packet_at(layout, &world, m.id, now, false, catalog).expect("drawn");
+                    let names = crate::labels::ShortNames::of(&world);
+                    let pill = crate::stage::topology::pill_of(layout, m, &names, catalog);
+                    assert!(
+                        !meets(at, pill.w, pill.h),
+                        "{layout:?}: #{} on a lost packet",
+                        m.id.0
+                    );
+                    checked += 1;
+                }
+                let rings = ring_views(layout, &world, catalog);
+                let placed = place_badges(layout, &world, now, false, catalog, &rings);
+                for (ring, place) in rings.iter().zip(placed) {
+                    let (at, badge) = place.expect("placed");
+                    let r = 2.0 * badge_r(ring);
+                    let centre = Point {
+                        x: at.x + badge.x,
+                        y: at.y + badge.y,
+                    };
+                    assert!(
+                        !meets(centre, r, r),
+                        "{layout:?}: {ring:?}'s badge on a lost packet"
+                    );
+                }
+            }
+        }
+        assert!(
+            checked >= 2,
+            "a packet in flight beside a lost one at both layouts ({checked})"
+        );
+    }
 
     #[test]
     fn the_lease_run_rings_its_packets_by_attempt_while_two_are_alive() {

@@ -120,7 +120,8 @@ fn ring(places: Places, layout: Layout, v: RingView) -> impl IntoView {
 }
 
 /// The playback bar's words, shown on phones only (the bar sticks to the bottom of the window
-/// while playing): the step's narration, with who is speaking where the narration names them.
+/// while playing): the step's narration, with who is speaking where the narration names them,
+/// four lines at most, a longer step scrolling inside (back at its start at each step).
 /// Screen readers hear the narration's live region instead.
 #[component]
 pub fn NowLine() -> impl IntoView {
@@ -138,5 +139,15 @@ pub fn NowLine() -> impl IntoView {
                 .unwrap_or_else(|| narration_lines(world, prefs.catalog()).join(" "))
         })
     };
-    view! { <p class="now-line" aria-hidden="true" data-testid="now-line">{words}</p> }
+    // A long step scrolls inside the bar (web/later.css): each step's words start at their
+    // first line.
+    let line = NodeRef::<leptos::html::P>::new();
+    let words = Memo::new(move |_| words());
+    Effect::new(move |_| {
+        words.track();
+        if let Some(p) = line.get() {
+            p.set_scroll_top(0);
+        }
+    });
+    view! { <p class="now-line" aria-hidden="true" data-testid="now-line" node_ref=line>{words}</p> }
 }

@@ -300,7 +300,7 @@ export async function installLabelProblems(page) {
         }
         // A packet's ring and its badge (who is speaking) stay inside the drawing too, their
         // strokes included (a bounding box leaves the stroke out).
-        for (const mark of svg.querySelectorAll('[data-testid="packet-ring"] > :is(rect, circle)')) {
+        for (const mark of svg.querySelectorAll('[data-testid="packet-ring"] > :is(rect, circle), [data-testid="handler-badge"] > circle')) {
           if (!shown(mark)) continue;
           const b = box(mark);
           const half = (parseFloat(getComputedStyle(mark).strokeWidth) / 2) * Math.hypot(mark.getScreenCTM().a, mark.getScreenCTM().b);
@@ -331,6 +331,11 @@ export async function installLabelProblems(page) {
           const who = `the badge of ${JSON.stringify(r.getAttribute('aria-label'))}`;
           for (const m of r.querySelectorAll('circle.ring-badge')) marks.push({ key: `m${r.dataset.msgId}`, who, what: 'badge', m });
         }
+        // An attempt's badge beside the API's card (its handler stalled, no packet in flight).
+        svg.querySelectorAll('[data-testid="handler-badge"]').forEach((g, i) => {
+          const who = `the badge of ${JSON.stringify(g.getAttribute('aria-label'))} at the API`;
+          for (const m of g.querySelectorAll('circle')) marks.push({ key: `api${i}`, who, what: 'badge', m });
+        });
         svg.querySelectorAll('[data-testid="lost-packet"]').forEach((g, i) => {
           const who = `lost packet ${said(g.querySelector('.lost-label') ?? g)}`;
           for (const m of g.querySelectorAll('.shard rect, text')) marks.push({ key: `lost${i}`, who, what: m.getAttribute('class'), m });

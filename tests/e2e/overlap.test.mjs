@@ -131,3 +131,38 @@ for (const lang of ['en', 'ru']) {
     }
   });
 }
+
+// The lease runs: while attempt 1's handler is stalled at the API (no packet of its in flight)
+// and attempt 3 runs, the legend listed attempt 1 and nothing in the drawing wore its badge
+// (#42, the review of stop 54). Now a badge beside the API's card, named for screen readers, in
+// the legend's colour; the walk above checks it against the packets and the drawing's edge.
+for (const lang of ['en', 'ru']) {
+  test(`a stalled attempt wears its badge beside the API: lease-expiry, ${lang}`, async () => {
+    for (const viewport of [PHONE, DESKTOP]) {
+      const page = await lab.open(`scenario=lease-expiry&lang=${lang}`, viewport);
+      const badge = page.getByTestId('handler-badge');
+      for (let i = 0; (await badge.count()) === 0; i++) {
+        assert.ok(i < 30 && !(await page.getByTestId('step-forward').isDisabled()), `${viewport.width} px: no badge at the API`);
+        await page.getByTestId('step-forward').click();
+      }
+      const seen = await page.evaluate(() => {
+        const g = document.querySelector('[data-testid="handler-badge"]');
+        const api = document.querySelector('[data-testid="node-api"] rect.card').getBoundingClientRect();
+        const b = g.querySelector('circle').getBoundingClientRect();
+        const legend = [...document.querySelectorAll('[data-testid="ring-legend"] li')].find((li) => li.querySelector('.ring-swatch').textContent === g.textContent.trim());
+        return {
+          mark: g.textContent.trim(),
+          name: g.getAttribute('aria-label'),
+          tone: g.getAttribute('class'),
+          legend: legend && `${legend.getAttribute('class')}: ${legend.textContent}`,
+          beside: Math.min(Math.abs(b.right - api.left), Math.abs(b.bottom - api.top)) < 12 && !(b.right > api.left && b.left < api.right && b.bottom > api.top && b.top < api.bottom),
+        };
+      });
+      await page.context().close();
+      assert.equal(seen.mark, '1', `${viewport.width} px`);
+      assert.match(seen.name, lang === 'en' ? /^attempt 1$/ : /1/, `${viewport.width} px`);
+      assert.ok(seen.legend?.startsWith('ring-1') && seen.tone.includes('ring-1'), `${viewport.width} px: ${JSON.stringify(seen)}`);
+      assert.ok(seen.beside, `${viewport.width} px: beside the API's card, not on it`);
+    }
+  });
+}

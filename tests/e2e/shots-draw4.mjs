@@ -28,6 +28,8 @@ const FINDINGS = {
   'cas-end': { query: 'scenario=cas', steps: 10, widths: [PHONE] },
   // 6. The phone's panel said "Attempt 2" beside attempt 1's 201.
   'early-client-panel': { query: 'scenario=key&faults=5.retry&step=999', steps: 0, part: '[data-testid="panel-client"]', widths: [DESKTOP, PHONE] },
+  // 7. The fencing token in the narration only (lease-fencing step 4): now on the store's card.
+  'token-fencing-4': { query: 'scenario=lease-fencing', steps: 4, part: '#player .topology-frame', widths: [DESKTOP, PHONE] },
 };
 
 await withBrowser(async ({ browser, site }) => {

@@ -187,7 +187,15 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             } else {
                 ""
             };
-            (catalog.fill("node.keys", &[("n", n)]), class)
+            // Under fencing, the last token the claim handed out, where the lease is (#42, the
+            // review of stop 54: the token was in the narration only).
+            let text = match world.store().counters().map(|(_, t)| *t).max() {
+                Some(token) => {
+                    catalog.fill("node.keys_token", &[("n", n), ("token", token.to_string())])
+                }
+                None => catalog.fill("node.keys", &[("n", n)]),
+            };
+            (text, class)
         }
         Node::Ledger => {
             let l = world.ledger();
@@ -612,6 +620,32 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    /// `lease-fencing` step 4 said the claim hands out a fencing token, and the drawing did not
+    /// show it (#42, the review of stop 54): the store's card says the last token handed out,
+    /// 1 and then 2 after the takeover, in both languages; a run without fencing never does.
+    #[test]
+    fn the_store_card_shows_the_fencing_token() {
+        for (lang, word) in [(Lang::En, "token"), (Lang::Ru, "токен")] {
+            let catalog = lang.catalog();
+            let said: Vec<String> = crate::test_support::worlds("lease-fencing")
+                .iter()
+                .map(|w| status_line(w, Node::Store, catalog).0)
+                .collect();
+            assert!(
+                said.iter().any(|s| s.ends_with(&format!("{word} 1"))),
+                "{said:?}"
+            );
+            assert!(
+                said.iter().any(|s| s.ends_with(&format!("{word} 2"))),
+                "{said:?}"
+            );
+            assert!(!said[0].contains(word), "{said:?}");
+            for w in crate::test_support::worlds("lease-expiry") {
+                assert!(!status_line(&w, Node::Store, catalog).0.contains(word));
+            }
+        }
+    }
 
     /// Issue #42: two packets sent together on one link and lane (the double tap of
     /// `concurrent`) were drawn on one another; the later one moves out of the lane. In both

@@ -226,7 +226,8 @@ export async function playFrames(page, frames) {
  * Measured in CSS pixels with getBoundingClientRect. What counts:
  * - a text of the topology or the sequence diagram must sit inside its node card, packet pill
  *   or lifeline head when it has one, and must not overlap another text of its drawing, nor a
- *   card it does not belong to; two packets' pills must not overlap each other;
+ *   card it does not belong to; two packets' pills must not overlap each other, nor any
+ *   other mark of two packets (a pill, a ring's badge, a lost packet's shards and words);
  * - no text may be cut: every ancestor that clips (overflow other than visible, an svg's
  *   viewport) must hold it, unless that ancestor scrolls along the axis it is cut on;
  * - a state panel's (below the player) tables, rows and lines stay inside its card's padding
@@ -299,7 +300,7 @@ export async function installLabelProblems(page) {
         }
         // A packet's ring and its badge (who is speaking) stay inside the drawing too, their
         // strokes included (a bounding box leaves the stroke out).
-        for (const mark of svg.querySelectorAll('[data-testid="packet-ring"] > :is(rect, circle)')) {
+        for (const mark of svg.querySelectorAll('[data-testid="packet-ring"] > :is(rect, circle), [data-testid="handler-badge"] > circle')) {
           if (!shown(mark)) continue;
           const b = box(mark);
           const half = (parseFloat(getComputedStyle(mark).strokeWidth) / 2) * Math.hypot(mark.getScreenCTM().a, mark.getScreenCTM().b);
@@ -315,6 +316,40 @@ export async function installLabelProblems(page) {
               const [a, b] = [pills[i], pills[j]].map((p) => said(p.closest('[data-testid="packet"]')));
               out.push(`the packets ${a} and ${b} overlap`);
             }
+          }
+        }
+        // Packet over packet (#42, the review of stop 54: attempt 1's 201 lay on attempt 2's
+        // lost 409 and its badge): each packet's marks, a pill in flight and its ring's badge,
+        // a lost packet's two shards, its words and its cross, cover no mark of another
+        // packet. A ring's outline is left out (it goes round its own pill only).
+        const marks = [];
+        for (const p of svg.querySelectorAll('[data-testid="packet"]')) {
+          const who = `packet ${said(p)}`;
+          for (const m of p.querySelectorAll('rect.pill')) marks.push({ key: `m${p.dataset.msgId}`, who, what: 'pill', m });
+        }
+        for (const r of svg.querySelectorAll('[data-testid="packet-ring"]')) {
+          const who = `the badge of ${JSON.stringify(r.getAttribute('aria-label'))}`;
+          for (const m of r.querySelectorAll('circle.ring-badge')) marks.push({ key: `m${r.dataset.msgId}`, who, what: 'badge', m });
+        }
+        // An attempt's badge beside the API's card (its handler stalled, no packet in flight).
+        svg.querySelectorAll('[data-testid="handler-badge"]').forEach((g, i) => {
+          const who = `the badge of ${JSON.stringify(g.getAttribute('aria-label'))} at the API`;
+          for (const m of g.querySelectorAll('circle')) marks.push({ key: `api${i}`, who, what: 'badge', m });
+        });
+        svg.querySelectorAll('[data-testid="lost-packet"]').forEach((g, i) => {
+          const who = `lost packet ${said(g.querySelector('.lost-label') ?? g)}`;
+          for (const m of g.querySelectorAll('.shard rect, text')) marks.push({ key: `lost${i}`, who, what: m.getAttribute('class'), m });
+        });
+        const seenPairs = new Set();
+        for (let i = 0; i < marks.length; i++) {
+          for (let j = i + 1; j < marks.length; j++) {
+            const [a, b] = [marks[i], marks[j]];
+            if (a.key === b.key || !shown(a.m) || !shown(b.m) || !overlap(box(a.m), box(b.m))) continue;
+            // Two pills on one another are said above.
+            if (a.what === 'pill' && b.what === 'pill') continue;
+            const said2 = `${a.who} (${a.what}) covers ${b.who} (${b.what})`;
+            if (!seenPairs.has(said2)) out.push(said2);
+            seenPairs.add(said2);
           }
         }
       }

@@ -5,13 +5,13 @@
 //! ([`crate::text::speaker`]). Only the lesson's bundle draws them (a part laid over the
 //! packets): the first screen carries none of it.
 
-use idem_core::{MsgId, World};
+use idem_core::{MsgId, Node, Party, World};
 
 use crate::geometry::{Layout, Pill, Point};
 use crate::i18n::Catalog;
 use crate::labels::{msg_tag, packet_label, ShortNames};
 use crate::stage::ring_marks::party_badge;
-use crate::stage::topology::packet_at;
+use crate::stage::topology::{lost_here, packet_at};
 use crate::text::speaker::{party_name, several_alive};
 
 /// A packet's ring: what the page draws over the packet, centred on it.
@@ -72,8 +72,9 @@ pub fn ring_box(layout: Layout, at: Point, size: (f64, f64)) -> (f64, f64, f64, 
 /// Where each ring is (its pill's centre) and where its badge goes from there, at `now`, in
 /// the order of `rings` (`None` for a packet no longer in flight). A badge goes to the end
 /// [`RingView::end`] names, else to the other end, else above the ring, else below it: the
-/// first place clear of every card, of the other rings and of the badges placed before it
-/// (a badge never covers a node's card, a packet or another badge).
+/// first place clear of every card, of the other rings, of the badges placed before it and of
+/// the packets lost at the step ([`lost_here`]): a badge never covers a node's card, a packet,
+/// a broken one or another badge.
 pub fn place_badges(
     layout: Layout,
     world: &World,
@@ -98,6 +99,7 @@ pub fn place_badges(
         .iter()
         .map(|v| packet_at(layout, world, MsgId(v.id), now, reduced_motion, catalog))
         .collect();
+    let lost = lost_here(layout, world, reduced_motion, catalog);
     let mut placed: Vec<Point> = Vec::new();
     rings
         .iter()
@@ -123,6 +125,9 @@ pub fn place_badges(
                     && placed
                         .iter()
                         .all(|q| (x - q.x).abs() > 2.0 * margin || (y - q.y).abs() > 2.0 * margin)
+                    && lost.iter().all(|(_, q, g)| {
+                        (x - q.x).abs() > g.w / 2.0 + margin || (y - q.y).abs() > g.h / 2.0 + margin
+                    })
             };
             let ends = [
                 Point {
@@ -194,13 +199,210 @@ pub fn ring_views(layout: Layout, world: &World, catalog: &Catalog) -> Vec<RingV
         .collect()
 }
 
+/// A badge at the API's card: an attempt whose handler works there with no packet in flight
+/// (a stalled handler sends nothing), while two requests or more are alive (#42, the review of
+/// stop 54: the lease runs' legend listed attempt 1 while nothing in the drawing wore its
+/// badge).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandlerBadge {
+    /// The badge's text, as on the rings ([`party_badge`]).
+    pub mark: String,
+    /// The badge's colour class.
+    pub tone: &'static str,
+    /// The accessible name: whose it is, "attempt 1".
+    pub name: String,
+    /// The badge's centre: beside the API's card, out of it (left of it on a phone, whose
+    /// links come down to its top; above its left end in the wide layout, whose client link
+    /// comes in at its middle), one after another.
+    pub at: Point,
+    /// The badge's radius ([`BADGE_R`], wider for a two-character mark).
+    pub r: f64,
+}
+
+/// The badges of the attempts at the API's handlers with no packet in flight, in the order of
+/// the handlers; none while one request is alive.
+pub fn handler_badges(layout: Layout, world: &World, catalog: &Catalog) -> Vec<HandlerBadge> {
+    if !several_alive(world) {
+        return Vec::new();
+    }
+    let flying: Vec<Party> = world
+        .network()
+        .in_flight()
+        .filter_map(|m| Some(world.speaker_of(m.id)?.party))
+        .collect();
+    let mut parties: Vec<Party> = Vec::new();
+    for (_, handler) in world.api().handlers() {
+        let party = match handler.request_msg {
+            Some(id) => match world.speaker_of(id) {
+                Some(s) => s.party,
+                None => continue,
+            },
+            None => Party::Recovery,
+        };
+        if !flying.contains(&party) && !parties.contains(&party) {
+            parties.push(party);
+        }
+    }
+    let api = layout.center(Node::Api);
+    let (cw, ch) = layout.card();
+    let r = BADGE_R + 3.5;
+    let step = 2.0 * r + 4.0;
+    let n = parties.len() as f64;
+    parties
+        .into_iter()
+        .enumerate()
+        .map(|(k, party)| {
+            let (mark, tone) = party_badge(world, party);
+            let at = if layout == Layout::Tall {
+                Point {
+                    x: api.x - cw / 2.0 - r - 4.0,
+                    y: api.y + (k as f64 - (n - 1.0) / 2.0) * step,
+                }
+            } else {
+                Point {
+                    x: api.x - cw / 2.0 + r + 4.0 + k as f64 * step,
+                    y: api.y - ch / 2.0 - r - 4.0,
+                }
+            };
+            HandlerBadge {
+                r: if mark.chars().count() > 1 {
+                    BADGE_R + 3.5
+                } else {
+                    BADGE_R
+                },
+                mark,
+                tone,
+                name: party_name(party, world, catalog),
+                at,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::i18n::Lang;
+    use crate::stage::topology::lost_here;
     use crate::test_support::worlds;
     use idem_core::message::Payload;
     use idem_core::Party;
+
+    /// The lease runs: while attempt 1's handler is stalled at the API (no packet of its in
+    /// flight) and another attempt is alive, attempt 1 wears its badge beside the API's card,
+    /// named for screen readers (the legend listed it and nothing in the drawing wore it: #42,
+    /// the review of stop 54); every attempt a handler works for wears its badge, on a ring or
+    /// beside the API, once; with one request alive there is none.
+    #[test]
+    fn a_stalled_attempt_wears_its_badge_at_the_api() {
+        let catalog = Lang::En.catalog();
+        for id in ["lease-expiry", "lease-fencing"] {
+            let mut stalled = 0;
+            for world in worlds(id) {
+                for layout in [Layout::Wide, Layout::Tall] {
+                    let badges = handler_badges(layout, &world, catalog);
+                    if !several_alive(&world) {
+                        assert!(badges.is_empty(), "{badges:?}");
+                        continue;
+                    }
+                    let rings = ring_views(layout, &world, catalog);
+                    // Every attempt a handler works for wears its badge: on a packet's ring,
+                    // else beside the API.
+                    for (_, h) in world.api().handlers() {
+                        let Some(s) = h.request_msg.and_then(|m| world.speaker_of(m)) else {
+                            continue;
+                        };
+                        let (mark, _) = party_badge(&world, s.party);
+                        let worn = rings.iter().any(|r| r.mark == mark)
+                            || badges.iter().any(|b| b.mark == mark);
+                        assert!(worn, "{id} {}: {mark} worn nowhere", world.steps().len());
+                    }
+                    for b in &badges {
+                        assert!(!rings.iter().any(|r| r.mark == b.mark), "{b:?} twice");
+                        assert_eq!(b.name, format!("attempt {}", b.mark), "{b:?}");
+                        let (w, h) = layout.size();
+                        assert!(
+                            b.at.x - b.r >= 0.0
+                                && b.at.x + b.r <= w
+                                && b.at.y - b.r >= 0.0
+                                && b.at.y + b.r <= h,
+                            "{b:?}"
+                        );
+                        let (cw, ch) = layout.card();
+                        for node in world.scenario().story.nodes() {
+                            let c = layout.center(*node);
+                            let off = (b.at.x - c.x).abs() >= cw / 2.0 + b.r
+                                || (b.at.y - c.y).abs() >= ch / 2.0 + b.r;
+                            assert!(off, "{b:?} on the card of {node:?}");
+                        }
+                    }
+                    if badges.iter().any(|b| b.mark == "1") {
+                        stalled += 1;
+                    }
+                }
+            }
+            assert!(
+                stalled > 4,
+                "{id}: attempt 1 badged at the API at {stalled} steps"
+            );
+        }
+    }
+
+    /// Retry pressed early in story 2: attempt 2's 409 is lost on the phone's link while
+    /// attempt 1's 201 comes down it (#42, the review of stop 54: the 201 and its badge lay on
+    /// the lost 409). At every step with a lost packet, at both layouts, no pill in flight and
+    /// no badge meets a lost packet as drawn (its shards, its words under it, its cross).
+    #[test]
+    fn packets_and_badges_keep_off_a_lost_packet() {
+        let catalog = Lang::En.catalog();
+        let (mut run, errors) = crate::playback::run_from_query("scenario=key&faults=5.retry");
+        assert!(errors.is_empty(), "{errors:?}");
+        run.run_to_end();
+        let mut checked = 0;
+        for world in run.snapshots() {
+            for layout in [Layout::Wide, Layout::Tall] {
+                let lost = lost_here(layout, &world, false, catalog);
+                if lost.is_empty() || world.network().in_flight().next().is_none() {
+                    continue;
+                }
+                let now = world.now().ms() as f64;
+                let meets = |p: Point, w: f64, h: f64| {
+                    lost.iter().any(|(_, q, g)| {
+                        (p.x - q.x).abs() < (w + g.w) / 2.0 && (p.y - q.y).abs() < (h + g.h) / 2.0
+                    })
+                };
+                for m in world.network().in_flight() {
+                    let at = packet_at(layout, &world, m.id, now, false, catalog).expect("drawn");
+                    let names = crate::labels::ShortNames::of(&world);
+                    let pill = crate::stage::topology::pill_of(layout, m, &names, catalog);
+                    assert!(
+                        !meets(at, pill.w, pill.h),
+                        "{layout:?}: #{} on a lost packet",
+                        m.id.0
+                    );
+                    checked += 1;
+                }
+                let rings = ring_views(layout, &world, catalog);
+                let placed = place_badges(layout, &world, now, false, catalog, &rings);
+                for (ring, place) in rings.iter().zip(placed) {
+                    let (at, badge) = place.expect("placed");
+                    let r = 2.0 * badge_r(ring);
+                    let centre = Point {
+                        x: at.x + badge.x,
+                        y: at.y + badge.y,
+                    };
+                    assert!(
+                        !meets(centre, r, r),
+                        "{layout:?}: {ring:?}'s badge on a lost packet"
+                    );
+                }
+            }
+        }
+        assert!(
+            checked >= 2,
+            "a packet in flight beside a lost one at both layouts ({checked})"
+        );
+    }
 
     #[test]
     fn the_lease_run_rings_its_packets_by_attempt_while_two_are_alive() {

@@ -5,7 +5,7 @@
 use idem_core::client::{Told, UserView, Wait};
 use idem_core::http::RequestBody;
 use idem_core::record::KeyStatus;
-use idem_core::{Node, SimTime, World};
+use idem_core::{Node, Note, OpId, Party, SimTime, World};
 
 use crate::i18n::Catalog;
 use crate::labels::{duration_in, node_text, record_label, response_label, usd_in, ShortNames};
@@ -106,7 +106,11 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
             el("dt", "", &catalog.text("panel.key")),
             wrap("dd", "", &el("code", "data-testid=\"client-key\"", &key)),
             el("dt", "", &catalog.text("panel.attempt")),
-            el("dd", "", &op.attempts.to_string()),
+            el(
+                "dd",
+                "data-testid=\"client-attempt\"",
+                &attempt_text(world, op, catalog),
+            ),
             el("dt", "", &catalog.text("panel.timer")),
             el("dd", "", &timer),
         ]
@@ -122,6 +126,43 @@ pub fn client_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
     }
     out.push_str(&wrap("ul", "class=\"ops\"", &items));
     out
+}
+
+/// The attempt row of an operation: the attempts sent, and when the answer on the screen is an
+/// earlier attempt's, whose it is ("2 sent · answer of attempt 1": with Retry pressed early,
+/// attempt 1's 201 came back after attempt 2 left; #42, the review of stop 54). The answer's
+/// attempt is the one the core's speakers give the step where the phone took it.
+fn attempt_text(world: &World, op: &idem_core::client::ClientOp, catalog: &Catalog) -> String {
+    let answered = op
+        .view
+        .is_settled()
+        .then(|| answered_attempt(world, op.op))
+        .flatten();
+    match answered {
+        Some(n) if n != op.attempts => catalog.fill(
+            "panel.attempt_answered",
+            &[
+                ("sent", op.attempts.to_string()),
+                ("answered", n.to_string()),
+            ],
+        ),
+        _ => op.attempts.to_string(),
+    }
+}
+
+/// The number of the attempt whose answer operation `op` showed last: the speaker of the last
+/// `ClientGotAnswer` of it.
+fn answered_attempt(world: &World, op: OpId) -> Option<u32> {
+    world.steps().iter().rev().find_map(|step| {
+        let at = step
+            .notes
+            .iter()
+            .position(|n| matches!(n, Note::ClientGotAnswer { op: o, .. } if *o == op))?;
+        match step.speakers(world).get(at).copied().flatten()?.party {
+            Party::Attempt(a) => Some(a.number),
+            _ => None,
+        }
+    })
 }
 
 /// Redis: each key with its status and TTL countdown.
@@ -241,6 +282,39 @@ mod tests {
         let ru = client_html(&end("key"), 0.0, Lang::Ru.catalog());
         assert!(ru.contains("POST /charges $100,00"), "{ru}");
         assert!(!ru.contains("$100.00"), "{ru}");
+    }
+
+    /// Retry pressed early in story 2: attempt 1's 201 is the answer the phone shows after it
+    /// sent attempt 2 (the panel said "Attempt 2" beside it: #42, the review of stop 54); in
+    /// the story as told, the answer is the last attempt's and the row is the count alone.
+    #[test]
+    fn the_client_panel_names_the_attempt_whose_answer_it_shows() {
+        let (mut run, errors) = crate::playback::run_from_query("scenario=key&faults=5.retry");
+        assert!(errors.is_empty(), "{errors:?}");
+        run.run_to_end();
+        let attempt = |html: &SafeHtml| {
+            let at = html
+                .find("data-testid=\"client-attempt\">")
+                .expect("the attempt row");
+            let rest = &html[at..];
+            rest[rest.find('>').expect("tag") + 1..rest.find("</dd>").expect("row")].to_owned()
+        };
+        let html = client_html(run.world(), 0.0, Lang::En.catalog());
+        assert_eq!(
+            attempt(&html),
+            "2 sent · the answer is attempt\u{a0}1&#39;s",
+            "{html}"
+        );
+        let ru = client_html(run.world(), 0.0, Lang::Ru.catalog());
+        assert!(attempt(&ru).ends_with("попытки\u{a0}1"), "{ru}");
+        assert_eq!(
+            attempt(&client_html(&end("key"), 0.0, Lang::En.catalog())),
+            "2"
+        );
+        assert_eq!(
+            attempt(&client_html(&played("key", 2), 0.0, Lang::En.catalog())),
+            "1"
+        );
     }
 
     #[test]

@@ -187,7 +187,15 @@ pub fn status_line(world: &World, node: Node, catalog: &Catalog) -> (String, &'s
             } else {
                 ""
             };
-            (catalog.fill("node.keys", &[("n", n)]), class)
+            // Under fencing, the last token the claim handed out, where the lease is (#42, the
+            // review of stop 54: the token was in the narration only).
+            let text = match world.store().counters().map(|(_, t)| *t).max() {
+                Some(token) => {
+                    catalog.fill("node.keys_token", &[("n", n), ("token", token.to_string())])
+                }
+                None => catalog.fill("node.keys", &[("n", n)]),
+            };
+            (text, class)
         }
         Node::Ledger => {
             let l = world.ledger();
@@ -292,20 +300,11 @@ pub fn ghosts_svg(
             )
         })
         .collect();
-    let lost: SafeHtml = step.notes
-        .iter()
-        .filter_map(|n| match n {
-            Note::MessageLost { msg, .. } => world.network().get(*msg),
-            _ => None,
-        })
-        .map(|m| {
-            let at = match m.fate {
-                Fate::Lost(t, DropReason::Dropped) => t.ms() as f64,
-                _ => m.deliver_at.ms() as f64,
-            };
+    let lost: SafeHtml = lost_here(layout, world, reduced_motion, catalog)
+        .into_iter()
+        .map(|(m, p, pill)| {
             let label = packet_label(m, &names, catalog);
-            let w = pill_width(&label, px);
-            let p = point_at(layout, m, at, reduced_motion, w);
+            let w = pill.w;
             let pill = |x: f64| {
                 void(
                     "rect",
@@ -352,6 +351,98 @@ pub fn ghosts_svg(
         })
         .collect();
     splits + lost
+}
+
+/// The packets lost at `world`'s last step, each as drawn broken (`ghosts_svg`): the message,
+/// where it is drawn, and a pill as wide as it and as tall as its cross over it and its words
+/// under it. Where it was lost, or the nearest place clear of the packets in flight and of room
+/// for their badges (#42, the review of stop 54: with Retry pressed early, attempt 1's 201 and
+/// its badge lay on attempt 2's lost 409 on the phone's link), off the cards and inside the
+/// drawing: across its lane or along its link, half its size at a time.
+pub fn lost_here<'w>(
+    layout: Layout,
+    world: &'w World,
+    reduced_motion: bool,
+    catalog: &Catalog,
+) -> Vec<(&'w Message, Point, Pill)> {
+    let names = ShortNames::of(world);
+    let now = world.now().ms() as f64;
+    let flying: Vec<(Point, Pill)> = world
+        .network()
+        .in_flight()
+        .filter_map(|m| {
+            let at = packet_at(layout, world, m.id, now, reduced_motion, catalog)?;
+            Some((at, pill_of(layout, m, &names, catalog)))
+        })
+        .collect();
+    // Room for a badge beside a pill in flight (`rings::BADGE_R` and a little).
+    let pad = 22.0;
+    let (width, height) = layout.size();
+    let (cw, ch) = layout.card();
+    let notes = world
+        .steps()
+        .last()
+        .map(|s| &s.notes[..])
+        .unwrap_or_default();
+    notes
+        .iter()
+        .filter_map(|n| match n {
+            Note::MessageLost { msg, .. } => world.network().get(*msg),
+            _ => None,
+        })
+        .map(|m| {
+            let at = match m.fate {
+                Fate::Lost(t, DropReason::Dropped) => t.ms() as f64,
+                _ => m.deliver_at.ms() as f64,
+            };
+            let mut pill = pill_of(layout, m, &names, catalog);
+            pill.w = pill_width(&packet_label(m, &names, catalog), pill.px);
+            pill.h = pill.px * 5.8;
+            let base = point_at(layout, m, at, reduced_motion, pill.w);
+            let reply = m.payload.is_reply();
+            let (ux, uy) = layout.lane_out(m.from, m.to, reply);
+            let (a, b) = (
+                layout.packet_point(m.from, m.to, 0.0, reply),
+                layout.packet_point(m.from, m.to, 1.0, reply),
+            );
+            let len = ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt().max(1.0);
+            let (vx, vy) = ((b.x - a.x) / len, (b.y - a.y) / len);
+            let across = (ux.abs() * pill.w + uy.abs() * pill.h) / 2.0;
+            let along = (vx.abs() * pill.w + vy.abs() * pill.h) / 2.0;
+            let clear = |p: &Point| {
+                p.x - pill.w / 2.0 >= 0.0
+                    && p.x + pill.w / 2.0 <= width
+                    && p.y - pill.h / 2.0 >= 0.0
+                    && p.y + pill.h / 2.0 <= height
+                    && flying.iter().all(|(q, theirs)| {
+                        (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + pad
+                            || (q.y - p.y).abs() >= (pill.h + theirs.h) / 2.0 + pad
+                    })
+                    && world.scenario().story.nodes().iter().all(|&node| {
+                        let c = layout.center(node);
+                        (c.x - p.x).abs() >= (cw + pill.w) / 2.0 + 2.0
+                            || (c.y - p.y).abs() >= (ch + pill.h) / 2.0 + 2.0
+                    })
+            };
+            let place = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+                .into_iter()
+                .flat_map(|k| {
+                    [
+                        (ux * across, uy * across),
+                        (-vx * along, -vy * along),
+                        (-ux * across, -uy * across),
+                        (vx * along, vy * along),
+                    ]
+                    .map(|(dx, dy)| Point {
+                        x: base.x + dx * k,
+                        y: base.y + dy * k,
+                    })
+                })
+                .find(clear)
+                .unwrap_or(base);
+            (m, place, pill)
+        })
+        .collect()
 }
 
 /// The pill of message `m` in `layout` (its caption on one line, or two where one would not
@@ -529,6 +620,32 @@ mod tests {
     use super::*;
     use crate::i18n::Lang;
     use idem_core::Scenario;
+
+    /// `lease-fencing` step 4 said the claim hands out a fencing token, and the drawing did not
+    /// show it (#42, the review of stop 54): the store's card says the last token handed out,
+    /// 1 and then 2 after the takeover, in both languages; a run without fencing never does.
+    #[test]
+    fn the_store_card_shows_the_fencing_token() {
+        for (lang, word) in [(Lang::En, "token"), (Lang::Ru, "токен")] {
+            let catalog = lang.catalog();
+            let said: Vec<String> = crate::test_support::worlds("lease-fencing")
+                .iter()
+                .map(|w| status_line(w, Node::Store, catalog).0)
+                .collect();
+            assert!(
+                said.iter().any(|s| s.ends_with(&format!("{word} 1"))),
+                "{said:?}"
+            );
+            assert!(
+                said.iter().any(|s| s.ends_with(&format!("{word} 2"))),
+                "{said:?}"
+            );
+            assert!(!said[0].contains(word), "{said:?}");
+            for w in crate::test_support::worlds("lease-expiry") {
+                assert!(!status_line(&w, Node::Store, catalog).0.contains(word));
+            }
+        }
+    }
 
     /// Issue #42: two packets sent together on one link and lane (the double tap of
     /// `concurrent`) were drawn on one another; the later one moves out of the lane. In both

@@ -24,6 +24,7 @@ use crate::view::panels::recap::Recap;
 use crate::view::panels::reference::Reference;
 use crate::view::panels::sources::Sources;
 use crate::view::stage::compare::{CompareRight, CompareStage, CompareWith};
+use crate::view::stage::ghosts::LostPackets;
 use crate::view::stage::ring_legend::RingLegend;
 use crate::view::stage::sequence::Sequence;
 use crate::view::stage::speakers::{NowLine, PacketRings};
@@ -126,6 +127,7 @@ split_bundles! {
         Rings => view! { <PacketRings/> };
         NowLine => view! { <NowLine/> };
         Legend => view! { <RingLegend/> };
+        Ghosts => view! { <LostPackets/> };
         Goal => view! { <ChallengeGoal/> };
         Share => view! { <EmbedButton/> };
         Host => view! { <HostFit/> };

@@ -99,11 +99,14 @@ pub enum LaterPart {
     /// Under the drawing: the rings' legend, each badge on screen and whose it is, while two
     /// requests are alive (`view/stage/ring_legend.rs`). Never asked for, as `Rings`.
     Legend,
+    /// Under the packets in flight: the packets lost or copied at the step, broken where they
+    /// broke (`view/stage/ghosts.rs`). Never asked for, as `Rings`.
+    Ghosts,
 }
 
 impl LaterPart {
     /// Every part, in page order.
-    pub const ALL: [LaterPart; 22] = [
+    pub const ALL: [LaterPart; 23] = [
         LaterPart::AfterRun,
         LaterPart::Challenges,
         LaterPart::Diagrams,
@@ -126,6 +129,7 @@ impl LaterPart {
         LaterPart::Rings,
         LaterPart::NowLine,
         LaterPart::Legend,
+        LaterPart::Ghosts,
     ];
 
     /// Whether the part says its file could not be loaded also when another part asked for

@@ -3,6 +3,7 @@
 //! playback bar, verdict and narration), with the parts it is drawn from.
 
 pub mod compare;
+pub mod ghosts;
 pub mod ring_legend;
 pub mod sequence;
 pub mod speakers;

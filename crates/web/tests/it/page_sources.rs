@@ -188,7 +188,7 @@ fn items() -> Vec<Item> {
 
 /// What the page draws after its first screen, once the panels part is loaded (the page's
 /// later slices and the compare mode): the first screen never reaches into them.
-const LATER_PARTS: [&str; 22] = [
+const LATER_PARTS: [&str; 23] = [
     "Faults",
     "CheckedClaim",
     "EmbedButton",
@@ -211,6 +211,7 @@ const LATER_PARTS: [&str; 22] = [
     "NowLine",
     "PacketRings",
     "RingLegend",
+    "LostPackets",
 ];
 
 /// The keys of `Part::Main`, decided from the code: every key that an item reachable from

@@ -1,8 +1,10 @@
 //! Who is speaking, on the stage (issue 42, item 1), from the lesson's bundle: the ring and
 //! badge each packet in flight wears while two requests or more are alive, laid over the
-//! packets (`idem_lesson::stage::rings`), and the phone's playback bar's words, which name the
-//! speakers where the narration does (`idem_lesson::text::speaker::spoken_text`). The first
-//! screen keeps only their places (`later::later_unasked`).
+//! packets (`idem_lesson::stage::rings`), with the badge of an attempt whose handler works at
+//! the API with no packet in flight (a stalled one) beside the API's card; and the phone's
+//! playback bar's words, which name the speakers where the narration does
+//! (`idem_lesson::text::speaker::spoken_text`). The first screen keeps only their places
+//! (`later::later_unasked`).
 
 use leptos::prelude::*;
 
@@ -12,7 +14,9 @@ use crate::view::slices::{drawn, FIRST_SCREEN};
 use idem_lesson::geometry::Layout;
 use idem_lesson::geometry::Point;
 use idem_lesson::markup::num;
-use idem_lesson::stage::rings::{badge_r, place_badges, ring_box, ring_size, ring_views, RingView};
+use idem_lesson::stage::rings::{
+    badge_r, handler_badges, place_badges, ring_box, ring_size, ring_views, HandlerBadge, RingView,
+};
 use idem_lesson::stage::summary::narration_lines;
 use idem_lesson::text::speaker::spoken_text;
 
@@ -51,12 +55,42 @@ pub fn PacketRings() -> impl IntoView {
             .map(|v| (layout, v))
             .collect::<Vec<_>>()
     };
+    // The attempts whose handlers work at the API with no packet in flight (a stalled one),
+    // each badge beside the API's card.
+    let at_api = Memo::new(move |_| {
+        if !drawn(FIRST_SCREEN) {
+            return Vec::new();
+        }
+        let layout = prefs.layout.get();
+        lab.run
+            .with(|r| handler_badges(layout, r.shown(lab.side), prefs.catalog()))
+    });
     view! {
         <g class="rings" data-testid="rings">
             {keyed_rows(
                 rings,
                 |(layout, v): &(Layout, RingView)| (*layout, v.id, v.name.clone()),
                 move |(layout, v)| ring(places, layout, v),
+            )}
+            {keyed_rows(
+                move || at_api.get(),
+                |b: &HandlerBadge| (b.mark.clone(), b.name.clone(), num(b.at.x), num(b.at.y)),
+                |b| {
+                    view! {
+                        <g
+                            class=format!("ring {}", b.tone)
+                            data-testid="handler-badge"
+                            role="img"
+                            aria-label=b.name
+                            transform=format!("translate({} {})", num(b.at.x), num(b.at.y))
+                        >
+                            <circle class="ring-badge" r=num(b.r)/>
+                            <text class="ring-mark" y="4.2" text-anchor="middle" font-size="12">
+                                {b.mark}
+                            </text>
+                        </g>
+                    }
+                },
             )}
         </g>
     }
@@ -120,7 +154,8 @@ fn ring(places: Places, layout: Layout, v: RingView) -> impl IntoView {
 }
 
 /// The playback bar's words, shown on phones only (the bar sticks to the bottom of the window
-/// while playing): the step's narration, with who is speaking where the narration names them.
+/// while playing): the step's narration, with who is speaking where the narration names them,
+/// four lines at most, a longer step scrolling inside (back at its start at each step).
 /// Screen readers hear the narration's live region instead.
 #[component]
 pub fn NowLine() -> impl IntoView {
@@ -138,5 +173,15 @@ pub fn NowLine() -> impl IntoView {
                 .unwrap_or_else(|| narration_lines(world, prefs.catalog()).join(" "))
         })
     };
-    view! { <p class="now-line" aria-hidden="true" data-testid="now-line">{words}</p> }
+    // A long step scrolls inside the bar (web/later.css): each step's words start at their
+    // first line.
+    let line = NodeRef::<leptos::html::P>::new();
+    let words = Memo::new(move |_| words());
+    Effect::new(move |_| {
+        words.track();
+        if let Some(p) = line.get() {
+            p.set_scroll_top(0);
+        }
+    });
+    view! { <p class="now-line" aria-hidden="true" data-testid="now-line" node_ref=line>{words}</p> }
 }

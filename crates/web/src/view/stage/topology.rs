@@ -3,7 +3,7 @@
 //! lives as long as the page, a packet from its send to its delivery (keyed by message id and
 //! label), and only their position, colour and status text are reactive. A packet can be
 //! focused (Tab) and dropped with a click or tap, Enter or Delete. Broken packets (transient) are
-//! markup from pure functions.
+//! markup from pure functions, drawn by the lesson's bundle (`view/stage/ghosts.rs`).
 
 use idem_core::net::Fate;
 use idem_core::{Action, Link, MsgId, Node};
@@ -16,8 +16,7 @@ use idem_lesson::geometry::{Layout, Pill};
 use idem_lesson::labels::node_text;
 use idem_lesson::markup::num;
 use idem_lesson::stage::topology::{
-    ghosts_svg, icon, packet_at, packet_views, pill_svg, status_line, status_svg, topology_text,
-    PacketView,
+    icon, packet_at, packet_views, pill_svg, status_line, status_svg, topology_text, PacketView,
 };
 
 /// The SVG drawing of the system.
@@ -26,19 +25,6 @@ pub fn Topology() -> impl IntoView {
     let lab = use_lab();
     let prefs = use_prefs();
     let frame = NodeRef::<Figure>::new();
-    let ghosts = move || {
-        let layout = prefs.layout.get();
-        let reduced = prefs.reduced_motion.get();
-        lab.run.with(|r| {
-            ghosts_svg(
-                layout,
-                r.shown(lab.side),
-                reduced,
-                r.visible_step(),
-                prefs.catalog(),
-            )
-        })
-    };
     let story = Memo::new(move |_| lab.run.with(|r| r.scenario().story));
     // Keyed rows (see crate::view::keyed): a node's card is kept across stories that have it, and
     // a link while its story is shown. Rows are keyed by the layout too and read it (and the
@@ -98,7 +84,9 @@ pub fn Topology() -> impl IntoView {
                 <g>
                     {keyed_rows(links, |k| *k, link_line)}
                     {keyed_rows(nodes, |k| *k, move |(layout, node)| node_card(lab, prefs, layout, node))}
-                    <g inner_html=ghosts></g>
+                    // The packets lost or copied at this step, broken where they broke (the
+                    // lesson's bundle: a run shows them only once stepped or played).
+                    {crate::view::later::later_unasked(crate::view::later::LaterPart::Ghosts)}
                 </g>
                 <g class="packets">
                     {keyed_rows(

@@ -288,10 +288,12 @@ fn sql_label(batch: &SqlBatch, catalog: &Catalog) -> String {
         .map(|s| statement_label(s, catalog))
         .unwrap_or_default();
     let more = batch.statements.len().saturating_sub(1);
+    // In words, not "TX … +2" (words4: "+1" after "WHERE v=5" read as the version's + 1).
+    let args = [("first", first.clone()), ("n", more.to_string())];
     match (batch.transaction && more > 0, more) {
-        (true, _) => format!("TX {first} +{more}"),
+        (true, _) => catalog.fill("packet.tx", &args),
         (false, 0) => first,
-        (false, _) => format!("{first} +{more}"),
+        (false, _) => catalog.fill("packet.more", &args),
     }
 }
 
@@ -322,7 +324,25 @@ pub fn writes(statement: &Statement) -> bool {
 /// the per-statement counts stay in the SQL detail and the ledger panel.
 pub fn results_label(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> String {
     let rows: Vec<u64> = results.iter().map(|r| r.rows).collect();
-    rows_words(writes, &rows, catalog)
+    no_match(writes, results, catalog).unwrap_or_else(|| rows_words(writes, &rows, catalog))
+}
+
+/// A debit's batch whose UPDATE matched no row, said as the narration says it (`matched no
+/// row · now v6`, the version its SELECT read), not "wrote nothing · found 1 row" (words4:
+/// the drawing and the words disagreed on story 3's 412). `None` for any other batch.
+pub fn no_match(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> Option<String> {
+    let wrote: u64 = results
+        .iter()
+        .zip(writes)
+        .filter(|(_, w)| **w)
+        .map(|(r, _)| r.rows)
+        .sum();
+    let version = results.iter().find_map(|r| match r.returned {
+        idem_core::ledger::Returned::Account { version, .. } => Some(version),
+        _ => None,
+    })?;
+    (wrote == 0 && writes.iter().any(|w| *w))
+        .then(|| catalog.fill("packet.no_match", &[("version", version.to_string())]))
 }
 
 /// A batch's rows in words, by what its statements do (`writes`, in order with `rows`): what
@@ -652,10 +672,10 @@ mod tests {
             ]
         );
         // The retried debit matched no row (its version had moved on); the SELECT beside it
-        // found the account, whose version the 412 carries.
+        // found the account, whose version the 412 carries: said as the narration says it.
         assert_eq!(
             captions("cas", en),
-            ["wrote 1 row", "wrote nothing · found 1 row"]
+            ["wrote 1 row", "matched no row · now v6"]
         );
         for story in [
             "naive",
@@ -667,7 +687,9 @@ mod tests {
         ] {
             for caption in captions(story, en) {
                 assert!(
-                    caption.starts_with("wrote ") || caption.starts_with("found "),
+                    caption.starts_with("wrote ")
+                        || caption.starts_with("found ")
+                        || caption.starts_with("matched no row · now v"),
                     "{story}: {caption}"
                 );
             }
@@ -698,8 +720,8 @@ mod tests {
         assert_eq!(packet_label(replies[1], &bare, ru), "строки 0,0,1");
     }
 
-    /// A batch's caption: its first statement, how many follow, and `TX` only when they
-    /// run in one transaction (a single statement needs no transaction to be whole).
+    /// A batch's caption: its first statement, how many follow, and "one transaction" only
+    /// when they run in one (a single statement needs no transaction to be whole).
     #[test]
     fn a_batch_caption_counts_what_follows_and_says_tx_only_for_several() {
         let world = end("counter");
@@ -719,9 +741,18 @@ mod tests {
             transaction,
             op: batch.op,
         };
-        assert_eq!(sql_label(&with(3, true), en), format!("TX {first} +2"));
-        assert_eq!(sql_label(&with(3, false), en), format!("{first} +2"));
-        assert_eq!(sql_label(&with(2, false), en), format!("{first} +1"));
+        assert_eq!(
+            sql_label(&with(3, true), en),
+            format!("one transaction: {first} and 2 more")
+        );
+        assert_eq!(
+            sql_label(&with(3, false), en),
+            format!("{first} and 2 more")
+        );
+        assert_eq!(
+            sql_label(&with(2, false), en),
+            format!("{first} and 1 more")
+        );
         assert_eq!(sql_label(&with(1, true), en), first);
         assert_eq!(sql_label(&with(1, false), en), first);
     }

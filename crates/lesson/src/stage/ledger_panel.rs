@@ -4,12 +4,13 @@
 use idem_core::net::Fate;
 
 use idem_core::http::RequestBody;
+use idem_core::ledger::Statement;
 use idem_core::message::Payload;
 use idem_core::sql::{quote, Schema};
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{record_label, rows_words, writes, ShortNames};
+use crate::labels::{no_match, record_label, rows_words, writes, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The ledger panel's markup.
@@ -105,8 +106,11 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
             .collect();
         add("like_ops", &["op_id"], rows);
     }
+    let last = last_sql(world, catalog);
     let last_rows = world.steps().last().and_then(|s| {
         s.notes.iter().find_map(|n| match n {
+            // This step's batch is the last one run: its words, as the drawing says them.
+            Note::LedgerRan { .. } if last.is_some() => last.as_ref().map(|(_, r)| r.clone()),
             Note::LedgerRan { rows, statements } => {
                 // A statement that is not a read writes (the model's own descriptions).
                 let writes: Vec<bool> = statements
@@ -134,7 +138,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
         ));
     }
     out.push_str(&wrap("ul", "class=\"constraints\"", &constraints));
-    if let Some((sql, rows)) = last_sql(world, catalog) {
+    if let Some((sql, rows)) = last {
         out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
         let rows = if last_rows.is_some() {
             SafeHtml::text(&rows)
@@ -173,28 +177,55 @@ pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
     let mut said = Vec::new();
     let names = ShortNames::of(world);
     for op in world.client().ops() {
-        let RequestBody::Like {
-            op_id: Some(id), ..
-        } = &op.body
-        else {
-            continue;
+        // A like's op_id and an Idempotency-Key, as the tables name them (words4: the ledger
+        // showed K1 while its SQL had the UUID).
+        let op_id = match &op.body {
+            RequestBody::Like {
+                op_id: Some(id), ..
+            } => Some(id.as_str()),
+            _ => None,
         };
-        let (real, Some(short)) = (quote(id), names.get(id)) else {
-            continue;
-        };
-        if script.contains(&real) {
-            script = script.replace(&real, &quote(short));
-            said.push(catalog.fill("sql.op_id_is", &[("short", quote(short)), ("value", real)]));
+        let ids = [(op_id, "sql.op_id_is"), (op.key.as_deref(), "sql.key_is")];
+        for (id, key) in ids {
+            let Some((real, Some(short))) = id.map(|id| (quote(id), names.get(id))) else {
+                continue;
+            };
+            if script.contains(&real) {
+                script = script.replace(&real, &quote(short));
+                said.push(catalog.fill(key, &[("short", quote(short)), ("value", real)]));
+            }
         }
+    }
+    // Words4: the debit's batch reads balance and version twice (RETURNING, then SELECT);
+    // the SELECT is there for the 412, and says so.
+    let debit_select = batch.statements.iter().any(|s| {
+        matches!(
+            s,
+            Statement::Debit {
+                expected_version: Some(_),
+                ..
+            }
+        )
+    }) && batch
+        .statements
+        .iter()
+        .any(|s| matches!(s, Statement::SelectAccount { .. }));
+    if debit_select {
+        said.push(catalog.text("sql.debit_select"));
     }
     let comments: String = said.iter().map(|c| format!("-- {c}\n")).collect();
     script.insert_str(0, &comments);
+    let writes: Vec<bool> = batch.statements.iter().map(writes).collect();
     let rows = messages.iter().rev().find_map(|m| match &m.payload {
-        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_words(
-            &batch.statements.iter().map(writes).collect::<Vec<_>>(),
-            &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
-            catalog,
-        )),
+        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => {
+            Some(no_match(&writes, results, catalog).unwrap_or_else(|| {
+                rows_words(
+                    &writes,
+                    &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
+                    catalog,
+                )
+            }))
+        }
         _ => None,
     })?;
     Some((script, rows))
@@ -254,10 +285,15 @@ mod tests {
         );
         assert!(!keyed.contains("idem_key"), "{keyed}");
         let (key, _) = last_sql(&end("key"), Lang::Ru.catalog()).expect("ran");
-        assert!(!key.starts_with("--"), "a keyed insert can conflict: {key}");
+        // Words4: the key is written as the table shows it (K1), its UUID said once above.
+        assert!(key.starts_with("-- 'K1' "), "{key}");
+        assert!(
+            key.contains("'K1') ON CONFLICT DO NOTHING"),
+            "a keyed insert can conflict: {key}"
+        );
         let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
-        assert_eq!(rows, "wrote nothing · found 1 row");
+        assert_eq!(rows, "matched no row · now v6");
         let html = ledger_html(&end("cas"), Lang::En.catalog());
         assert!(html.contains("data-testid=\"sql-last\""));
     }
@@ -345,7 +381,7 @@ mod tests {
         assert!(!html.contains("Last statement"), "{html}");
         assert!(
             html.contains(
-                "-- <strong data-testid=\"rows-affected\">wrote nothing · found 1 row</strong></pre>"
+                "-- <strong data-testid=\"rows-affected\">matched no row · now v6</strong></pre>"
             ),
             "{html}"
         );

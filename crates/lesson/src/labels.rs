@@ -289,11 +289,14 @@ fn sql_label(batch: &SqlBatch, catalog: &Catalog) -> String {
         .unwrap_or_default();
     let more = batch.statements.len().saturating_sub(1);
     // In words, not "TX … +2" (words4: "+1" after "WHERE v=5" read as the version's + 1).
-    let args = [("first", first.clone()), ("n", more.to_string())];
-    match (batch.transaction && more > 0, more) {
-        (true, _) => catalog.fill("packet.tx", &args),
-        (false, 0) => first,
-        (false, _) => catalog.fill("packet.more", &args),
+    let key = if batch.transaction {
+        "packet.tx"
+    } else {
+        "packet.more"
+    };
+    match more {
+        0 => first,
+        _ => catalog.fill(key, &[("first", first), ("n", more.to_string())]),
     }
 }
 
@@ -324,25 +327,7 @@ pub fn writes(statement: &Statement) -> bool {
 /// the per-statement counts stay in the SQL detail and the ledger panel.
 pub fn results_label(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> String {
     let rows: Vec<u64> = results.iter().map(|r| r.rows).collect();
-    no_match(writes, results, catalog).unwrap_or_else(|| rows_words(writes, &rows, catalog))
-}
-
-/// A debit's batch whose UPDATE matched no row, said as the narration says it (`matched no
-/// row · now v6`, the version its SELECT read), not "wrote nothing · found 1 row" (words4:
-/// the drawing and the words disagreed on story 3's 412). `None` for any other batch.
-pub fn no_match(writes: &[bool], results: &[StatementResult], catalog: &Catalog) -> Option<String> {
-    let wrote: u64 = results
-        .iter()
-        .zip(writes)
-        .filter(|(_, w)| **w)
-        .map(|(r, _)| r.rows)
-        .sum();
-    let version = results.iter().find_map(|r| match r.returned {
-        idem_core::ledger::Returned::Account { version, .. } => Some(version),
-        _ => None,
-    })?;
-    (wrote == 0 && writes.iter().any(|w| *w))
-        .then(|| catalog.fill("packet.no_match", &[("version", version.to_string())]))
+    rows_words(writes, &rows, catalog)
 }
 
 /// A batch's rows in words, by what its statements do (`writes`, in order with `rows`): what
@@ -672,10 +657,10 @@ mod tests {
             ]
         );
         // The retried debit matched no row (its version had moved on); the SELECT beside it
-        // found the account, whose version the 412 carries: said as the narration says it.
+        // found the account, whose version the 412 carries (the narration says the same).
         assert_eq!(
             captions("cas", en),
-            ["wrote 1 row", "matched no row · now v6"]
+            ["wrote 1 row", "wrote nothing · found 1 row"]
         );
         for story in [
             "naive",
@@ -687,9 +672,7 @@ mod tests {
         ] {
             for caption in captions(story, en) {
                 assert!(
-                    caption.starts_with("wrote ")
-                        || caption.starts_with("found ")
-                        || caption.starts_with("matched no row · now v"),
+                    caption.starts_with("wrote ") || caption.starts_with("found "),
                     "{story}: {caption}"
                 );
             }

@@ -10,7 +10,7 @@ use idem_core::sql::{quote, Schema};
 use idem_core::{Note, Story, World};
 
 use crate::i18n::Catalog;
-use crate::labels::{no_match, record_label, rows_words, writes, ShortNames};
+use crate::labels::{record_label, rows_words, writes, ShortNames};
 use crate::markup::{el, table, wrap, SafeHtml};
 
 /// The ledger panel's markup.
@@ -106,11 +106,8 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
             .collect();
         add("like_ops", &["op_id"], rows);
     }
-    let last = last_sql(world, catalog);
     let last_rows = world.steps().last().and_then(|s| {
         s.notes.iter().find_map(|n| match n {
-            // This step's batch is the last one run: its words, as the drawing says them.
-            Note::LedgerRan { .. } if last.is_some() => last.as_ref().map(|(_, r)| r.clone()),
             Note::LedgerRan { rows, statements } => {
                 // A statement that is not a read writes (the model's own descriptions).
                 let writes: Vec<bool> = statements
@@ -138,7 +135,7 @@ pub fn ledger_html(world: &World, catalog: &Catalog) -> SafeHtml {
         ));
     }
     out.push_str(&wrap("ul", "class=\"constraints\"", &constraints));
-    if let Some((sql, rows)) = last {
+    if let Some((sql, rows)) = last_sql(world, catalog) {
         out.push_str(&el("h3", "", &catalog.text("panel.last_sql")));
         let rows = if last_rows.is_some() {
             SafeHtml::text(&rows)
@@ -215,17 +212,12 @@ pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
     }
     let comments: String = said.iter().map(|c| format!("-- {c}\n")).collect();
     script.insert_str(0, &comments);
-    let writes: Vec<bool> = batch.statements.iter().map(writes).collect();
     let rows = messages.iter().rev().find_map(|m| match &m.payload {
-        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => {
-            Some(no_match(&writes, results, catalog).unwrap_or_else(|| {
-                rows_words(
-                    &writes,
-                    &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
-                    catalog,
-                )
-            }))
-        }
+        Payload::SqlResults(h, results) if *h == handler && m.sent_at == at => Some(rows_words(
+            &batch.statements.iter().map(writes).collect::<Vec<_>>(),
+            &results.iter().map(|r| r.rows).collect::<Vec<_>>(),
+            catalog,
+        )),
         _ => None,
     })?;
     Some((script, rows))
@@ -293,7 +285,7 @@ mod tests {
         );
         let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
-        assert_eq!(rows, "matched no row · now v6");
+        assert_eq!(rows, "wrote nothing · found 1 row");
         let html = ledger_html(&end("cas"), Lang::En.catalog());
         assert!(html.contains("data-testid=\"sql-last\""));
     }
@@ -381,7 +373,7 @@ mod tests {
         assert!(!html.contains("Last statement"), "{html}");
         assert!(
             html.contains(
-                "-- <strong data-testid=\"rows-affected\">matched no row · now v6</strong></pre>"
+                "-- <strong data-testid=\"rows-affected\">wrote nothing · found 1 row</strong></pre>"
             ),
             "{html}"
         );

@@ -243,19 +243,6 @@ fn found_no_key(note: &Note, step: &Step, world: &World) -> bool {
         )
 }
 
-/// How many steps of the run so far asked the card processor to charge.
-fn processor_calls(world: &World) -> usize {
-    world
-        .steps()
-        .iter()
-        .filter(|s| {
-            s.notes
-                .iter()
-                .any(|n| matches!(n, Note::ApiCallsProcessor { .. }))
-        })
-        .count()
-}
-
 /// The catalog key of a note, refined by what the run shows where the note alone cannot
 /// tell: which store the claim runs in, whether a like is counted or only tried, whether a 412's debit went through or lost a race,
 /// whose payment a foreign success was, whether a lost answer was a refusal, whether
@@ -263,11 +250,13 @@ fn processor_calls(world: &World) -> usize {
 fn note_key(note: &Note, world: &World) -> &'static str {
     match note {
         Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
-        // With a key, the first call to the processor says what guards this run (the API's
-        // own check); the processor's missing key is said where it matters, on a second call
-        // (words4: story 2's safe run read "the processor cannot tell a retry").
+        // With a key, a call while the processor has charged nothing says what guards this
+        // run (the API's own check); the processor's missing key is said where it matters,
+        // once a charge is there to repeat (words4: story 2's safe run read "the processor
+        // cannot tell a retry").
         Note::ApiCallsProcessor { forwarded: false }
-            if world.scenario().protections.idempotency_key && processor_calls(world) < 2 =>
+            if world.scenario().protections.idempotency_key
+                && world.processor().statement.is_empty() =>
         {
             "api.calls_processor_keyed"
         }
@@ -480,13 +469,6 @@ fn note_args(
         }
         Note::ClockAdvanced { ms } => vec![("ms", duration_in(*ms, catalog))],
         Note::ApiGetsToken { token } => vec![("token", token.to_string())],
-        // The version the failed UPDATE did not match: the one the account has now.
-        Note::ApiCasRejected => world
-            .ledger()
-            .accounts
-            .first()
-            .map(|a| vec![("version", a.version.to_string())])
-            .unwrap_or_default(),
         _ => Vec::new(),
     }
 }

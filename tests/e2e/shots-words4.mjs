@@ -32,7 +32,7 @@ const SPOTS = {
   'store-key': { query: 'scenario=key', end: true, part: '[data-testid="panel-store"]' },
   'ledger-key': { query: 'scenario=key', end: true, part: LEDGER },
   // 6. The key's protection, its limit once; the cost chart's shading explained.
-  'protect-key': { query: 'scenario=key', end: true, part: '[data-testid="protect-key"]' },
+  'protect-key': { query: 'scenario=key', end: true, part: '.toggle-item:has([data-testid="protect-key"])' },
   'calc': { query: 'scenario=key', end: true, part: '[data-testid="calc-plot"]' },
   // 7. cas-race's intro: one phone, as drawn.
   'cas-race-intro': { query: 'scenario=cas-race', part: NOW },

@@ -271,6 +271,8 @@ pub mod check;
 mod review;
 #[cfg(test)]
 mod second_read;
+#[cfg(test)]
+mod words4;
 
 #[cfg(test)]
 mod tests {

@@ -288,10 +288,12 @@ fn sql_label(batch: &SqlBatch, catalog: &Catalog) -> String {
         .map(|s| statement_label(s, catalog))
         .unwrap_or_default();
     let more = batch.statements.len().saturating_sub(1);
+    // As the SQL panel writes it, not "TX … +2" (words4: "+1" after "WHERE v=5" read as the
+    // version's + 1): the rest of the batch is "…", its count in the SQL panel.
     match (batch.transaction && more > 0, more) {
-        (true, _) => format!("TX {first} +{more}"),
+        (true, _) => format!("BEGIN; {first} …"),
         (false, 0) => first,
-        (false, _) => format!("{first} +{more}"),
+        (false, _) => format!("{first} …"),
     }
 }
 
@@ -652,7 +654,7 @@ mod tests {
             ]
         );
         // The retried debit matched no row (its version had moved on); the SELECT beside it
-        // found the account, whose version the 412 carries.
+        // found the account, whose version the 412 carries (the narration says the same).
         assert_eq!(
             captions("cas", en),
             ["wrote 1 row", "wrote nothing · found 1 row"]
@@ -698,8 +700,8 @@ mod tests {
         assert_eq!(packet_label(replies[1], &bare, ru), "строки 0,0,1");
     }
 
-    /// A batch's caption: its first statement, how many follow, and `TX` only when they
-    /// run in one transaction (a single statement needs no transaction to be whole).
+    /// A batch's caption: its first statement, "…" when more follow, and `BEGIN;` only when
+    /// they run in one transaction (a single statement needs no transaction to be whole).
     #[test]
     fn a_batch_caption_counts_what_follows_and_says_tx_only_for_several() {
         let world = end("counter");
@@ -719,9 +721,9 @@ mod tests {
             transaction,
             op: batch.op,
         };
-        assert_eq!(sql_label(&with(3, true), en), format!("TX {first} +2"));
-        assert_eq!(sql_label(&with(3, false), en), format!("{first} +2"));
-        assert_eq!(sql_label(&with(2, false), en), format!("{first} +1"));
+        assert_eq!(sql_label(&with(3, true), en), format!("BEGIN; {first} …"));
+        assert_eq!(sql_label(&with(3, false), en), format!("{first} …"));
+        assert_eq!(sql_label(&with(2, false), en), format!("{first} …"));
         assert_eq!(sql_label(&with(1, true), en), first);
         assert_eq!(sql_label(&with(1, false), en), first);
     }

@@ -71,15 +71,17 @@ fn a_lost_answer_has_no_number_the_drawing_does_not_show() {
     }
 }
 
-/// Story 2 at step 4 and story 1: what the processor cannot do, without an "either" that
+/// Story 1: what the processor cannot do, without an "either" that
 /// points back to a sentence the student did not read.
 #[test]
 fn the_processor_line_stands_on_its_own() {
-    let en = narration("key", Lang::En);
+    // Words4: story 2's call says what guards it (the API's own key check); the processor's
+    // missing key is said where it matters, as in story 1.
+    let en = narration("naive", Lang::En);
     let line = en
         .iter()
         .find(|l| l.starts_with("The API asks the card processor to charge."))
-        .expect("story 2 calls the processor");
+        .expect("story 1 calls the processor");
     assert!(!line.contains("either"), "{line}");
     // Stop 52: "the processor gets no key" needed a second read; it says what the API does
     // not pass on and what follows, in both languages.
@@ -87,7 +89,7 @@ fn the_processor_line_stands_on_its_own() {
         line.contains("passes no Idempotency-Key on") && line.contains("a retry from a new charge"),
         "{line}"
     );
-    let ru = narration("key", Lang::Ru);
+    let ru = narration("naive", Lang::Ru);
     assert!(
         ru.iter()
             .any(|l| l.contains("Idempotency-Key шлюзу не передаётся")),

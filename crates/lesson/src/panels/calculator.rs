@@ -210,7 +210,7 @@ pub fn latency_html(catalog: &Catalog) -> SafeHtml {
 }
 
 /// Memory against TTL: the line, the chosen TTL marked, and the TTLs shorter than the retry
-/// window shaded ("late retries duplicate").
+/// window shaded ("TTL this short: a late retry charges again").
 pub fn plot_svg(input: &CostInput, out: &CostOutput, catalog: &Catalog) -> SafeHtml {
     const W: f64 = 320.0;
     const H: f64 = 180.0;
@@ -462,7 +462,7 @@ mod tests {
         let svg = plot_svg(&input, &out, en);
         assert!(svg.contains("data-testid=\"calc-plot\""));
         assert!(svg.contains("class=\"late\""), "{svg}");
-        assert!(svg.contains("late retries duplicate"));
+        assert!(svg.contains("TTL this short: a late retry charges again"));
         assert!(svg.contains("<circle class=\"chosen\""));
         assert!(!svg.contains("NaN") && !svg.contains("inf"), "{svg}");
         let html = figures_html(&input, &out, en);

@@ -4,6 +4,7 @@
 use idem_core::net::Fate;
 
 use idem_core::http::RequestBody;
+use idem_core::ledger::Statement;
 use idem_core::message::Payload;
 use idem_core::sql::{quote, Schema};
 use idem_core::{Note, Story, World};
@@ -173,19 +174,41 @@ pub fn last_sql(world: &World, catalog: &Catalog) -> Option<(String, String)> {
     let mut said = Vec::new();
     let names = ShortNames::of(world);
     for op in world.client().ops() {
-        let RequestBody::Like {
-            op_id: Some(id), ..
-        } = &op.body
-        else {
-            continue;
+        // A like's op_id and an Idempotency-Key, as the tables name them (words4: the ledger
+        // showed K1 while its SQL had the UUID).
+        let op_id = match &op.body {
+            RequestBody::Like {
+                op_id: Some(id), ..
+            } => Some(id.as_str()),
+            _ => None,
         };
-        let (real, Some(short)) = (quote(id), names.get(id)) else {
-            continue;
-        };
-        if script.contains(&real) {
-            script = script.replace(&real, &quote(short));
-            said.push(catalog.fill("sql.op_id_is", &[("short", quote(short)), ("value", real)]));
+        let ids = [(op_id, "sql.op_id_is"), (op.key.as_deref(), "sql.key_is")];
+        for (id, key) in ids {
+            let Some((real, Some(short))) = id.map(|id| (quote(id), names.get(id))) else {
+                continue;
+            };
+            if script.contains(&real) {
+                script = script.replace(&real, &quote(short));
+                said.push(catalog.fill(key, &[("short", quote(short)), ("value", real)]));
+            }
         }
+    }
+    // Words4: the debit's batch reads balance and version twice (RETURNING, then SELECT);
+    // the SELECT is there for the 412, and says so.
+    let debit_select = batch.statements.iter().any(|s| {
+        matches!(
+            s,
+            Statement::Debit {
+                expected_version: Some(_),
+                ..
+            }
+        )
+    }) && batch
+        .statements
+        .iter()
+        .any(|s| matches!(s, Statement::SelectAccount { .. }));
+    if debit_select {
+        said.push(catalog.text("sql.debit_select"));
     }
     let comments: String = said.iter().map(|c| format!("-- {c}\n")).collect();
     script.insert_str(0, &comments);
@@ -254,7 +277,12 @@ mod tests {
         );
         assert!(!keyed.contains("idem_key"), "{keyed}");
         let (key, _) = last_sql(&end("key"), Lang::Ru.catalog()).expect("ran");
-        assert!(!key.starts_with("--"), "a keyed insert can conflict: {key}");
+        // Words4: the key is written as the table shows it (K1), its UUID said once above.
+        assert!(key.starts_with("-- 'K1' "), "{key}");
+        assert!(
+            key.contains("'K1') ON CONFLICT DO NOTHING"),
+            "a keyed insert can conflict: {key}"
+        );
         let (sql, rows) = last_sql(&end("cas"), Lang::En.catalog()).expect("ran");
         assert!(sql.contains("WHERE id = 1 AND version = 5"), "{sql}");
         assert_eq!(rows, "wrote nothing · found 1 row");

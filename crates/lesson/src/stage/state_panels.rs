@@ -198,10 +198,16 @@ pub fn store_html(world: &World, now: f64, catalog: &Catalog) -> SafeHtml {
     }
     if let Some(command) = last_redis(world) {
         out.push_str(&el("h3", "", &catalog.text("panel.last_redis")));
+        // The key as the table above names it (K1), the full command on hover (words4: the
+        // panel showed K1 over a command with the UUID).
+        let short = names.shorten(&command);
         out.push_str(&el(
             "pre",
-            "class=\"wire redis\" data-testid=\"redis-last\" tabindex=\"0\"",
-            &command,
+            &format!(
+                "class=\"wire redis\" data-testid=\"redis-last\" tabindex=\"0\" title=\"{}\"",
+                crate::markup::esc(&command)
+            ),
+            &short,
         ));
     }
     out

@@ -262,6 +262,16 @@ fn found_no_key(note: &Note, step: &Step, world: &World) -> bool {
 fn note_key(note: &Note, world: &World) -> &'static str {
     match note {
         Note::ApiClaimsKey if world.scenario().protections.key_in_ledger_tx => "api.claims_key_pg",
+        // With a key, a call while the processor has charged nothing says what guards this
+        // run (the API's own check); the processor's missing key is said where it matters,
+        // once a charge is there to repeat (words4: story 2's safe run read "the processor
+        // cannot tell a retry").
+        Note::ApiCallsProcessor { forwarded: false }
+            if world.scenario().protections.idempotency_key
+                && world.processor().statement.is_empty() =>
+        {
+            "api.calls_processor_keyed"
+        }
         // A deduplicated like may yet be skipped: say what the transaction will try, not that
         // the like is counted (story 4b's retry said "counts the like", then skipped it).
         Note::ApiLikes { dedup: true } => "api.likes_dedup",

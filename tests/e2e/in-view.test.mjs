@@ -89,13 +89,15 @@ for (const lang of ['en', 'ru']) {
         // it over the Ledger and Processor cards and the legend); a longer step scrolls inside
         // the bar, whose words start at their first line.
         assert.deepEqual(await underTheBar(page), [], `${id} step ${at}`);
-        // The step's words are shown once: the box under the verdict leaves them to screen
-        // readers while the bar says them (the final words were shown twice, e-p-cas.png).
-        const twice = await page.evaluate(() =>
-          [...document.querySelectorAll('[data-testid="narration"], [data-testid="narration-spoken"]')]
-            .filter((e) => e.getBoundingClientRect().height > 1 && e.textContent.trim())
-            .map((e) => e.dataset.testid),
-        );
+        // Where the bar names speakers, the step's words are shown once: the box under the
+        // verdict leaves them to screen readers. With one speaker the box keeps its words, whose
+        // glossary terms are links the aria-hidden bar cannot carry (words.test.mjs).
+        const twice = await page.evaluate(() => {
+          const several = Boolean(document.querySelector('[data-testid="narration-spoken"]')?.textContent.trim());
+          return [...document.querySelectorAll('[data-testid="narration"], [data-testid="narration-spoken"]')]
+            .filter((e) => several && e.getBoundingClientRect().height > 1 && e.textContent.trim())
+            .map((e) => e.dataset.testid);
+        });
         assert.deepEqual(twice, [], `${id} step ${at}: the words shown again under the verdict`);
         const inside = await page.getByTestId('now-line').evaluate((p) => p.scrollTop);
         assert.equal(inside, 0, `${id} step ${at}: the bar's words start at their first line`);

@@ -172,6 +172,30 @@ fn an_op_id_is_defined_where_it_first_appears() {
     }
 }
 
+/// Review 4: in the lease runs the processor is called while a stalled holder's handler is
+/// still in progress: "the API's own key check is what guards against a repeat" is not said
+/// there (the key check let the second handler in); the processor's missing key is.
+#[test]
+fn beside_a_stalled_holder_the_key_check_is_not_said_to_guard() {
+    for lang in Lang::ALL {
+        let c = lang.catalog();
+        for id in ["lease-expiry", "lease-fencing"] {
+            let told = narration(id, lang);
+            assert!(
+                !told
+                    .iter()
+                    .any(|l| l.contains(&c.text("api.calls_processor_keyed"))),
+                "{lang:?} {id}: {told:?}"
+            );
+            assert!(
+                told.iter()
+                    .any(|l| l.contains(&c.text("api.calls_processor"))),
+                "{lang:?} {id}: {told:?}"
+            );
+        }
+    }
+}
+
 /// Item 5: story 2's first call to the processor says what protects the run, not that the
 /// processor cannot tell a retry; that sentence stays where a second charge is asked for
 /// (story 1's retry). Its key is one value everywhere: K1 in the store's last command and in

@@ -265,10 +265,13 @@ fn note_key(note: &Note, world: &World) -> &'static str {
         // With a key, a call while the processor has charged nothing says what guards this
         // run (the API's own check); the processor's missing key is said where it matters,
         // once a charge is there to repeat (words4: story 2's safe run read "the processor
-        // cannot tell a retry").
+        // cannot tell a retry"). Only while the calling handler is the API's one request in
+        // progress: beside a stalled holder (the lease runs) the key check has already let a
+        // second handler in, and the processor's missing key is what matters.
         Note::ApiCallsProcessor { forwarded: false }
             if world.scenario().protections.idempotency_key
-                && world.processor().statement.is_empty() =>
+                && world.processor().statement.is_empty()
+                && world.api().handlers().count() <= 1 =>
         {
             "api.calls_processor_keyed"
         }

@@ -9,7 +9,7 @@ use crate::i18n::{Catalog, Lang};
 use crate::playback::Run;
 
 /// The words the page shows at every visible step of `run` from where it stands to its end.
-fn lines_of(mut run: Run, catalog: &Catalog) -> Vec<String> {
+pub(super) fn lines_of(mut run: Run, catalog: &Catalog) -> Vec<String> {
     let mut lines = Vec::new();
     while run.step_visible() {
         let world = run.world();

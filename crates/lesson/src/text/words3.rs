@@ -13,17 +13,7 @@ use crate::playback::Run;
 /// The words the page shows at every visible step of scenario `id` (its `NOW` line): who
 /// speaks where two requests are alive, else the plain narration.
 fn page_lines(id: &str, catalog: &Catalog) -> Vec<String> {
-    let mut run = Run::new(Scenario::by_id(id).expect("scenario"));
-    let mut lines = Vec::new();
-    while run.step_visible() {
-        let world = run.world();
-        lines.push(
-            super::speaker::spoken_text(world, catalog).unwrap_or_else(|| {
-                crate::stage::summary::narration_lines(world, catalog).join(" ")
-            }),
-        );
-    }
-    lines
+    super::speak4::lines_of(Run::new(Scenario::by_id(id).expect("scenario")), catalog)
 }
 
 /// Item 1: a (nil) says what it means for the command it answers. `concurrent-no-lock`'s

@@ -9,7 +9,7 @@ use super::Lang;
 use crate::text::narrate_plain;
 
 /// Every narration line of a scenario's run, in `lang`.
-fn narration(id: &str, lang: Lang) -> Vec<String> {
+pub(super) fn narration(id: &str, lang: Lang) -> Vec<String> {
     let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
     let mut lines = Vec::new();
     while let Some(step) = world.step().cloned() {

@@ -2,7 +2,7 @@
 //! panels and "Try every failure" read right the first time. Each test fails if the words
 //! the review tripped on come back, in both languages, in the texts the run produces.
 
-use idem_core::{Bounds, Explorer, Scenario, World};
+use idem_core::{Bounds, Explorer, Scenario};
 
 use super::Lang;
 use crate::labels::{packet_label, ShortNames};
@@ -10,17 +10,8 @@ use crate::panels::explorer::listing;
 use crate::stage::ledger_panel::{last_sql, ledger_html};
 use crate::stage::state_panels::store_html;
 use crate::test_support::end;
-use crate::text::narrate_plain;
 
-/// Every narration line of a scenario's scripted run, in `lang`.
-fn narration(id: &str, lang: Lang) -> Vec<String> {
-    let mut world = World::new(&Scenario::by_id(id).expect("scenario"));
-    let mut lines = Vec::new();
-    while let Some(step) = world.step().cloned() {
-        lines.extend(narrate_plain(&step, &world, lang.catalog()).0);
-    }
-    lines
-}
+use super::second_read::narration;
 
 /// Every caption the drawing gives the run's packets, in `lang`.
 fn captions(id: &str, lang: Lang) -> Vec<String> {

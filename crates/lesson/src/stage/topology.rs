@@ -424,22 +424,15 @@ pub fn lost_here<'w>(
                             || (c.y - p.y).abs() >= (ch + pill.h) / 2.0 + 2.0
                     })
             };
-            let place = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
-                .into_iter()
-                .flat_map(|k| {
-                    [
-                        (ux * across, uy * across),
-                        (-vx * along, -vy * along),
-                        (-ux * across, -uy * across),
-                        (vx * along, vy * along),
-                    ]
-                    .map(|(dx, dy)| Point {
-                        x: base.x + dx * k,
-                        y: base.y + dy * k,
-                    })
-                })
-                .find(clear)
-                .unwrap_or(base);
+            let place = places_round(
+                base,
+                (ux, uy),
+                (vx, vy),
+                (across, along),
+                [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            )
+            .find(clear)
+            .unwrap_or(base);
             (m, place, pill)
         })
         .collect()
@@ -559,20 +552,13 @@ pub fn packet_at(
         // Where the pill may go, nearest first: its place, then a pill's width or height at a
         // time out of its lane, back along its link, into the other lane, ahead.
         // Then half steps: on a phone's short links a whole one jumps over the only free place.
-        let candidates = [0.0, 1.0, 2.0, 3.0, 0.5, 1.5, 2.5]
-            .into_iter()
-            .flat_map(|k| {
-                [
-                    (ux * across, uy * across),
-                    (-vx * along, -vy * along),
-                    (-ux * across, -uy * across),
-                    (vx * along, vy * along),
-                ]
-                .map(|(dx, dy)| Point {
-                    x: start.x + dx * k,
-                    y: start.y + dy * k,
-                })
-            });
+        let candidates = places_round(
+            start,
+            (ux, uy),
+            (vx, vy),
+            (across, along),
+            [0.0, 1.0, 2.0, 3.0, 0.5, 1.5, 2.5],
+        );
         let clear_of_pills = |p: &Point| {
             placed.iter().all(|(q, theirs)| {
                 (q.x - p.x).abs() >= (pill.w + theirs.w) / 2.0 + 2.0
@@ -613,6 +599,29 @@ pub fn point_at(layout: Layout, m: &Message, now: f64, reduced_motion: bool, pil
     let p = progress(now, m.sent_at, m.deliver_at);
     let d = drawn_progress(p, reduced_motion, layout.gap(m.from, m.to), pill_w);
     layout.packet_point(m.from, m.to, d, m.payload.is_reply())
+}
+
+/// The places a pill may take round `from`, nearest first for each of `steps`: that many
+/// `across` out of its lane (along `u`), back along its link (`v`), into the other lane, ahead.
+fn places_round<const N: usize>(
+    from: Point,
+    (ux, uy): (f64, f64),
+    (vx, vy): (f64, f64),
+    (across, along): (f64, f64),
+    steps: [f64; N],
+) -> impl Iterator<Item = Point> + Clone {
+    steps.into_iter().flat_map(move |k| {
+        [
+            (ux * across, uy * across),
+            (-vx * along, -vy * along),
+            (-ux * across, -uy * across),
+            (vx * along, vy * along),
+        ]
+        .map(|(dx, dy)| Point {
+            x: from.x + dx * k,
+            y: from.y + dy * k,
+        })
+    })
 }
 
 #[cfg(test)]
